@@ -1,0 +1,1 @@
+"""memlens agent layer (see DESIGN.md)."""

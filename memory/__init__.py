@@ -1,0 +1,1 @@
+"""memlens memory layer (see DESIGN.md)."""

@@ -1,0 +1,81 @@
+"""Memory records and the filter grammar every store understands.
+
+A record is one remembered thing (a sighting, an utterance, a caption, a behavior) with
+its provenance (source video, span on the source and on the wearer's clock, keyframes)
+and its owner namespace. Stores index `text` both densely and lexically.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+from typing import Any, Literal
+
+StoreName = Literal["entity", "event", "behavior"]
+STORE_NAMES: tuple[StoreName, ...] = ("entity", "event", "behavior")
+
+# Record kinds, by store. Kept as plain strings so later issues can add kinds freely.
+ENTITY_SIGHTING = "sighting"  # entity store: an object or person seen at a place and time
+UTTERANCE = "utterance"  # event store: one speaker turn
+TEXT_SIGHTING = "text"  # event store: one OCR line read on a keyframe
+PLACE_VISIT = "visit"  # event store: a stay in one place
+CLIP_CAPTION = "clip"  # event store: clip-level caption
+HOUR_SUMMARY = "hour"  # event store: hour roll-up
+DAY_SUMMARY = "day"  # event store: day roll-up
+BEHAVIOR = "behavior"  # behavior store: a regularity aggregated over events
+
+
+@dataclass
+class MemoryRecord:
+    store: StoreName
+    kind: str
+    namespace: str
+    text: str
+    wall_start: datetime
+    wall_end: datetime
+    video_id: str | None = None
+    start: float = 0.0  # seconds on the source video
+    end: float = 0.0
+    keyframes: list[float] = field(default_factory=list)
+    attrs: dict[str, Any] = field(default_factory=dict)
+    id: int | None = None
+
+    def with_id(self, record_id: int) -> MemoryRecord:
+        return replace(self, id=record_id)
+
+
+@dataclass(frozen=True)
+class RecordFilter:
+    """Conjunction of optional constraints; None means "any".
+
+    `before` is strict on the record's end: memory cut at question time t_q only shows
+    records that were complete before t_q, so nothing observed at or after t_q leaks.
+    """
+
+    namespace: str | None = None
+    kinds: tuple[str, ...] | None = None
+    video_ids: tuple[str, ...] | None = None
+    before: datetime | None = None  # wall_end < before
+    not_before: datetime | None = None  # wall_end >= not_before
+    overlaps: tuple[datetime, datetime] | None = None  # [start, end) intersects the record
+    attrs: tuple[tuple[str, Any], ...] = ()  # equality on attrs[key]
+    ids: tuple[int, ...] | None = None
+
+    def matches(self, record: MemoryRecord) -> bool:
+        """Reference semantics; SQL implementations must agree with this."""
+        if self.namespace is not None and record.namespace != self.namespace:
+            return False
+        if self.kinds is not None and record.kind not in self.kinds:
+            return False
+        if self.video_ids is not None and record.video_id not in self.video_ids:
+            return False
+        if self.before is not None and not record.wall_end < self.before:
+            return False
+        if self.not_before is not None and record.wall_end < self.not_before:
+            return False
+        if self.overlaps is not None:
+            lo, hi = self.overlaps
+            if not (record.wall_start < hi and record.wall_end >= lo):
+                return False
+        if self.ids is not None and record.id not in self.ids:
+            return False
+        return all(record.attrs.get(key) == value for key, value in self.attrs)

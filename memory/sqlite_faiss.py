@@ -1,0 +1,271 @@
+"""SQLite (metadata, text, BM25 via FTS5) + FAISS (vectors) implementation of RecordStore.
+
+SQLite is the source of truth: it also keeps every vector, so a FAISS index file that is
+missing, stale or written by another embedder is rebuilt on open instead of trusted.
+All three stores share one database file; each has its own FAISS index file.
+"""
+from __future__ import annotations
+
+import json
+import os
+import re
+import sqlite3
+import threading
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+
+import faiss
+import numpy as np
+
+from memory.embedding import TextEmbedder
+from memory.records import STORE_NAMES, MemoryRecord, RecordFilter, StoreName
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS records (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    store TEXT NOT NULL, kind TEXT NOT NULL, namespace TEXT NOT NULL, text TEXT NOT NULL,
+    video_id TEXT, start REAL NOT NULL, end REAL NOT NULL,
+    wall_start TEXT NOT NULL, wall_end TEXT NOT NULL,
+    keyframes TEXT NOT NULL, attrs TEXT NOT NULL, vector BLOB NOT NULL
+);
+CREATE INDEX IF NOT EXISTS records_scope ON records(store, namespace, wall_end);
+CREATE INDEX IF NOT EXISTS records_video ON records(video_id);
+CREATE VIRTUAL TABLE IF NOT EXISTS records_fts USING fts5(text, content='records', content_rowid='id');
+CREATE TRIGGER IF NOT EXISTS records_ai AFTER INSERT ON records BEGIN
+    INSERT INTO records_fts(rowid, text) VALUES (new.id, new.text);
+END;
+CREATE TRIGGER IF NOT EXISTS records_ad AFTER DELETE ON records BEGIN
+    INSERT INTO records_fts(records_fts, rowid, text) VALUES ('delete', old.id, old.text);
+END;
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+"""
+_COLUMNS = "id, store, kind, namespace, text, video_id, start, end, wall_start, wall_end, keyframes, attrs"
+_WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+def _ts(value: datetime) -> str:
+    """Fixed-width ISO text, so SQL string comparison orders like time."""
+    return value.replace(tzinfo=None).isoformat(timespec="microseconds")
+
+
+def _row_to_record(row: sqlite3.Row) -> MemoryRecord:
+    return MemoryRecord(
+        id=row["id"], store=row["store"], kind=row["kind"], namespace=row["namespace"],
+        text=row["text"], video_id=row["video_id"], start=row["start"], end=row["end"],
+        wall_start=datetime.fromisoformat(row["wall_start"]),
+        wall_end=datetime.fromisoformat(row["wall_end"]),
+        keyframes=json.loads(row["keyframes"]), attrs=json.loads(row["attrs"]),
+    )
+
+
+def _where(store: str, flt: RecordFilter, alias: str = "records") -> tuple[str, list]:
+    """Translate a RecordFilter to SQL; must agree with RecordFilter.matches."""
+    clauses, params = [f"{alias}.store = ?"], [store]
+    if flt.namespace is not None:
+        clauses.append(f"{alias}.namespace = ?"), params.append(flt.namespace)
+    if flt.kinds is not None:
+        clauses.append(f"{alias}.kind IN ({','.join('?' * len(flt.kinds))})"), params.extend(flt.kinds)
+    if flt.video_ids is not None:
+        clauses.append(f"{alias}.video_id IN ({','.join('?' * len(flt.video_ids))})")
+        params.extend(flt.video_ids)
+    if flt.before is not None:
+        clauses.append(f"{alias}.wall_end < ?"), params.append(_ts(flt.before))
+    if flt.not_before is not None:
+        clauses.append(f"{alias}.wall_end >= ?"), params.append(_ts(flt.not_before))
+    if flt.overlaps is not None:
+        clauses.append(f"{alias}.wall_start < ? AND {alias}.wall_end >= ?")
+        params.extend([_ts(flt.overlaps[1]), _ts(flt.overlaps[0])])
+    if flt.ids is not None:
+        clauses.append(f"{alias}.id IN ({','.join('?' * len(flt.ids))})"), params.extend(flt.ids)
+    for key, value in flt.attrs:
+        clauses.append(f"json_extract({alias}.attrs, ?) = ?")
+        params.extend([f"$.{key}", value])
+    return " AND ".join(clauses), params
+
+
+class MemoryDatabase:
+    """One SQLite file (WAL) shared by the three stores, guarded by one lock."""
+
+    def __init__(self, root: Path, embedder: TextEmbedder):
+        self.root = Path(root)
+        self.root.mkdir(parents=True, exist_ok=True)
+        self.embedder = embedder
+        self.lock = threading.RLock()
+        self.conn = sqlite3.connect(self.root / "memory.sqlite", check_same_thread=False)
+        self.conn.row_factory = sqlite3.Row
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA foreign_keys=ON")
+        self.conn.executescript(_SCHEMA)
+        self.stores = {name: SqliteFaissStore(self, name) for name in STORE_NAMES}
+        self._reembed_if_model_changed()
+
+    def _reembed_if_model_changed(self) -> None:
+        row = self.conn.execute("SELECT value FROM meta WHERE key='embedder'").fetchone()
+        if row is not None and row["value"] == self.embedder.model_id:
+            return
+        rows = self.conn.execute("SELECT id, text FROM records").fetchall()
+        if rows:
+            vectors = self.embedder.embed([r["text"] for r in rows])
+            with self.conn:
+                self.conn.executemany(
+                    "UPDATE records SET vector=? WHERE id=?",
+                    [(v.tobytes(), r["id"]) for v, r in zip(vectors, rows)],
+                )
+            for store in self.stores.values():
+                store.rebuild_index()
+        with self.conn:
+            self.conn.execute(
+                "INSERT OR REPLACE INTO meta(key, value) VALUES ('embedder', ?)", (self.embedder.model_id,)
+            )
+
+    def close(self) -> None:
+        with self.lock:
+            for store in self.stores.values():
+                store.flush()
+            self.conn.close()
+
+
+class SqliteFaissStore:
+    """A RecordStore over a shared MemoryDatabase; ids are SQLite rowids and FAISS ids."""
+
+    def __init__(self, db: MemoryDatabase, name: StoreName):
+        self.db = db
+        self.name = name
+        self.index_path = db.root / f"{name}.faiss"
+        self._index: faiss.IndexIDMap2 | None = None
+        self._dirty = False
+
+    # -- FAISS index lifecycle ---------------------------------------------------------
+    @property
+    def index(self) -> faiss.IndexIDMap2:
+        if self._index is None:
+            self._index = self._load_or_rebuild()
+        return self._index
+
+    def _row_count(self) -> int:
+        return self.db.conn.execute("SELECT COUNT(*) FROM records WHERE store=?", (self.name,)).fetchone()[0]
+
+    def _load_or_rebuild(self) -> faiss.IndexIDMap2:
+        if self.index_path.exists():
+            try:
+                index = faiss.read_index(str(self.index_path))
+                if index.ntotal == self._row_count() and index.d == self._dim():
+                    return index
+            except RuntimeError:
+                pass  # unreadable index file: rebuilt from SQLite below
+        return self._build_from_sqlite()
+
+    def _dim(self) -> int:
+        row = self.db.conn.execute("SELECT vector FROM records LIMIT 1").fetchone()
+        return len(row["vector"]) // 4 if row else (self.db.embedder.dim or 384)
+
+    def _build_from_sqlite(self) -> faiss.IndexIDMap2:
+        index = faiss.IndexIDMap2(faiss.IndexFlatIP(self._dim()))
+        rows = self.db.conn.execute("SELECT id, vector FROM records WHERE store=?", (self.name,)).fetchall()
+        if rows:
+            vectors = np.stack([np.frombuffer(r["vector"], dtype=np.float32) for r in rows])
+            index.add_with_ids(vectors, np.array([r["id"] for r in rows], dtype=np.int64))
+        self._dirty = True
+        return index
+
+    def rebuild_index(self) -> None:
+        with self.db.lock:
+            self._index = self._build_from_sqlite()
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the index atomically so a crash never leaves a half-written file."""
+        with self.db.lock:
+            if self._index is None or not self._dirty:
+                return
+            tmp = self.index_path.with_suffix(".faiss.tmp")
+            faiss.write_index(self._index, str(tmp))
+            os.replace(tmp, self.index_path)
+            self._dirty = False
+
+    # -- RecordStore -------------------------------------------------------------------
+    def add(self, records: Sequence[MemoryRecord]) -> list[int]:
+        if not records:
+            return []
+        if any(r.store != self.name for r in records):
+            raise ValueError(f"{self.name} store got a record for another store")
+        vectors = self.db.embedder.embed([r.text for r in records])
+        with self.db.lock:
+            index = self.index
+            ids: list[int] = []
+            with self.db.conn:
+                for record, vector in zip(records, vectors):
+                    cursor = self.db.conn.execute(
+                        f"INSERT INTO records({_COLUMNS[4:]}, vector) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                        (record.store, record.kind, record.namespace, record.text, record.video_id,
+                         record.start, record.end, _ts(record.wall_start), _ts(record.wall_end),
+                         json.dumps(record.keyframes), json.dumps(record.attrs, default=str),
+                         vector.tobytes()),
+                    )
+                    ids.append(int(cursor.lastrowid))
+            index.add_with_ids(vectors, np.array(ids, dtype=np.int64))
+            self._dirty = True
+            self.flush()
+        return ids
+
+    def get(self, ids: Sequence[int]) -> list[MemoryRecord]:
+        return self.query(RecordFilter(ids=tuple(ids))) if ids else []
+
+    def query(self, flt: RecordFilter, limit: int | None = None) -> list[MemoryRecord]:
+        where, params = _where(self.name, flt)
+        sql = f"SELECT {_COLUMNS} FROM records WHERE {where} ORDER BY wall_start, id"
+        if limit is not None:
+            sql += f" LIMIT {int(limit)}"
+        with self.db.lock:
+            return [_row_to_record(r) for r in self.db.conn.execute(sql, params).fetchall()]
+
+    def count(self, flt: RecordFilter) -> int:
+        where, params = _where(self.name, flt)
+        with self.db.lock:
+            return self.db.conn.execute(f"SELECT COUNT(*) FROM records WHERE {where}", params).fetchone()[0]
+
+    def _candidate_ids(self, flt: RecordFilter) -> np.ndarray:
+        where, params = _where(self.name, flt)
+        rows = self.db.conn.execute(f"SELECT id FROM records WHERE {where}", params).fetchall()
+        return np.array([r[0] for r in rows], dtype=np.int64)
+
+    def search_dense(self, text: str, flt: RecordFilter, k: int) -> list[tuple[MemoryRecord, float]]:
+        query = self.db.embedder.embed([text])
+        with self.db.lock:
+            candidates = self._candidate_ids(flt)
+            if candidates.size == 0:
+                return []
+            params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(candidates))
+            scores, ids = self.index.search(query, min(k, candidates.size), params=params)
+            found = [(int(i), float(s)) for i, s in zip(ids[0], scores[0]) if i >= 0]
+            by_id = {r.id: r for r in self.get([i for i, _ in found])}
+        return [(by_id[i], s) for i, s in found if i in by_id]
+
+    def search_lexical(self, text: str, flt: RecordFilter, k: int) -> list[tuple[MemoryRecord, float]]:
+        terms = [w.lower() for w in _WORD.findall(text)]
+        if not terms:
+            return []
+        match = " OR ".join(f'"{t}"' for t in dict.fromkeys(terms))
+        where, params = _where(self.name, flt, alias="r")
+        sql = (
+            f"SELECT r.id AS rid, -bm25(records_fts) AS score FROM records_fts "
+            f"JOIN records r ON r.id = records_fts.rowid "
+            f"WHERE records_fts MATCH ? AND {where} ORDER BY score DESC LIMIT ?"
+        )
+        with self.db.lock:
+            rows = self.db.conn.execute(sql, [match, *params, k]).fetchall()
+            by_id = {r.id: r for r in self.get([row["rid"] for row in rows])}
+        return [(by_id[row["rid"]], float(row["score"])) for row in rows if row["rid"] in by_id]
+
+    def delete(self, flt: RecordFilter) -> int:
+        with self.db.lock:
+            ids = self._candidate_ids(flt)
+            if ids.size == 0:
+                return 0
+            with self.db.conn:
+                self.db.conn.executemany("DELETE FROM records WHERE id=?", [(int(i),) for i in ids])
+            self.index.remove_ids(faiss.IDSelectorBatch(ids))
+            self._dirty = True
+            self.flush()
+            return int(ids.size)

@@ -1,0 +1,35 @@
+"""The one Protocol every memory store satisfies (entity, event and behavior alike)."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Protocol
+
+from memory.records import MemoryRecord, RecordFilter, StoreName
+
+
+class RecordStore(Protocol):
+    name: StoreName
+
+    def add(self, records: Sequence[MemoryRecord]) -> list[int]:
+        """Persist records; returns their stable ids in order."""
+        ...
+
+    def get(self, ids: Sequence[int]) -> list[MemoryRecord]: ...
+
+    def query(self, flt: RecordFilter, limit: int | None = None) -> list[MemoryRecord]:
+        """Records matching `flt`, ordered by wall_start then id."""
+        ...
+
+    def count(self, flt: RecordFilter) -> int: ...
+
+    def search_dense(self, text: str, flt: RecordFilter, k: int) -> list[tuple[MemoryRecord, float]]:
+        """Top-k by cosine similarity of `text` to record text, within `flt`."""
+        ...
+
+    def search_lexical(self, text: str, flt: RecordFilter, k: int) -> list[tuple[MemoryRecord, float]]:
+        """Top-k by BM25 (higher is better), within `flt`."""
+        ...
+
+    def delete(self, flt: RecordFilter) -> int:
+        """Remove matching records and their vectors; returns how many."""
+        ...

@@ -1,0 +1,1 @@
+"""memlens retrieval layer (see DESIGN.md)."""

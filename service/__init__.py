@@ -1,0 +1,1 @@
+"""memlens service layer (see DESIGN.md)."""
