@@ -1,0 +1,169 @@
+"""Deterministic reasoning over evidence: compose an answer, measure how well the evidence
+covers the question, and score multiple-choice options.
+
+Sufficiency is a judgement about evidence, not a fallback for errors: it is the share of
+the question's key terms the chosen evidence covers, gated by the named person and
+entity actually being in memory.
+"""
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Sequence
+
+import numpy as np
+
+from agent.state import Evidence, QuestionAnalysis
+from agent.understand import content_words
+from memory.conversation import CORRECTION_CUE, after_correction
+from memory.embedding import TextEmbedder
+from memory.records import ENTITY_SIGHTING, TEXT_SIGHTING, UTTERANCE, MemoryRecord
+
+
+
+def _stem(word: str) -> str:
+    word = word.lower()
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def _terms(text: str) -> set[str]:
+    return {_stem(w) for w in re.findall(r"[a-z0-9]+", text.lower())}
+
+
+def coverage(key_terms: Sequence[str], texts: Sequence[str]) -> float:
+    if not key_terms:
+        return 0.0
+    have = set().union(*(_terms(t) for t in texts)) if texts else set()
+    return sum(_stem(t) in have for t in key_terms) / len(key_terms)
+
+
+def clock(record: MemoryRecord) -> str:
+    return record.wall_start.strftime("%H:%M:%S")
+
+
+def evidence_text(record: MemoryRecord) -> str:
+    """What a record contributes as proof (text blocks whole, utterances with speaker)."""
+    if record.kind == TEXT_SIGHTING:
+        return " / ".join(record.attrs.get("block") or [record.attrs.get("line", record.text)])
+    return record.text
+
+
+class Draft:
+    def __init__(self, answer: str, support: list[Evidence], sufficiency: float, note: str):
+        self.answer, self.support, self.sufficiency, self.note = answer, support, sufficiency, note
+
+
+class EvidenceReasoner:
+    def __init__(self, embedder: TextEmbedder):
+        self.embedder = embedder
+
+    def draft(self, analysis: QuestionAnalysis, evidence: list[Evidence], known_people: set[str],
+              entity_found: bool | None) -> Draft:
+        if analysis.person and analysis.person.lower() not in known_people and not any(
+            analysis.person.lower() in e.record.text.lower() for e in evidence
+        ):
+            return Draft("", [], 0.0, f"no memory of anyone called {analysis.person}")
+        if analysis.qtype in ("entity_location", "count") and entity_found is False:
+            return Draft("", [], 0.0, f"'{analysis.target}' was never seen")
+        if not evidence:
+            return Draft("", [], 0.0, "no evidence retrieved")
+        handler = {
+            "entity_location": self._location, "conversation": self._utterance, "count": self._count,
+            "order": self._order,
+        }.get(analysis.qtype, self._best)
+        return handler(analysis, evidence)
+
+    def _location(self, analysis, evidence):
+        sightings = [e for e in evidence if e.record.kind == ENTITY_SIGHTING and e.why.startswith("last_seen")]
+        if not sightings:
+            return self._best(analysis, evidence)
+        last = sightings[-1].record
+        place = last.attrs.get("place")
+        where = f"in the {place}" if place else "but the place was not recognised"
+        answer = f"{last.attrs.get('label', analysis.target)} was last seen {where} at {clock(last)}"
+        return Draft(answer, sightings, 1.0 if place else 0.6, "last-seen operator")
+
+    def _count(self, analysis, evidence):
+        counted = [e for e in evidence if e.why.startswith("count")]
+        if not counted:
+            return self._best(analysis, evidence)
+        n = int(counted[0].why.split("=", 1)[1])
+        return Draft(f"{n} time{'s' if n != 1 else ''}", counted, 1.0, "count operator")
+
+    def _order(self, analysis, evidence):
+        relevant = [e for e in evidence if coverage(analysis.key_terms, [e.record.text]) > 0]
+        ordered = sorted(relevant, key=lambda e: e.record.wall_start)
+        if not ordered:
+            return Draft("", [], 0.0, "nothing relevant to order")
+        answer = "; then ".join(f"{clock(e.record)} {evidence_text(e.record)}" for e in ordered[:6])
+        cov = coverage(analysis.key_terms, [e.record.text for e in ordered])
+        return Draft(answer, ordered[:6], cov, "ordered by stored timestamps")
+
+    def _best(self, analysis, evidence):
+        ranked = sorted(evidence, key=lambda e: (-coverage(analysis.key_terms, [evidence_text(e.record)]), -e.score))
+        top = ranked[0]
+        if top.record.kind == UTTERANCE:
+            return self._utterance(analysis, evidence)
+        cov = coverage(analysis.key_terms, [evidence_text(top.record)])
+        if top.record.kind == TEXT_SIGHTING:
+            answer = f'"{evidence_text(top.record)}" (read at {clock(top.record)})'
+        else:
+            answer = f"{evidence_text(top.record)} ({clock(top.record)})"
+        return Draft(answer, [top], cov, f"best {top.source} evidence")
+
+    def _utterance(self, analysis, evidence):
+        utterances = [e for e in evidence if e.record.kind == UTTERANCE]
+        if not utterances:
+            return Draft("", [], 0.0, "no utterance retrieved")
+        if analysis.person:
+            named = [e for e in utterances if (e.record.attrs.get("speaker_name") or "").lower() == analysis.person.lower()]
+            utterances = named or utterances
+        top = max(utterances, key=lambda e: (coverage(analysis.key_terms, [e.record.text]), e.score))
+        support, said = [top], top.record.attrs.get("said", top.record.text)
+        # A correction by the same speaker shortly after overrides what was said first.
+        for later in sorted(utterances, key=lambda e: e.record.wall_start):
+            r = later.record
+            gap = (r.wall_start - top.record.wall_end).total_seconds()
+            if (r.id != top.record.id and 0 <= gap <= 60 and r.attrs.get("speaker") == top.record.attrs.get("speaker")
+                    and CORRECTION_CUE.search(r.attrs.get("said", ""))):
+                support.append(later)
+                said = after_correction(r.attrs["said"])
+                break
+        else:
+            if CORRECTION_CUE.search(said):
+                said = after_correction(said)
+        who = top.record.attrs.get("speaker_name") or top.record.attrs.get("speaker") or "someone"
+        cov = coverage(analysis.key_terms, [e.record.text for e in support])
+        return Draft(f'{who} said: "{said}" (at {clock(top.record)})', support, cov, "speaker-attributed transcript")
+
+    # -- multiple choice ----------------------------------------------------------------
+    def score_options(self, options: Sequence[str], analysis: QuestionAnalysis, draft: Draft,
+                      threshold: float) -> list[float]:
+        """A probability per option: agreement with the drafted answer and its evidence;
+        "cannot be answered" options take the mass the evidence leaves unexplained."""
+        answer_texts = [draft.answer] + [evidence_text(e.record) for e in draft.support]
+        proof = " ".join(answer_texts)
+        scored = [i for i in range(len(options)) if i not in analysis.abstain_options]
+        raw = np.zeros(len(options))
+        if scored and draft.answer:
+            vectors = self.embedder.embed([options[i] for i in scored] + [proof])
+            sims = vectors[:-1] @ vectors[-1]
+            for j, i in enumerate(scored):
+                words = content_words(options[i])
+                raw[i] = 0.5 * float(sims[j]) + 0.5 * coverage(words, answer_texts)
+        probs = np.zeros(len(options))
+        if scored:
+            logits = np.array([raw[i] for i in scored]) * 8.0
+            soft = np.exp(logits - logits.max())
+            for j, i in enumerate(scored):
+                probs[i] = soft[j] / soft.sum()
+        if analysis.abstain_options:
+            # Evidence below the threshold gives the abstain option the majority.
+            p_abstain = 1.0 / (1.0 + math.exp(12.0 * (draft.sufficiency - threshold)))
+            probs *= 1.0 - p_abstain
+            for i in analysis.abstain_options:
+                probs[i] = p_abstain / len(analysis.abstain_options)
+        return [round(float(p), 4) for p in probs]

@@ -1,0 +1,77 @@
+"""Rule-based question understanding: type, target, person, key terms, options.
+
+Deterministic by design (the default runs without an LLM); an LLM backend may refine it.
+"""
+from __future__ import annotations
+
+import re
+
+from agent.state import QuestionAnalysis, QuestionType
+
+STOPWORDS = frozenset("""
+a an the i me my mine we us our you your he him his she her it its they them their this that these those
+is are was were be been being am do does did doing have has had having will would shall should can could
+may might must of in on at to for from by with about into onto over under after before during than then
+and or but if so not no yes what which who whom whose where when why how there here any some all each
+just also very really please tell remind again earlier today yesterday tonight morning last ago now
+hey aria ok okay one thing things something many times often usually
+""".split())
+# Verbs that frame the question rather than name what it is about.
+FRAME_VERBS = frozenset("""
+say said says tell told ask asked asking mention mentioned want wanted suggest suggested need needed
+leave left put place placed keep kept see saw seen store stored find found remember know get got
+read write written go went come came make made think thought
+""".split())
+# Words naming the carrier of text rather than its content.
+TEXT_CARRIERS = frozenset("note sign screen board whiteboard paper card door label poster page written text".split())
+TEXT_CUES = re.compile(
+    r"\b(password|code|number|written|sign|note|screen|label|address|price|title|menu|read|say on|text|whiteboard|card)\b",
+    re.IGNORECASE,
+)
+ABSTAIN_OPTION = re.compile(
+    r"cannot be answered|can't be answered|unanswerable|^n/?a\b|not (?:in|mentioned|shown)|"
+    r"not in either|don't know|do not know|not enough information|none of the above",
+    re.IGNORECASE,
+)
+_PERSON = re.compile(
+    r"\b(?:did|does|do|has|had|was|is)\s+([A-Z][a-z]+)\s+"
+    r"(?:say|said|ask|tell|want|mention|suggest|need|promise|agree|think)",
+)
+_PRONOUNS = {"I", "You", "We", "He", "She", "They", "It"}
+_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'-]*")
+
+
+def content_words(text: str) -> list[str]:
+    words = [w.lower().strip("'") for w in _WORD.findall(text)]
+    return [w for w in dict.fromkeys(words) if w not in STOPWORDS and w not in FRAME_VERBS and len(w) > 1]
+
+
+def classify(question: str) -> QuestionType:
+    q = question.lower()
+    if re.search(r"\bhow many times\b|\bhow often\b|\bcount\b|\bhow many\b", q):
+        return "behavior" if re.search(r"\busually|\btypically|\bevery day|\bhow often", q) else "count"
+    if re.search(r"\busually\b|\btypically\b|\bhabit|\broutine|\bevery (?:day|morning|evening)", q):
+        return "behavior"
+    if re.search(r"\bin what order\b|\bwhich .* first\b|\bbefore or after\b|\border\b", q):
+        return "order"
+    if re.search(r"^\s*(?:hey \w+,?\s*)?where\b", q) or re.search(r"\bwhere (?:did|are|is|was|were)\b", q):
+        return "entity_location"
+    if _PERSON.search(question) or re.search(r"\bwho (?:said|asked|told|mentioned)\b|\bwhat did i (?:say|promise|agree)", q):
+        return "conversation"
+    if TEXT_CUES.search(q):
+        return "text"
+    return "event"
+
+
+def understand(question: str, options: list[str] | None = None) -> QuestionAnalysis:
+    qtype = classify(question)
+    person_match = _PERSON.search(question)
+    person = person_match.group(1) if person_match and person_match.group(1) not in _PRONOUNS else None
+    terms = content_words(question)
+    if qtype == "text":
+        terms = [t for t in terms if t not in TEXT_CARRIERS] or terms
+    if person:
+        terms = [t for t in terms if t != person.lower()]
+    target = " ".join(terms)
+    abstain = [i for i, o in enumerate(options or []) if ABSTAIN_OPTION.search(o.strip())]
+    return QuestionAnalysis(qtype=qtype, target=target, key_terms=terms, person=person, abstain_options=abstain)

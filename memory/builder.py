@@ -1,0 +1,146 @@
+"""Turns one VideoObservation into memory records (a pure function: no store access).
+
+Building everything before touching a store means a failure while building leaves
+memory exactly as it was.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from memory.captions import ClipCaptioner, ClipFacts, ComposedCaptioner, Summarizer, roll_up
+from memory.config import MemoryConfig
+from memory.conversation import name_speakers, speech_acts
+from memory.records import (
+    CLIP_CAPTION, ENTITY_SIGHTING, PLACE_VISIT, TEXT_SIGHTING, UTTERANCE, MemoryRecord,
+)
+from memory.scene import FrameText, PlaceTimeline, SceneReader, normalise
+from perception.types import ClipSpan, VideoObservation
+
+
+@dataclass
+class _Episode:
+    """Consecutive keyframes showing the same thing in the same place."""
+
+    key: str
+    label: str
+    place: str | None
+    times: list[float]
+    confidence: float
+    block: list[str]
+
+
+def _episodes(items, gap: float) -> list[_Episode]:
+    """Merge (key, label, place, time, confidence, block) sightings closer than `gap`."""
+    open_by_key: dict[tuple, _Episode] = {}
+    done: list[_Episode] = []
+    for key, label, place, t, conf, block in sorted(items, key=lambda x: x[3]):
+        ep = open_by_key.get((key, place))
+        if ep is not None and t - ep.times[-1] <= gap:
+            ep.times.append(t)
+            ep.confidence = max(ep.confidence, conf)
+            continue
+        if ep is not None:
+            done.append(ep)
+        open_by_key[(key, place)] = _Episode(key, label, place, [t], conf, block)
+    return sorted(done + list(open_by_key.values()), key=lambda e: e.times[0])
+
+
+class RecordBuilder:
+    def __init__(self, config: MemoryConfig, captioner: ClipCaptioner | None = None,
+                 summarize: Summarizer | None = None):
+        self.config = config
+        self.scene = SceneReader(config)
+        self.captioner = captioner or ComposedCaptioner()
+        self.summarize = summarize
+
+    def build(self, video: VideoObservation, namespace: str) -> list[MemoryRecord]:
+        frames = self.scene.frames(video)
+        places = PlaceTimeline(frames, self.config.place_persistence)
+        speaker_names = name_speakers(seg for clip in video.clips for seg in clip.asr)
+        span_of = self._span_lookup(video)
+
+        def record(store, kind, text, start, end, keyframes=(), **attrs) -> MemoryRecord:
+            span = span_of(start)
+            return MemoryRecord(
+                store=store, kind=kind, namespace=namespace, text=text, video_id=video.video_id,
+                start=start, end=end, wall_start=span.wall(start), wall_end=span.wall(end),
+                keyframes=list(keyframes), attrs=attrs,
+            )
+
+        records: list[MemoryRecord] = []
+        records += self._sightings(frames, places, record)
+        records += self._texts(frames, places, record)
+        records += [
+            record("event", PLACE_VISIT, f"Was in the {place}", t0, t1, keyframes=[t0, t1], place=place)
+            for place, t0, t1 in places.visits()
+        ]
+        for clip in video.clips:
+            for seg in clip.asr:
+                name = speaker_names.get(seg.speaker or "", seg.speaker or "someone")
+                records.append(record(
+                    "event", UTTERANCE, f"{name}: {seg.text.strip()}", seg.start, seg.end,
+                    speaker=seg.speaker, speaker_name=name if seg.speaker in speaker_names else None,
+                    said=seg.text.strip(), acts=speech_acts(seg.text), confidence=seg.confidence,
+                    place=places.at(seg.start),
+                ))
+        clips = [self._clip_caption(clip.span, clip, frames, places, records, record) for clip in video.clips]
+        records += clips
+        records += roll_up(clips, self.summarize)
+        return records
+
+    @staticmethod
+    def _span_lookup(video: VideoObservation) -> Callable[[float], ClipSpan]:
+        spans = [c.span for c in video.clips]
+
+        def span_of(t: float) -> ClipSpan:
+            for span in spans:
+                if span.start <= t < span.end:
+                    return span
+            return spans[-1] if spans and t >= spans[-1].start else spans[0]
+
+        return span_of
+
+    def _sightings(self, frames: list[FrameText], places: PlaceTimeline, record) -> list[MemoryRecord]:
+        items = [
+            (normalise(line.text), line.text.strip(), places.at(f.time), f.time, line.confidence, f.block)
+            for f in frames for line in f.lines if self.scene.is_object_label(line)
+        ]
+        out = []
+        for ep in _episodes(items, self.config.sighting_gap):
+            where = f" in the {ep.place}" if ep.place else ""
+            out.append(record(
+                "entity", ENTITY_SIGHTING, f"{ep.label} seen{where}", ep.times[0], ep.times[-1],
+                keyframes=ep.times, entity=ep.key, label=ep.label, place=ep.place,
+                confidence=round(ep.confidence, 4),
+            ))
+        return out
+
+    def _texts(self, frames: list[FrameText], places: PlaceTimeline, record) -> list[MemoryRecord]:
+        items = [
+            (normalise(line.text), line.text.strip(), places.at(f.time), f.time, line.confidence, f.block)
+            for f in frames for line in f.lines
+        ]
+        out = []
+        for ep in _episodes(items, self.config.sighting_gap):
+            out.append(record(
+                "event", TEXT_SIGHTING, f'Read "{ep.label}"' + (f" in the {ep.place}" if ep.place else ""),
+                ep.times[0], ep.times[-1], keyframes=ep.times, line=ep.label, block=ep.block,
+                place=ep.place, confidence=round(ep.confidence, 4),
+            ))
+        return out
+
+    def _clip_caption(self, span: ClipSpan, clip, frames, places, records, record) -> MemoryRecord:
+        inside = [r for r in records if span.start <= r.start < span.end and r.kind != PLACE_VISIT]
+        clip_places = list(dict.fromkeys(
+            p for p in (places.at(f.time) for f in frames if span.start <= f.time < span.end) if p
+        ))
+        facts = ClipFacts(
+            places=clip_places,
+            objects=list(dict.fromkeys(r.attrs["label"] for r in inside if r.kind == ENTITY_SIGHTING)),
+            texts=list(dict.fromkeys(r.attrs["line"] for r in inside if r.kind == TEXT_SIGHTING)),
+            lines=[f'{r.text.split(":", 1)[0]} said "{r.attrs["said"]}"' for r in inside if r.kind == UTTERANCE],
+        )
+        text = self.captioner.caption(clip, facts)
+        return record("event", CLIP_CAPTION, text, span.start, span.end,
+                      keyframes=clip.keyframe_times, places=clip_places, clip_index=span.index)

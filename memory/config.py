@@ -1,0 +1,30 @@
+"""Configuration owned by the memory layer."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+# Common indoor and outdoor place names. Signs and screens that read as one of these
+# name the place the wearer is in; everything else read on screen is text or an object.
+DEFAULT_PLACES = (
+    "kitchen", "living room", "bedroom", "bathroom", "hallway", "hall", "office", "study",
+    "garage", "garden", "dining room", "laundry", "laundry room", "balcony", "entrance",
+    "porch", "basement", "attic", "closet", "pantry", "lobby", "elevator", "street", "park",
+    "supermarket", "grocery store", "store", "shop", "cafe", "restaurant", "gym", "station",
+    "classroom", "library", "lab", "workshop", "nursery", "patio", "yard",
+)
+
+
+@dataclass
+class MemoryConfig:
+    root: Path = Path("~/.memlens/memory").expanduser()
+    embedding_model: str = "packaged:all-MiniLM-L6-v2"
+    places: tuple[str, ...] = DEFAULT_PLACES
+    # Sightings of the same thing closer than this merge into one episode (seconds).
+    sighting_gap: float = 20.0
+    # How long a place read on a sign stays "where the wearer is" without a new sign.
+    place_persistence: float = 45.0
+    # Object labels are short: longer OCR lines are text, not a thing.
+    max_label_words: int = 3
+    min_text_confidence: float = 0.5
+    extra: dict = field(default_factory=dict)

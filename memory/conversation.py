@@ -1,0 +1,60 @@
+"""Conversation cues read from transcripts: who speaks, and what kind of speech act.
+
+Rules, not a model: they are cheap, deterministic and easy to audit. An LLM-backed
+annotator can replace `speech_acts` later without touching the stores.
+"""
+from __future__ import annotations
+
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+
+from perception.types import AsrSegment
+
+_INTRO = re.compile(
+    r"\b(?:i'm|i am|it's|it is|this is|my name is|name's)\s+([A-Z][a-z]+)\b"
+)
+_NOT_NAMES = {"Here", "Me", "Just", "Not", "Going", "Sorry", "Fine", "Good", "Back", "Home", "Late", "So", "The"}
+
+_ACT_PATTERNS = {
+    "request": r"\b(could you|can you|would you|will you|please|don't forget to|remember to)\b",
+    "commitment": r"\b(i will|i'll|i am going to|i'm going to|i promise|let me|we will|we'll)\b",
+    "correction": r"\b(actually|no wait|wait,? no|i mean|sorry,? (?:i meant|it's)|instead|changed to|moved to|not .{1,30} but)\b",
+    "question": r"\?\s*$",
+    "intention": r"\b(i need to|i have to|i should|i want to|i plan to|remind me)\b",
+}
+_ACTS = {name: re.compile(p, re.IGNORECASE) for name, p in _ACT_PATTERNS.items()}
+CORRECTION_CUE = _ACTS["correction"]
+
+
+def speech_acts(text: str) -> list[str]:
+    return [name for name, pattern in _ACTS.items() if pattern.search(text)]
+
+
+def after_correction(text: str) -> str:
+    """The part of an utterance that follows its last correction cue ("... actually X")."""
+    matches = list(CORRECTION_CUE.finditer(text))
+    if not matches:
+        return text
+    tail = text[matches[-1].end():].strip(" ,.;:-")
+    return tail or text
+
+
+def name_speakers(segments: Iterable[AsrSegment]) -> dict[str, str]:
+    """Map speaker labels to names people give for themselves ("Hi, it's Bob")."""
+    votes: dict[str, Counter] = defaultdict(Counter)
+    for seg in segments:
+        if seg.speaker is None:
+            continue
+        for name in _INTRO.findall(seg.text):
+            if name not in _NOT_NAMES:
+                votes[seg.speaker][name] += 1
+    names: dict[str, str] = {}
+    taken: set[str] = set()
+    for label, counter in sorted(votes.items(), key=lambda kv: -kv[1].most_common(1)[0][1]):
+        for name, _ in counter.most_common():
+            if name not in taken:
+                names[label] = name
+                taken.add(name)
+                break
+    return names

@@ -1,0 +1,86 @@
+"""The memory facade: the three stores, ingest of observations and cascading forget."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from memory.behaviors import aggregate_behaviors
+from memory.builder import RecordBuilder
+from memory.captions import ClipCaptioner, Summarizer
+from memory.config import MemoryConfig
+from memory.embedding import SentenceTransformerEmbedder, TextEmbedder
+from memory.records import BEHAVIOR, STORE_NAMES, MemoryRecord, RecordFilter, StoreName
+from memory.sqlite_faiss import MemoryDatabase
+from memory.store import RecordStore
+from perception.types import VideoObservation
+
+
+@dataclass(frozen=True)
+class VideoSummary:
+    video_id: str
+    wall_start: datetime
+    wall_end: datetime
+    records: int
+    origin: datetime  # the wearer's clock at source second 0, to map wall time to the source
+
+
+class Memory:
+    def __init__(self, config: MemoryConfig, embedder: TextEmbedder | None = None,
+                 captioner: ClipCaptioner | None = None, summarize: Summarizer | None = None):
+        self.config = config
+        self.embedder = embedder or SentenceTransformerEmbedder(config.embedding_model)
+        self.db = MemoryDatabase(config.root, self.embedder)
+        self.builder = RecordBuilder(config, captioner=captioner, summarize=summarize)
+
+    @property
+    def stores(self) -> dict[StoreName, RecordStore]:
+        return self.db.stores
+
+    def store(self, name: StoreName) -> RecordStore:
+        return self.db.stores[name]
+
+    def ingest(self, video: VideoObservation, namespace: str) -> dict[str, int]:
+        """Replace whatever this namespace remembered of this video; returns counts per kind."""
+        records = self.builder.build(video, namespace)  # fails before any store is touched
+        with self.db.lock:
+            self._delete(RecordFilter(namespace=namespace, video_ids=(video.video_id,)))
+            for name in STORE_NAMES:
+                self.store(name).add([r for r in records if r.store == name])
+            self.refresh_behaviors(namespace)
+        return dict(Counter(r.kind for r in records))
+
+    def forget(self, namespace: str, video_id: str | None = None,
+               between: tuple[datetime, datetime] | None = None) -> int:
+        """Delete every record of a video and/or overlapping a wall-clock range."""
+        if video_id is None and between is None:
+            raise ValueError("forget needs a video id, a time range, or both")
+        flt = RecordFilter(
+            namespace=namespace, video_ids=(video_id,) if video_id else None, overlaps=between
+        )
+        with self.db.lock:
+            removed = self._delete(flt)
+            self.refresh_behaviors(namespace)
+        return removed
+
+    def _delete(self, flt: RecordFilter) -> int:
+        return sum(self.store(name).delete(flt) for name in ("entity", "event"))
+
+    def refresh_behaviors(self, namespace: str) -> None:
+        scope = RecordFilter(namespace=namespace)
+        source = self.store("entity").query(scope) + self.store("event").query(scope)
+        self.store("behavior").delete(RecordFilter(namespace=namespace, kinds=(BEHAVIOR,)))
+        self.store("behavior").add(aggregate_behaviors(source, namespace))
+
+    def videos(self, namespace: str) -> list[VideoSummary]:
+        by_video: dict[str, list[MemoryRecord]] = {}
+        for record in self.store("event").query(RecordFilter(namespace=namespace, kinds=("clip",))):
+            by_video.setdefault(record.video_id or "", []).append(record)
+        return [
+            VideoSummary(vid, min(r.wall_start for r in rs), max(r.wall_end for r in rs), len(rs),
+                         origin=rs[0].wall_start - timedelta(seconds=rs[0].start))
+            for vid, rs in by_video.items()
+        ]
+
+    def close(self) -> None:
+        self.db.close()

@@ -1,0 +1,81 @@
+"""Structured operators: questions that code answers better than a model."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from datetime import datetime
+
+from memory.memory import Memory
+from memory.records import ENTITY_SIGHTING, UTTERANCE, MemoryRecord, RecordFilter
+from memory.scene import normalise
+
+
+def order_by_time(records: Iterable[MemoryRecord]) -> list[MemoryRecord]:
+    return sorted(records, key=lambda r: (r.wall_start, r.wall_end, r.id or 0))
+
+
+@dataclass(frozen=True)
+class EntityMatch:
+    entity: str  # normalised key in the entity store
+    label: str
+    score: float  # 1.0 exact, lower for partial matches
+
+
+class MemoryOperators:
+    def __init__(self, memory: Memory):
+        self.memory = memory
+
+    def _sightings(self, namespace: str, before: datetime | None, entity: str | None = None):
+        attrs = (("entity", entity),) if entity else ()
+        return self.memory.store("entity").query(
+            RecordFilter(namespace=namespace, kinds=(ENTITY_SIGHTING,), before=before, attrs=attrs)
+        )
+
+    def resolve_entity(self, mention: str, namespace: str, before: datetime | None) -> EntityMatch | None:
+        """Find the remembered entity a phrase names: exact, then word-level overlap."""
+        wanted = normalise(mention)
+        if not wanted:
+            return None
+        wanted_words = {w.rstrip("s") for w in wanted.split()}
+        best: EntityMatch | None = None
+        for record in self._sightings(namespace, before):
+            key = record.attrs["entity"]
+            key_words = {w.rstrip("s") for w in key.split()}
+            if key == wanted:
+                score = 1.0
+            else:
+                overlap = len(wanted_words & key_words)
+                score = overlap / max(len(key_words | wanted_words), 1) if overlap else 0.0
+            if score > 0 and (best is None or score > best.score):
+                best = EntityMatch(key, record.attrs.get("label", key), score)
+        return best
+
+    def last_seen(self, namespace: str, entity: str, before: datetime | None) -> MemoryRecord | None:
+        sightings = self._sightings(namespace, before, entity)
+        return order_by_time(sightings)[-1] if sightings else None
+
+    def last_seen_with_place(self, namespace: str, entity: str, before: datetime | None) -> MemoryRecord | None:
+        placed = [r for r in self._sightings(namespace, before, entity) if r.attrs.get("place")]
+        return order_by_time(placed)[-1] if placed else None
+
+    def trajectory(self, namespace: str, entity: str, before: datetime | None) -> list[MemoryRecord]:
+        return order_by_time(self._sightings(namespace, before, entity))
+
+    def count_sightings(self, namespace: str, entity: str, before: datetime | None,
+                        gap_seconds: float = 60.0) -> int:
+        """Distinct sighting episodes: sightings closer than the gap are one encounter."""
+        count, last_end = 0, None
+        for record in self.trajectory(namespace, entity, before):
+            if last_end is None or (record.wall_start - last_end).total_seconds() > gap_seconds:
+                count += 1
+            last_end = record.wall_end
+        return count
+
+    def speakers(self, namespace: str, before: datetime | None) -> set[str]:
+        return {
+            r.attrs["speaker_name"].lower()
+            for r in self.memory.store("event").query(
+                RecordFilter(namespace=namespace, kinds=(UTTERANCE,), before=before)
+            )
+            if r.attrs.get("speaker_name")
+        }

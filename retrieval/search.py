@@ -1,0 +1,88 @@
+"""Hybrid search over memory: dense (FAISS) and lexical (BM25) rankings fused by
+reciprocal rank, under filters that always include the question-time cut."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+from memory.memory import Memory
+from memory.records import DAY_SUMMARY, HOUR_SUMMARY, MemoryRecord, RecordFilter, StoreName
+
+
+@dataclass(frozen=True)
+class RetrievalConfig:
+    rrf_k: float = 60.0  # the usual reciprocal-rank-fusion constant
+    dense_weight: float = 1.0
+    lexical_weight: float = 1.0
+    fetch_multiplier: int = 3  # each ranking fetches k * this before fusion
+
+
+@dataclass(frozen=True)
+class SearchQuery:
+    text: str
+    namespace: str
+    stores: tuple[StoreName, ...] = ("entity", "event")
+    kinds: tuple[str, ...] | None = None
+    before: datetime | None = None  # strict: records must end before this
+    after: datetime | None = None
+    video_ids: tuple[str, ...] | None = None
+    attrs: tuple[tuple[str, object], ...] = ()
+    k: int = 10
+
+    def record_filter(self) -> RecordFilter:
+        return RecordFilter(
+            namespace=self.namespace, kinds=self.kinds, video_ids=self.video_ids,
+            before=self.before, not_before=self.after, attrs=self.attrs,
+        )
+
+
+@dataclass
+class Hit:
+    record: MemoryRecord
+    score: float
+    dense: float | None = None  # cosine similarity, when the dense ranking found it
+    lexical: float | None = None  # BM25, when the lexical ranking found it
+    via: list[str] = field(default_factory=list)
+
+
+class HybridRetriever:
+    def __init__(self, memory: Memory, config: RetrievalConfig | None = None):
+        self.memory = memory
+        self.config = config or RetrievalConfig()
+
+    def search(self, query: SearchQuery) -> list[Hit]:
+        flt = query.record_filter()
+        fetch = query.k * self.config.fetch_multiplier
+        hits: dict[int, Hit] = {}
+        for store_name in query.stores:
+            store = self.memory.store(store_name)
+            for label, ranking, weight in (
+                ("dense", store.search_dense(query.text, flt, fetch), self.config.dense_weight),
+                ("lexical", store.search_lexical(query.text, flt, fetch), self.config.lexical_weight),
+            ):
+                for rank, (record, raw) in enumerate(ranking):
+                    hit = hits.setdefault(record.id, Hit(record=record, score=0.0))
+                    hit.score += weight / (self.config.rrf_k + rank + 1)
+                    setattr(hit, label, raw)
+                    hit.via.append(label)
+        return sorted(hits.values(), key=lambda h: -h.score)[: query.k]
+
+    def coarse_to_fine(self, query: SearchQuery, days: int = 2, hours: int = 3) -> list[Hit]:
+        """Day summaries -> hour summaries -> fine records, each level narrowing the next."""
+        day_hits = self.search(replace(query, stores=("event",), kinds=(DAY_SUMMARY,), k=days))
+        windows = [(h.record.wall_start, h.record.wall_end) for h in day_hits]
+        hour_hits: list[Hit] = []
+        for lo, hi in windows:
+            hour_hits += self.search(replace(
+                query, stores=("event",), kinds=(HOUR_SUMMARY,), after=lo, k=hours,
+                before=min(hi, query.before) if query.before else hi,
+            ))
+        fine: dict[int, Hit] = {}
+        for hour in sorted(hour_hits, key=lambda h: -h.score)[:hours]:
+            for hit in self.search(replace(
+                query, after=hour.record.wall_start,
+                before=min(hour.record.wall_end, query.before) if query.before else hour.record.wall_end,
+                kinds=tuple(k for k in (query.kinds or ()) if k not in (DAY_SUMMARY, HOUR_SUMMARY)) or None,
+            )):
+                fine.setdefault(hit.record.id, hit)
+        return sorted(fine.values(), key=lambda h: -h.score)[: query.k]

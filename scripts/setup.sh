@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Sets up memlens on a fresh Debian machine: system packages, a virtual environment, the
+# package with its offline models. Idempotent; the second run takes seconds.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+PY=${PYTHON:-python3}
+VENV=${MEMLENS_VENV:-.venv}
+APT_PACKAGES="espeak-ng fonts-dejavu-core"
+
+missing=""
+command -v espeak-ng >/dev/null 2>&1 || missing="$missing espeak-ng"
+[ -f /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf ] || missing="$missing fonts-dejavu-core"
+if [ -n "$missing" ]; then
+    echo "setup: installing system packages:$missing"
+    SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq $APT_PACKAGES >/dev/null
+fi
+
+[ -x "$VENV/bin/python" ] || "$PY" -m venv "$VENV"
+# Reinstall only when what we install changed.
+stamp="$VENV/.memlens-installed"
+want=$(cat pyproject.toml constraints.txt scripts/setup.sh | sha256sum | cut -d' ' -f1)
+if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
+    echo "setup: installing Python packages into $VENV (first time takes a few minutes)"
+    # torch first, from the local CPU wheel; the constraints file keeps it there.
+    "$VENV/bin/pip" install -q -c constraints.txt torch==2.13.0
+    "$VENV/bin/pip" install -q -c constraints.txt -e ".[test]"
+    echo "$want" > "$stamp"
+fi
+echo "setup: ready ($VENV)"

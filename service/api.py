@@ -1,0 +1,125 @@
+"""FastAPI app: /ask, /ingest (background jobs), /jobs, /memories, /forget, /health.
+
+API keys map to memory namespaces; every query is scoped to the caller's namespace, so a
+key never sees another namespace's memories. Errors in the caller's input are 4xx with a
+message; nothing is stored for a rejected upload.
+"""
+from __future__ import annotations
+
+import shutil
+import tempfile
+from datetime import datetime
+from pathlib import Path
+
+from fastapi import Depends, FastAPI, File, Form, Header, HTTPException, UploadFile
+from pydantic import BaseModel, Field
+
+from memory.records import STORE_NAMES, RecordFilter
+from perception.decode import probe
+from perception.errors import PerceptionError
+from service.jobs import JobRunner
+from service.system import MemlensSystem
+from service.views import answer_view, report_view
+
+_CHUNK = 1 << 20
+
+
+class AskRequest(BaseModel):
+    question: str = Field(min_length=1, max_length=2000)
+    at: datetime | None = Field(None, description="question time; memory is cut strictly before it")
+    options: list[str] | None = Field(None, max_length=26)
+
+
+class ForgetRequest(BaseModel):
+    video_id: str | None = None
+    start: datetime | None = None
+    end: datetime | None = None
+
+
+def create_app(system: MemlensSystem) -> FastAPI:
+    config = system.config.service
+    jobs = JobRunner(config.ingest_workers)
+    app = FastAPI(title="memlens", version="0.1.0",
+                  description="Memory-augmented video question answering with timestamped evidence.")
+    app.state.system, app.state.jobs = system, jobs
+
+    def namespace_of(x_api_key: str | None = Header(None), authorization: str | None = Header(None)) -> str:
+        key = x_api_key or (authorization[7:] if authorization and authorization.lower().startswith("bearer ") else None)
+        if not config.api_keys:
+            return config.default_namespace
+        if key is None:
+            raise HTTPException(401, "missing API key (X-API-Key header or Authorization: Bearer)")
+        if key not in config.api_keys:
+            raise HTTPException(401, "unknown API key")
+        return config.api_keys[key]
+
+    @app.get("/health")
+    def health() -> dict:
+        return {"status": "ok", "version": app.version}
+
+    @app.post("/ask")
+    def ask(body: AskRequest, namespace: str = Depends(namespace_of)) -> dict:
+        try:
+            return answer_view(system.ask(body.question, namespace, body.at, body.options))
+        except ValueError as exc:
+            raise HTTPException(422, str(exc)) from exc
+
+    @app.post("/ingest", status_code=202)
+    def ingest(file: UploadFile = File(...), start: datetime | None = Form(None),
+               namespace: str = Depends(namespace_of)) -> dict:
+        tmpdir = Path(tempfile.mkdtemp(prefix="memlens-upload-"))
+        path = tmpdir / Path(file.filename or "upload.bin").name
+        limit = config.max_upload_mb * _CHUNK
+        written = 0
+        with path.open("wb") as out:
+            while chunk := file.file.read(_CHUNK):
+                written += len(chunk)
+                if written > limit:
+                    shutil.rmtree(tmpdir, ignore_errors=True)
+                    raise HTTPException(413, f"upload exceeds the {config.max_upload_mb} MB limit")
+                out.write(chunk)
+        try:
+            probe(path)  # corrupt or non-video uploads fail now, before a job exists
+        except PerceptionError as exc:
+            shutil.rmtree(tmpdir, ignore_errors=True)
+            raise HTTPException(422, f"{file.filename}: {exc.reason}") from exc
+        job = jobs.submit(
+            namespace, lambda: report_view(system.ingest(path, namespace, start)),
+            cleanup=lambda: shutil.rmtree(tmpdir, ignore_errors=True),
+        )
+        return {"job_id": job.id, "status": job.status}
+
+    @app.get("/jobs/{job_id}")
+    def job_status(job_id: str, namespace: str = Depends(namespace_of)) -> dict:
+        job = jobs.get(job_id)
+        if job is None or job.namespace != namespace:
+            raise HTTPException(404, "no such job")
+        return {"job_id": job.id, "status": job.status, "result": job.result, "error": job.error}
+
+    @app.get("/memories")
+    def memories(store: str = "event", kind: str | None = None, limit: int = 100,
+                 namespace: str = Depends(namespace_of)) -> dict:
+        if store not in STORE_NAMES:
+            raise HTTPException(422, f"store must be one of {', '.join(STORE_NAMES)}")
+        flt = RecordFilter(namespace=namespace, kinds=(kind,) if kind else None)
+        records = system.memory.store(store).query(flt, limit=max(1, min(limit, 1000)))
+        return {"records": [
+            {"id": r.id, "kind": r.kind, "text": r.text, "video_id": r.video_id,
+             "wall_start": r.wall_start.isoformat(), "wall_end": r.wall_end.isoformat()} for r in records
+        ]}
+
+    @app.post("/forget")
+    def forget(body: ForgetRequest, namespace: str = Depends(namespace_of)) -> dict:
+        if (body.start is None) != (body.end is None):
+            raise HTTPException(422, "give both start and end, or neither")
+        between = (body.start, body.end) if body.start else None
+        try:
+            return {"removed": system.forget(namespace, body.video_id, between)}
+        except ValueError as exc:
+            raise HTTPException(422, str(exc)) from exc
+
+    @app.on_event("shutdown")
+    def _shutdown() -> None:
+        jobs.shutdown()
+
+    return app

@@ -1,0 +1,155 @@
+"""The `memlens` command line: ingest, ask, serve, forget, doctor, demo."""
+from __future__ import annotations
+
+import json
+from datetime import datetime
+from pathlib import Path
+from typing import Optional
+
+import typer
+from rich.console import Console
+
+from perception.errors import PerceptionError
+from service.config import ConfigError, load_config
+from service.console import RichProgress, print_answer
+from service.system import MemlensSystem
+from service.views import answer_view, report_view
+
+app = typer.Typer(add_completion=False, help="memlens: remember long video, answer with evidence.")
+console = Console()
+err = Console(stderr=True)
+ConfigOption = typer.Option(None, "--config", "-c", help="TOML config file (else $MEMLENS_CONFIG).")
+
+
+def _system(config_path: Optional[Path]) -> MemlensSystem:
+    try:
+        return MemlensSystem(load_config(config_path))
+    except ConfigError as exc:
+        err.print(f"[red]config error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+
+
+def _when(value: Optional[str], flag: str) -> Optional[datetime]:
+    if value is None:
+        return None
+    try:
+        return datetime.fromisoformat(value)
+    except ValueError:
+        err.print(f"[red]{flag}: {value!r} is not an ISO date-time such as 2026-11-23T08:30[/red]")
+        raise typer.Exit(2)
+
+
+@app.command()
+def ingest(
+    video: Path = typer.Argument(..., help="Any container FFmpeg reads."),
+    start: Optional[str] = typer.Option(None, help="Wearer's clock at the first frame (ISO); else metadata."),
+    namespace: Optional[str] = typer.Option(None, help="Memory owner."),
+    as_json: bool = typer.Option(False, "--json"),
+    config: Optional[Path] = ConfigOption,
+):
+    """Perceive a video and write what it shows into memory."""
+    system = _system(config)
+    try:
+        with RichProgress(err) as progress:
+            report = system.ingest(video, namespace, _when(start, "--start"), progress=progress)
+    except PerceptionError as exc:
+        err.print(f"[red]cannot ingest:[/red] {exc}")
+        raise typer.Exit(1) from exc
+    finally:
+        system.close()
+    if as_json:
+        console.print_json(json.dumps(report_view(report)))
+    else:
+        console.print(f"ingested [bold]{video}[/bold] as video {report.video_id} in {report.seconds:.1f} s "
+                      f"({report.realtime_factor:.2f}x real time): {report.records}")
+        for channel, status in report.channels.items():
+            console.print(f"  [dim]{channel}: {status}[/dim]")
+
+
+@app.command()
+def ask(
+    question: str,
+    at: Optional[str] = typer.Option(None, help="Question time (ISO); memory is cut strictly before it."),
+    options: Optional[list[str]] = typer.Option(None, "--options", "-o", help="A choice; repeat per option."),
+    namespace: Optional[str] = typer.Option(None),
+    as_json: bool = typer.Option(False, "--json"),
+    config: Optional[Path] = ConfigOption,
+):
+    """Answer a question from memory, with evidence, or abstain."""
+    system = _system(config)
+    try:
+        answer = system.ask(question, namespace, _when(at, "--at"), options)
+    except ValueError as exc:
+        err.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from exc
+    finally:
+        system.close()
+    if as_json:
+        console.print_json(json.dumps(answer_view(answer)))
+    else:
+        print_answer(console, answer)
+
+
+@app.command()
+def forget(
+    video: Optional[str] = typer.Option(None, help="Video id to forget."),
+    start: Optional[str] = typer.Option(None, "--from", help="Start of a wall-clock range (ISO)."),
+    end: Optional[str] = typer.Option(None, "--to", help="End of the range (ISO)."),
+    namespace: Optional[str] = typer.Option(None),
+    config: Optional[Path] = ConfigOption,
+):
+    """Delete every record, vector and cache entry of a video or a time range."""
+    system = _system(config)
+    lo, hi = _when(start, "--from"), _when(end, "--to")
+    if (lo is None) != (hi is None) or (video is None and lo is None):
+        err.print("[red]give --video, or both --from and --to[/red]")
+        raise typer.Exit(2)
+    try:
+        removed = system.forget(namespace or system.config.service.default_namespace, video,
+                                (lo, hi) if lo else None)
+    finally:
+        system.close()
+    console.print(f"forgot {removed} records")
+
+
+@app.command()
+def serve(
+    host: Optional[str] = typer.Option(None), port: Optional[int] = typer.Option(None),
+    config: Optional[Path] = ConfigOption,
+):
+    """Run the REST API (OpenAPI docs at /docs)."""
+    import uvicorn
+
+    from service.api import create_app
+
+    system = _system(config)
+    cfg = system.config.service
+    uvicorn.run(create_app(system), host=host or cfg.host, port=port or cfg.port)
+
+
+@app.command()
+def doctor(config: Optional[Path] = ConfigOption):
+    """Which models and channels are available, and why not."""
+    from service.doctor import run_doctor
+
+    ok = run_doctor(_system(config), console)
+    raise typer.Exit(0 if ok else 1)
+
+
+@app.command()
+def demo(
+    out: Path = typer.Option(Path("demo-output"), help="Where the video and memory go."),
+    seed: int = typer.Option(0),
+):
+    """Render the synthetic morning video, ingest it and ask the scripted questions."""
+    from service.demo import run_demo
+
+    raise typer.Exit(run_demo(out, seed, console))
+
+
+def main() -> None:
+    app()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,122 @@
+"""AppConfig: every layer's config dataclass, composed and loaded from a TOML file and
+`MEMLENS_*` environment variables (env wins). Nested fields use `__`:
+MEMLENS_AGENT__ABSTAIN_THRESHOLD=0.4, MEMLENS_AGENT__LLM__BACKEND=openai.
+"""
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import tomllib
+import typing
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from agent.config import AgentConfig
+from memory.config import MemoryConfig
+from perception.config import PerceptionConfig
+from retrieval.search import RetrievalConfig
+
+
+@dataclass
+class ServiceConfig:
+    host: str = "127.0.0.1"
+    port: int = 8765
+    # API key -> memory namespace. Empty means the API runs open, on the default namespace.
+    api_keys: dict[str, str] = field(default_factory=dict)
+    default_namespace: str = "default"
+    max_upload_mb: int = 4096
+    ingest_workers: int = 1
+
+
+@dataclass
+class AppConfig:
+    home: Path = Path("~/.memlens").expanduser()
+    perception: PerceptionConfig = field(default_factory=PerceptionConfig)
+    memory: MemoryConfig = field(default_factory=MemoryConfig)
+    retrieval: RetrievalConfig = field(default_factory=RetrievalConfig)
+    agent: AgentConfig = field(default_factory=AgentConfig)
+    service: ServiceConfig = field(default_factory=ServiceConfig)
+
+    def resolve_paths(self) -> AppConfig:
+        """Paths left at their defaults follow `home`, so one setting moves everything."""
+        self.home = Path(self.home).expanduser()
+        self.memory.root = self.home / "memory" if self.memory.root == MemoryConfig().root else Path(self.memory.root)
+        if self.perception.cache_dir is None:
+            self.perception = dataclasses.replace(self.perception, cache_dir=self.home / "cache")
+        return self
+
+
+class ConfigError(ValueError):
+    pass
+
+
+def _coerce(value, annotation, where: str):
+    origin = typing.get_origin(annotation)
+    args = [a for a in typing.get_args(annotation) if a is not type(None)]
+    if value is None or annotation is typing.Any:
+        return value
+    if origin in (typing.Union, getattr(__import__("types"), "UnionType", None)) and args:
+        return _coerce(value, args[0], where)
+    target = origin or annotation
+    try:
+        if target is bool and isinstance(value, str):
+            if value.lower() not in ("1", "0", "true", "false", "yes", "no", "on", "off"):
+                raise ValueError(value)
+            return value.lower() in ("1", "true", "yes", "on")
+        if target in (dict, list, tuple) and isinstance(value, str):
+            value = json.loads(value)
+        if target is tuple:
+            return tuple(value)
+        if target is Path:
+            return Path(value).expanduser()
+        if target in (int, float, str, bool, dict, list):
+            return target(value)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"{where}: cannot read {value!r} as {getattr(target, '__name__', target)}") from exc
+    return value
+
+
+def _apply(obj, values: dict, where: str):
+    """A copy of dataclass `obj` with `values` applied (works for frozen dataclasses too)."""
+    hints = typing.get_type_hints(type(obj))
+    names = {f.name for f in dataclasses.fields(obj)}
+    changes = {}
+    for key, value in values.items():
+        key = key.lower()
+        if key not in names:
+            raise ConfigError(f"{where}: unknown setting {key!r} (known: {', '.join(sorted(names))})")
+        current = getattr(obj, key)
+        if dataclasses.is_dataclass(current):
+            if not isinstance(value, dict):
+                raise ConfigError(f"{where}.{key} is a section, not a value")
+            changes[key] = _apply(current, value, f"{where}.{key}")
+        else:
+            changes[key] = _coerce(value, hints[key], f"{where}.{key}")
+    return dataclasses.replace(obj, **changes)
+
+
+def _env_overrides(env: typing.Mapping[str, str]) -> dict:
+    tree: dict = {}
+    for name, value in env.items():
+        if not name.startswith("MEMLENS_") or name in ("MEMLENS_CONFIG",):
+            continue
+        node = tree
+        *parents, leaf = name[len("MEMLENS_"):].lower().split("__")
+        for part in parents:
+            node = node.setdefault(part, {})
+        node[leaf] = value
+    return tree
+
+
+def load_config(path: Path | None = None, env: typing.Mapping[str, str] | None = None) -> AppConfig:
+    env = os.environ if env is None else env
+    config = AppConfig()
+    path = path or (Path(env["MEMLENS_CONFIG"]) if env.get("MEMLENS_CONFIG") else None)
+    if path is not None:
+        try:
+            config = _apply(config, tomllib.loads(Path(path).read_text()), str(path))
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise ConfigError(f"cannot read config {path}: {exc}") from exc
+    config = _apply(config, _env_overrides(env), "environment")
+    return config.resolve_paths()

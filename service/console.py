@@ -1,0 +1,59 @@
+"""Rich rendering for the CLI: progress bars for long work, answers with their evidence."""
+from __future__ import annotations
+
+from rich.console import Console
+from rich.panel import Panel
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from agent.state import AgentAnswer
+from agent.reasoning import evidence_text
+
+
+class RichProgress:
+    """Adapts rich.Progress to perception's progress reporter (start / advance per stage)."""
+
+    def __init__(self, console: Console):
+        self._progress = Progress(
+            TextColumn("[bold]{task.description:<10}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+            TimeElapsedColumn(), console=console, transient=False,
+        )
+        self._tasks: dict[str, int] = {}
+
+    def __enter__(self):
+        self._progress.__enter__()
+        return self
+
+    def __exit__(self, *exc):
+        return self._progress.__exit__(*exc)
+
+    def start(self, task: str, total: int | float | None) -> None:
+        self._tasks[task] = self._progress.add_task(task, total=total)
+
+    def advance(self, task: str, n: int | float = 1) -> None:
+        if task not in self._tasks:
+            self.start(task, None)
+        self._progress.advance(self._tasks[task], n)
+
+
+def print_answer(console: Console, a: AgentAnswer, expected: str | None = None) -> None:
+    style = "yellow" if a.abstained else "green"
+    head = f"[bold]Q:[/bold] {a.question}\n[bold {style}]A:[/bold {style}] {a.answer}"
+    head += f"\n[dim]{'abstained' if a.abstained else 'answered'} · confidence {a.confidence:.2f} · " \
+            f"evidence sufficiency {a.sufficiency:.2f} · {a.question_type}[/dim]"
+    if expected is not None:
+        head += f"\n[dim]expected: {expected or '(abstain)'}[/dim]"
+    if a.option_scores:
+        head += "\n" + "  ".join(f"[{i}] {s:.2f}" for i, s in enumerate(a.option_scores))
+    table = Table(show_header=True, header_style="dim", box=None, pad_edge=False)
+    for col in ("when", "source", "video@sec", "evidence"):
+        table.add_column(col)
+    for e in a.evidence[:5]:
+        r = e.record
+        table.add_row(
+            f"{r.wall_start:%H:%M:%S}-{r.wall_end:%H:%M:%S}", e.source,
+            f"{(r.video_id or '')[:8]}@{r.start:.1f}-{r.end:.1f}", evidence_text(r)[:100],
+        )
+    console.print(Panel.fit(head, border_style=style))
+    if a.evidence:
+        console.print(table)

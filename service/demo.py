@@ -1,0 +1,62 @@
+"""The README's main job: render the synthetic morning, ingest it, ask its questions."""
+from __future__ import annotations
+
+import time
+from datetime import datetime, timedelta
+from pathlib import Path
+
+from rich.console import Console
+
+from agent.state import AgentAnswer
+from eval.synthetic import Question, morning_at_home, render
+from service.config import load_config
+from service.console import RichProgress, print_answer
+from service.system import MemlensSystem
+
+
+def judge_answer(question: Question, answer: AgentAnswer) -> bool:
+    """Right when an accepted keyword is in the answer, or when it abstains on an
+    unanswerable question (a multiple-choice item must pick the scripted option)."""
+    if question.options:
+        return answer.chosen_option is not None and question.options[answer.chosen_option] == question.answer
+    if question.kind == "unanswerable":
+        return answer.abstained
+    text = answer.answer.lower()
+    return not answer.abstained and any(k.lower() in text for k in question.accepted or (question.answer,))
+
+
+def run_demo(out: Path, seed: int, console: Console) -> int:
+    out = Path(out)
+    script = morning_at_home(seed)
+    console.rule(f"[bold]memlens demo: {script.title}")
+    began = time.perf_counter()
+    rendered = render(script, out / "video")
+    console.print(f"rendered {rendered.video_path} ({script.duration:.0f} s) in {time.perf_counter() - began:.1f} s")
+
+    config = load_config()
+    config.home = out / "home"
+    config.memory.root = config.home / "memory"
+    system = MemlensSystem(config.resolve_paths())
+    try:
+        with RichProgress(console) as progress:
+            report = system.ingest(rendered.video_path, "demo", progress=progress)
+        console.print(f"ingested in {report.seconds:.1f} s for {report.duration:.0f} s of video "
+                      f"(realtime factor {report.realtime_factor:.2f}); records: {report.records}")
+        for channel, status in report.channels.items():
+            console.print(f"  [dim]{channel}: {status}[/dim]")
+        asked_at = datetime.fromisoformat(script.start_datetime).replace(tzinfo=None) + timedelta(
+            seconds=script.duration + 60)
+        right, timings = 0, []
+        for question in script.questions:
+            t0 = time.perf_counter()
+            answer = system.ask(question.text, "demo", at=asked_at, options=list(question.options or []) or None)
+            timings.append(time.perf_counter() - t0)
+            ok = judge_answer(question, answer)
+            right += ok
+            print_answer(console, answer, expected=question.answer)
+            console.print("[green]✓ correct[/green]" if ok else "[red]✗ wrong[/red]")
+        console.rule(f"{right}/{len(script.questions)} correct · ask {1000 * sum(timings) / len(timings):.0f} ms "
+                     f"per question on average")
+        return 0
+    finally:
+        system.close()

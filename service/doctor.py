@@ -1,0 +1,34 @@
+"""`memlens doctor`: which models and channels work here, which do not, and why."""
+from __future__ import annotations
+
+import importlib.util
+
+from rich.console import Console
+from rich.table import Table
+
+from service.system import MemlensSystem
+
+
+def _package(name: str) -> str:
+    return "installed" if importlib.util.find_spec(name) else "not installed"
+
+
+def run_doctor(system: MemlensSystem, console: Console) -> bool:
+    table = Table("component", "status", title="memlens doctor")
+    ok = True
+    for channel, status in system.perceiver.channel_status().items():
+        table.add_row(f"perception.{channel}", status)
+    try:
+        dim = system.memory.embedder.embed(["hello"]).shape[1]
+        table.add_row("memory.embedder", f"{system.memory.embedder.model_id} ({dim}-d)")
+    except Exception as exc:  # doctor reports every failure instead of stopping at the first
+        ok = False
+        table.add_row("memory.embedder", f"[red]failed: {exc}[/red]")
+    table.add_row("memory.root", str(system.config.memory.root))
+    llm = system.config.agent.llm
+    table.add_row("agent.llm", llm.backend if llm.backend == "none" else f"{llm.backend} {llm.model} @ {llm.base_url}")
+    for pkg in ("faiss", "whisperx", "easyocr", "open_clip", "llama_cpp"):
+        table.add_row(f"package.{pkg}", _package(pkg))
+    console.print(table)
+    system.close()
+    return ok

@@ -1,0 +1,113 @@
+"""Composition root: builds perception, memory, retrieval and the agent from AppConfig and
+exposes the small surface that CLI, API, notebooks and the eval runner use."""
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from agent.graph import AgentContext, MemoryAgent
+from agent.llm import make_chat_model
+from agent.reasoning import EvidenceReasoner
+from agent.state import AgentAnswer
+from memory.memory import Memory
+from perception.cache import ObservationCache
+from perception.pipeline import Perceiver
+from retrieval.operators import MemoryOperators
+from retrieval.search import HybridRetriever
+from service.config import AppConfig
+
+
+@dataclass
+class IngestReport:
+    video_id: str
+    path: str
+    namespace: str
+    duration: float
+    wall_start: datetime
+    records: dict[str, int]
+    channels: dict[str, str]
+    seconds: float
+
+    @property
+    def realtime_factor(self) -> float:
+        """Processing time over video duration: below 1 is faster than real time."""
+        return self.seconds / self.duration if self.duration else 0.0
+
+
+class MemlensSystem:
+    def __init__(self, config: AppConfig):
+        self.config = config
+        self._lock = threading.Lock()
+        self._perceiver: Perceiver | None = None
+        self._memory: Memory | None = None
+        self._agent: MemoryAgent | None = None
+        self.cache = ObservationCache(config.perception.cache_dir) if config.perception.cache_dir else None
+
+    # Built on first use: `memlens --help` and `doctor` must not pay for model loading.
+    @property
+    def perceiver(self) -> Perceiver:
+        with self._lock:
+            if self._perceiver is None:
+                self._perceiver = Perceiver(self.config.perception, cache=self.cache)
+            return self._perceiver
+
+    @property
+    def memory(self) -> Memory:
+        with self._lock:
+            if self._memory is None:
+                self._memory = Memory(self.config.memory)
+            return self._memory
+
+    @property
+    def agent(self) -> MemoryAgent:
+        memory = self.memory
+        with self._lock:
+            if self._agent is None:
+                self._agent = MemoryAgent(AgentContext(
+                    retriever=HybridRetriever(memory, self.config.retrieval),
+                    operators=MemoryOperators(memory),
+                    reasoner=EvidenceReasoner(memory.embedder),
+                    config=self.config.agent,
+                    chat=make_chat_model(self.config.agent.llm),
+                ))
+            return self._agent
+
+    def ingest(self, path: str | Path, namespace: str | None = None, start: datetime | None = None,
+               progress=None) -> IngestReport:
+        namespace = namespace or self.config.service.default_namespace
+        began = time.perf_counter()
+        video = self.perceiver.perceive(Path(path), wall_start=start, progress=progress)
+        counts = self.memory.ingest(video, namespace)
+        return IngestReport(
+            video_id=video.video_id, path=str(path), namespace=namespace, duration=video.duration,
+            wall_start=video.wall_start, records=counts, channels=video.channels,
+            seconds=time.perf_counter() - began,
+        )
+
+    def ask(self, question: str, namespace: str | None = None, at: datetime | None = None,
+            options: list[str] | None = None) -> AgentAnswer:
+        return self.agent.ask(question, namespace or self.config.service.default_namespace, at, options)
+
+    def forget(self, namespace: str, video_id: str | None = None,
+               between: tuple[datetime, datetime] | None = None) -> int:
+        """Forget records, vectors and cached observations of a video and/or a time range."""
+        affected = [
+            v for v in self.memory.videos(namespace)
+            if (video_id is None or v.video_id == video_id)
+            and (between is None or (v.wall_start < between[1] and v.wall_end >= between[0]))
+        ]
+        removed = self.memory.forget(namespace, video_id=video_id, between=between)
+        for video in affected if self.cache is not None else ():
+            if between is None:
+                self.cache.delete_video(video.video_id)
+            else:  # the cache is keyed on source seconds
+                lo, hi = ((t - video.origin).total_seconds() for t in between)
+                self.cache.delete_range(video.video_id, lo, hi)
+        return removed
+
+    def close(self) -> None:
+        if self._memory is not None:
+            self._memory.close()

@@ -1,0 +1,104 @@
+"""The SQLite + FAISS record store: persistence, filters, strict time cut, deletion."""
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+
+from memory.records import MemoryRecord, RecordFilter
+from memory.sqlite_faiss import MemoryDatabase
+from tests.conftest import T0
+
+
+def _rec(text, minute, ns="me", video="v1", kind="utterance", **attrs):
+    return MemoryRecord("event", kind, ns, text, T0 + timedelta(minutes=minute),
+                        T0 + timedelta(minutes=minute, seconds=30), video_id=video, attrs=attrs)
+
+
+@pytest.fixture
+def db(tmp_path, embedder):
+    database = MemoryDatabase(tmp_path, embedder)
+    yield database
+    database.close()
+
+
+def test_records_survive_close_and_reopen(tmp_path, embedder):
+    db = MemoryDatabase(tmp_path, embedder)
+    ids = db.stores["event"].add([_rec("buy oat milk and eggs", 0), _rec("dentist at four thirty", 1)])
+    db.close()
+    again = MemoryDatabase(tmp_path, embedder)
+    store = again.stores["event"]
+    assert [r.id for r in store.query(RecordFilter())] == ids
+    assert store.index.ntotal == 2
+    hit, score = store.search_dense("groceries to buy", RecordFilter(), 1)[0]
+    assert hit.text == "buy oat milk and eggs" and score > 0.2
+    again.close()
+
+
+def test_missing_or_corrupt_faiss_file_is_rebuilt_from_sqlite(tmp_path, embedder):
+    db = MemoryDatabase(tmp_path, embedder)
+    db.stores["event"].add([_rec("the keys are in the hallway", 0)])
+    db.close()
+    (tmp_path / "event.faiss").write_bytes(b"not a faiss index")
+    again = MemoryDatabase(tmp_path, embedder)
+    assert again.stores["event"].search_dense("where are my keys", RecordFilter(), 1)[0][0].text.startswith("the keys")
+    again.close()
+
+
+def test_time_cut_is_strict_on_record_end(db):
+    store = db.stores["event"]
+    store.add([_rec("early", 0), _rec("late", 5)])
+    end_of_early = T0 + timedelta(seconds=30)
+    assert [r.text for r in store.query(RecordFilter(before=end_of_early))] == []
+    assert [r.text for r in store.query(RecordFilter(before=end_of_early + timedelta(microseconds=1)))] == ["early"]
+    assert [r.text for r, _ in store.search_lexical("late early", RecordFilter(before=T0 + timedelta(minutes=5)), 5)] == ["early"]
+    assert [r.text for r, _ in store.search_dense("late", RecordFilter(before=T0 + timedelta(minutes=5)), 5)] == ["early"]
+
+
+def test_sql_filters_agree_with_reference_semantics(db):
+    rng = random.Random(7)
+    records = [
+        _rec(f"record {i}", rng.randint(0, 60), ns=rng.choice(["a", "b"]), video=rng.choice(["v1", "v2"]),
+             kind=rng.choice(["utterance", "text"]), speaker=rng.choice(["S1", "S2"]))
+        for i in range(40)
+    ]
+    ids = db.stores["event"].add(records)
+    stored = [r.with_id(i) for r, i in zip(records, ids)]
+    for _ in range(30):
+        lo = T0 + timedelta(minutes=rng.randint(0, 60))
+        flt = RecordFilter(
+            namespace=rng.choice([None, "a", "b"]), kinds=rng.choice([None, ("text",), ("utterance", "text")]),
+            video_ids=rng.choice([None, ("v2",)]), before=rng.choice([None, lo]),
+            overlaps=rng.choice([None, (lo, lo + timedelta(minutes=10))]),
+            attrs=rng.choice([(), (("speaker", "S1"),)]),
+        )
+        expected = sorted(r.id for r in stored if flt.matches(r))
+        assert sorted(r.id for r in db.stores["event"].query(flt)) == expected
+        assert db.stores["event"].count(flt) == len(expected)
+
+
+def test_delete_removes_rows_text_index_and_vectors(db):
+    store = db.stores["event"]
+    store.add([_rec("scissors on the table", 0, video="v1"), _rec("scissors in the drawer", 1, video="v2")])
+    assert store.delete(RecordFilter(video_ids=("v1",))) == 1
+    assert store.index.ntotal == 1
+    assert [r.text for r, _ in store.search_lexical("scissors", RecordFilter(), 5)] == ["scissors in the drawer"]
+    assert [r.text for r, _ in store.search_dense("scissors", RecordFilter(), 5)] == ["scissors in the drawer"]
+
+
+def test_lexical_query_with_fts_syntax_is_treated_as_words(db):
+    db.stores["event"].add([_rec('note says "AND" NEAR the door', 0)])
+    for hostile in ['"', "AND OR NOT", "NEAR(", "*", "door) OR (1=1", ""]:
+        db.stores["event"].search_lexical(hostile, RecordFilter(), 5)  # must not raise
+    assert db.stores["event"].search_lexical("door) OR (1=1", RecordFilter(), 5)
+
+
+def test_namespaces_do_not_leak(db):
+    db.stores["event"].add([_rec("alice secret", 0, ns="alice"), _rec("bob note", 0, ns="bob")])
+    assert [r.text for r, _ in db.stores["event"].search_dense("secret", RecordFilter(namespace="bob"), 5)] == ["bob note"]
+
+
+def test_store_rejects_records_for_another_store(db):
+    with pytest.raises(ValueError):
+        db.stores["entity"].add([_rec("wrong store", 0)])
