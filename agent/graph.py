@@ -24,6 +24,9 @@ from retrieval.operators import MemoryOperators
 from retrieval.search import HybridRetriever, SearchQuery
 
 
+CONTEXT_TURNS = 5  # utterance hits whose follow-up turns are fetched as conversation context
+
+
 @dataclass
 class AgentContext:
     retriever: HybridRetriever
@@ -76,6 +79,10 @@ def retrieve(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     merged: dict[int, Evidence] = {e.record.id: e for e in state.evidence}
     for evidence in (e for batch in found for e in batch):
         merged.setdefault(evidence.record.id, evidence)
+    top_turns = sorted((e for e in merged.values() if e.record.kind == "utterance"), key=lambda e: -e.score)
+    for turn in top_turns[:CONTEXT_TURNS]:
+        for later in runtime.context.operators.follow_up_turns(turn.record, state.at):
+            merged.setdefault(later.id, Evidence(later, turn.score * 0.5, "context"))
     evidence = sorted(merged.values(), key=lambda e: e.record.wall_start)
     return {"evidence": evidence, "trace": state.trace + [f"retrieve: {len(evidence)} records before {state.at}"]}
 

@@ -15,7 +15,7 @@ import numpy as np
 
 from agent.state import Evidence, QuestionAnalysis
 from agent.understand import content_words
-from memory.conversation import CORRECTION_CUE, after_correction
+from memory.conversation import CORRECTION_CUE
 from memory.embedding import TextEmbedder
 from memory.records import ENTITY_SIGHTING, TEXT_SIGHTING, UTTERANCE, MemoryRecord
 
@@ -123,6 +123,8 @@ class EvidenceReasoner:
             utterances = named or utterances
         top = max(utterances, key=lambda e: (coverage(analysis.key_terms, [e.record.text]), e.score))
         support, said = [top], top.record.attrs.get("said", top.record.text)
+        who = top.record.attrs.get("speaker_name") or top.record.attrs.get("speaker") or "someone"
+        answer = f'{who} said: "{said}" (at {clock(top.record)})'
         # A correction by the same speaker shortly after overrides what was said first.
         for later in sorted(utterances, key=lambda e: e.record.wall_start):
             r = later.record
@@ -130,14 +132,10 @@ class EvidenceReasoner:
             if (r.id != top.record.id and 0 <= gap <= 60 and r.attrs.get("speaker") == top.record.attrs.get("speaker")
                     and CORRECTION_CUE.search(r.attrs.get("said", ""))):
                 support.append(later)
-                said = after_correction(r.attrs["said"])
+                answer = f'{who} corrected it: "{r.attrs["said"]}" (at {clock(r)}; first said "{said}")'
                 break
-        else:
-            if CORRECTION_CUE.search(said):
-                said = after_correction(said)
-        who = top.record.attrs.get("speaker_name") or top.record.attrs.get("speaker") or "someone"
         cov = coverage(analysis.key_terms, [e.record.text for e in support])
-        return Draft(f'{who} said: "{said}" (at {clock(top.record)})', support, cov, "speaker-attributed transcript")
+        return Draft(answer, support, cov, "speaker-attributed transcript")
 
     # -- multiple choice ----------------------------------------------------------------
     def score_options(self, options: Sequence[str], analysis: QuestionAnalysis, draft: Draft,

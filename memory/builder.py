@@ -55,6 +55,8 @@ class RecordBuilder:
         self.summarize = summarize
 
     def build(self, video: VideoObservation, namespace: str) -> list[MemoryRecord]:
+        if not video.clips:
+            raise ValueError(f"video {video.video_id} has no clips: nothing can be placed on the clock")
         frames = self.scene.frames(video)
         places = PlaceTimeline(frames, self.config.place_persistence)
         speaker_names = name_speakers(seg for clip in video.clips for seg in clip.asr)
@@ -118,7 +120,8 @@ class RecordBuilder:
 
     def _texts(self, frames: list[FrameText], places: PlaceTimeline, record) -> list[MemoryRecord]:
         items = [
-            (normalise(line.text), line.text.strip(), places.at(f.time), f.time, line.confidence, f.block)
+            (normalise(line.text), line.text.strip(), places.at(f.time), f.time, line.confidence,
+             [b for b in f.block if not self.scene.place_named(b)] or f.block)
             for f in frames for line in f.lines
         ]
         out = []

@@ -31,15 +31,6 @@ def speech_acts(text: str) -> list[str]:
     return [name for name, pattern in _ACTS.items() if pattern.search(text)]
 
 
-def after_correction(text: str) -> str:
-    """The part of an utterance that follows its last correction cue ("... actually X")."""
-    matches = list(CORRECTION_CUE.finditer(text))
-    if not matches:
-        return text
-    tail = text[matches[-1].end():].strip(" ,.;:-")
-    return tail or text
-
-
 def name_speakers(segments: Iterable[AsrSegment]) -> dict[str, str]:
     """Map speaker labels to names people give for themselves ("Hi, it's Bob")."""
     votes: dict[str, Counter] = defaultdict(Counter)

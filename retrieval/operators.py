@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from memory.memory import Memory
 from memory.records import ENTITY_SIGHTING, UTTERANCE, MemoryRecord, RecordFilter
@@ -63,13 +63,26 @@ class MemoryOperators:
 
     def count_sightings(self, namespace: str, entity: str, before: datetime | None,
                         gap_seconds: float = 60.0) -> int:
-        """Distinct sighting episodes: sightings closer than the gap are one encounter."""
-        count, last_end = 0, None
+        """Distinct sighting episodes: sightings in one place closer than the gap are one
+        encounter; a move to another place is a new one."""
+        count, last = 0, None
         for record in self.trajectory(namespace, entity, before):
-            if last_end is None or (record.wall_start - last_end).total_seconds() > gap_seconds:
+            if (last is None or record.attrs.get("place") != last.attrs.get("place")
+                    or (record.wall_start - last.wall_end).total_seconds() > gap_seconds):
                 count += 1
-            last_end = record.wall_end
+            last = record
         return count
+
+    def follow_up_turns(self, utterance: MemoryRecord, before: datetime | None,
+                        window_seconds: float = 60.0) -> list[MemoryRecord]:
+        """The same speaker's next turns shortly after, where corrections and answers live."""
+        horizon = utterance.wall_end + timedelta(seconds=window_seconds)
+        later = self.memory.store("event").query(RecordFilter(
+            namespace=utterance.namespace, kinds=(UTTERANCE,), video_ids=(utterance.video_id,),
+            not_before=utterance.wall_end, before=min(horizon, before) if before else horizon,
+        ))
+        speaker = utterance.attrs.get("speaker")
+        return [r for r in later if r.id != utterance.id and speaker and r.attrs.get("speaker") == speaker]
 
     def speakers(self, namespace: str, before: datetime | None) -> set[str]:
         return {

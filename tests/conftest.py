@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import os
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -40,7 +40,7 @@ def make_observation(video_id: str = "vid-morning", wall_start: datetime = T0) -
     Alice corrects the dentist time; a note on the fridge gives the wifi password; a line on
     a poster tries to instruct the assistant (it must be treated as data).
     """
-    spans = [ClipSpan(video_id, i, 30.0 * i, 30.0 * (i + 1), wall_start) for i in range(3)]
+    spans = [ClipSpan(video_id, i, 30.0 * i, 30.0 * (i + 1), wall_start + timedelta(seconds=30 * i)) for i in range(3)]
     clips = [ClipObservation(span=s, keyframe_times=[s.start + 2, s.start + 15]) for s in spans]
     clips[0].ocr = [
         _line("KITCHEN", 2.0, 20), _line("SCISSORS", 2.0, 300), _line("MUG", 2.0, 380),

@@ -1,0 +1,82 @@
+"""Memory: records built from observations, idempotent ingest, cascading forget, behaviors."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from memory.records import RecordFilter
+from tests.conftest import T0, make_observation
+
+
+def _kinds(memory, store, **flt):
+    return [r.kind for r in memory.store(store).query(RecordFilter(namespace="me", **flt))]
+
+
+def test_ingest_builds_every_kind_of_record(memory, observation):
+    counts = memory.ingest(observation, "me")
+    assert counts["sighting"] >= 4 and counts["utterance"] == 7 and counts["clip"] == 3
+    assert counts["hour"] == 1 and counts["day"] == 1 and counts["visit"] == 3
+    scissors = memory.store("entity").query(RecordFilter(namespace="me", attrs=(("entity", "scissors"),)))
+    assert [(r.attrs["place"], r.wall_start) for r in scissors] == [
+        ("kitchen", T0 + timedelta(seconds=2)), ("living room", T0 + timedelta(seconds=32))]
+    turns = memory.store("event").query(RecordFilter(namespace="me", kinds=("utterance",)))
+    by_text = {r.attrs["said"]: r for r in turns}
+    assert by_text["Could you buy oat milk and eggs on your way home?"].attrs["speaker_name"] == "Bob"
+    assert "request" in by_text["Could you buy oat milk and eggs on your way home?"].attrs["acts"]
+    assert "commitment" in by_text["Sure, I will pick them up after work."].attrs["acts"]
+    assert "correction" in by_text["Actually no, it moved to four thirty."].attrs["acts"]
+    note = memory.store("event").query(RecordFilter(namespace="me", kinds=("text",), attrs=(("line", "BLUEFOX42"),)))
+    assert note and note[0].attrs["block"] == ["WIFI PASSWORD", "BLUEFOX42"] and note[0].attrs["place"] == "kitchen"
+
+
+def test_reingesting_the_same_video_replaces_instead_of_duplicating(memory, observation):
+    first = memory.ingest(observation, "me")
+    again = memory.ingest(observation, "me")
+    assert first == again
+    assert memory.store("event").count(RecordFilter(namespace="me", kinds=("utterance",))) == 7
+
+
+def test_forget_video_cascades_through_every_store_and_vector_index(memory, observation):
+    memory.ingest(observation, "me")
+    memory.ingest(make_observation("vid-other", T0 + timedelta(days=1)), "me")
+    removed = memory.forget("me", video_id="vid-morning")
+    assert removed > 0
+    for name in ("entity", "event"):
+        assert memory.store(name).count(RecordFilter(video_ids=("vid-morning",))) == 0
+        assert memory.store(name).index.ntotal == memory.store(name).count(RecordFilter())
+    behaviors = memory.store("behavior").query(RecordFilter(namespace="me"))
+    assert behaviors and all(b.attrs["days"] == [(T0 + timedelta(days=1)).date().isoformat()] for b in behaviors)
+
+
+def test_forget_time_range_removes_only_overlapping_records(memory, observation):
+    memory.ingest(observation, "me")
+    memory.forget("me", between=(T0 + timedelta(seconds=30), T0 + timedelta(seconds=60)))
+    remaining = memory.store("event").query(RecordFilter(namespace="me", kinds=("utterance",)))
+    assert {r.attrs.get("speaker_name") for r in remaining} == {"Bob", None}
+    assert all(not (T0 + timedelta(seconds=30) <= r.wall_start < T0 + timedelta(seconds=60)) for r in remaining)
+
+
+def test_namespaces_are_separate(memory, observation):
+    memory.ingest(observation, "alice")
+    assert memory.store("event").count(RecordFilter(namespace="bob")) == 0
+    memory.forget("bob", video_id="vid-morning")
+    assert memory.store("event").count(RecordFilter(namespace="alice")) > 0
+
+
+def test_behaviors_aggregate_repeated_sightings_across_days(memory):
+    memory.ingest(make_observation("day1", T0), "me")
+    memory.ingest(make_observation("day2", T0 + timedelta(days=1)), "me")
+    kept = [b for b in memory.store("behavior").query(RecordFilter(namespace="me"))
+            if b.attrs["pattern"] == "object_place" and b.attrs["key"] == ["scissors", "kitchen"]]
+    assert len(kept) == 1 and kept[0].attrs["count"] == 2 and len(kept[0].attrs["days"]) == 2
+
+
+def test_failed_build_leaves_memory_untouched(memory, observation):
+    memory.ingest(observation, "me")
+    before = memory.store("event").count(RecordFilter())
+    broken = make_observation()
+    broken.clips = []  # no clips: the builder cannot place anything on the clock
+    with pytest.raises(ValueError, match="no clips"):
+        memory.ingest(broken, "me")
+    assert memory.store("event").count(RecordFilter()) == before
