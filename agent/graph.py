@@ -182,6 +182,8 @@ class MemoryAgent:
             options: list[str] | None = None) -> AgentAnswer:
         if not question or not question.strip():
             raise ValueError("question is empty")
+        if at is not None and at.tzinfo is not None:
+            at = at.replace(tzinfo=None)  # memory keeps the wearer's clock as naive wall time
         state = AgentState(question=question.strip(), namespace=namespace, at=at, options=options or None)
         out = self.graph.invoke(state, context=self.context)
         return out["result"]

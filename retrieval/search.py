@@ -3,10 +3,13 @@ reciprocal rank, under filters that always include the question-time cut."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from memory.memory import Memory
 from memory.records import DAY_SUMMARY, HOUR_SUMMARY, MemoryRecord, RecordFilter, StoreName
+
+
+_TICK = timedelta(microseconds=1)
 
 
 @dataclass(frozen=True)
@@ -69,20 +72,20 @@ class HybridRetriever:
 
     def coarse_to_fine(self, query: SearchQuery, days: int = 2, hours: int = 3) -> list[Hit]:
         """Day summaries -> hour summaries -> fine records, each level narrowing the next."""
+        def inside(record: MemoryRecord) -> dict:
+            # A summary's window includes its own end; the question-time cut stays strict.
+            end = record.wall_end + _TICK
+            return {"after": record.wall_start, "before": min(end, query.before) if query.before else end}
+
         day_hits = self.search(replace(query, stores=("event",), kinds=(DAY_SUMMARY,), k=days))
-        windows = [(h.record.wall_start, h.record.wall_end) for h in day_hits]
         hour_hits: list[Hit] = []
-        for lo, hi in windows:
-            hour_hits += self.search(replace(
-                query, stores=("event",), kinds=(HOUR_SUMMARY,), after=lo, k=hours,
-                before=min(hi, query.before) if query.before else hi,
-            ))
+        for day in day_hits:
+            hour_hits += self.search(replace(query, stores=("event",), kinds=(HOUR_SUMMARY,), k=hours,
+                                             **inside(day.record)))
+        fine_kinds = tuple(k for k in (query.kinds or ()) if k not in (DAY_SUMMARY, HOUR_SUMMARY)) or None
         fine: dict[int, Hit] = {}
         for hour in sorted(hour_hits, key=lambda h: -h.score)[:hours]:
-            for hit in self.search(replace(
-                query, after=hour.record.wall_start,
-                before=min(hour.record.wall_end, query.before) if query.before else hour.record.wall_end,
-                kinds=tuple(k for k in (query.kinds or ()) if k not in (DAY_SUMMARY, HOUR_SUMMARY)) or None,
-            )):
-                fine.setdefault(hit.record.id, hit)
+            for hit in self.search(replace(query, kinds=fine_kinds, **inside(hour.record))):
+                if hit.record.kind not in (DAY_SUMMARY, HOUR_SUMMARY):
+                    fine.setdefault(hit.record.id, hit)
         return sorted(fine.values(), key=lambda h: -h.score)[: query.k]

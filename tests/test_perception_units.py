@@ -1,0 +1,236 @@
+"""Fast perception unit tests: pure functions, cache, config, serialization, decoding of
+small generated files. No speech or OCR models load here (the packaged Whisper weights
+are assembled, not loaded)."""
+from __future__ import annotations
+
+import json
+from datetime import datetime, timedelta, timezone
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from perception import (
+    AsrSegment,
+    CallbackProgress,
+    ClipObservation,
+    ClipSpan,
+    NullProgress,
+    ObservationCache,
+    OcrLine,
+    PerceptionConfig,
+    RichProgress,
+    VideoObservation,
+    Word,
+    clip_index_at,
+    cut_clips,
+    iter_frames,
+    make_image_embedder,
+    read_audio,
+    select_keyframes,
+    video_from_dict,
+    video_to_dict,
+)
+from perception.asr import _confidence, to_16k
+from perception.decode import parse_creation_time
+from perception.ocr import polygon_to_box
+from perception.progress import as_progress
+from perception.speakers import cluster_embeddings, label_segments
+
+try:
+    from tests.test_perception_helpers import Shot, write_video
+except ImportError:  # pragma: no cover
+    from test_perception_helpers import Shot, write_video  # type: ignore[no-redef]
+
+T0 = datetime(2026, 3, 2, 8, 0, 0)
+
+
+# ---- keyframes ------------------------------------------------------------------------
+def flat(color, noise=0.0, seed=0, size=(90, 160)):
+    rng = np.random.default_rng(seed)
+    frame = np.empty((*size, 3), dtype=np.float64)
+    frame[:] = color
+    frame += rng.normal(0, noise, frame.shape)
+    return np.clip(frame, 0, 255).astype(np.uint8)
+
+
+def test_keyframes_shot_change_min_rate_and_dedup():
+    fps = 2.0
+    frames = []
+    for i in range(int(30 * fps)):
+        t = i / fps
+        color = (30, 60, 200) if t < 12 else (220, 180, 20)
+        if t == 20.0:
+            color = (255, 255, 255)  # a one-frame flash
+        frames.append((t, flat(color, noise=4, seed=i)))
+    keys = [frames[i][0] for i in select_keyframes(frames, min_interval=10, shot_threshold=0.4, dedup_threshold=0.05)]
+    assert keys[0] == 0.0 and 12.0 in keys
+    marks = keys + [30.0]
+    assert max(b - a for a, b in zip(marks, marks[1:])) <= 10.0
+    # the flash is a shot change, but coming back from it returns to the last keyframe's look
+    assert 20.0 in keys and 20.5 not in keys
+    assert len(keys) <= 6, keys
+
+
+def test_keyframes_static_video_only_minimum_rate():
+    frames = [(i / 2, flat((90, 90, 90), noise=6, seed=i)) for i in range(40)]
+    keys = [frames[i][0] for i in select_keyframes(frames, min_interval=5)]
+    assert keys == [0.0, 5.0, 10.0, 15.0]
+
+
+# ---- clips ----------------------------------------------------------------------------
+def test_cut_clips_last_shorter_and_wall_clock():
+    spans = cut_clips("abc", 65.0, 30.0, T0)
+    assert [(s.start, s.end) for s in spans] == [(0, 30), (30, 60), (60, 65.0)]
+    assert spans[2].wall_start == T0 + timedelta(seconds=60) and spans[2].wall(62.5) == T0 + timedelta(seconds=62.5)
+    # a sliver past the last full clip (an audio packet) joins the previous clip
+    assert [(s.start, s.end) for s in cut_clips("abc", 60.04, 30.0, T0)] == [(0, 30), (30, 60.04)]
+    assert cut_clips("abc", 0.0, 30.0, T0) == []
+    assert clip_index_at(spans, 29.99) == 0 and clip_index_at(spans, 30.0) == 1
+    assert clip_index_at(spans, 70.0) == 2 and clip_index_at(spans, -0.01) == 0
+
+
+# ---- config -----------------------------------------------------------------------------
+def test_fingerprints_are_stable_and_stage_specific():
+    base = PerceptionConfig()
+    assert base.fingerprint("asr") == PerceptionConfig().fingerprint("asr")
+    changed = PerceptionConfig(ocr_min_confidence=0.7)
+    assert changed.fingerprint("ocr") != base.fingerprint("ocr")
+    assert changed.fingerprint("asr") == base.fingerprint("asr")
+    assert PerceptionConfig(asr_device="cuda").fingerprint("asr") == base.fingerprint("asr")
+    assert PerceptionConfig(clip_seconds=10).fingerprint("ocr") != base.fingerprint("ocr")
+    with pytest.raises(ValueError):
+        base.fingerprint("nope")
+
+
+# ---- cache ------------------------------------------------------------------------------
+def test_cache_roundtrip_corruption_and_deletion(tmp_path):
+    cache = ObservationCache(tmp_path)
+    key = ("0123456789abcdef", 0, "ocr", "rapidocr", "fp1")
+    assert cache.get(*key) is None
+    path = cache.put(*key, [{"a": 1}], span=(0.0, 30.0))
+    assert cache.get(*key) == [{"a": 1}]
+    assert cache.get("0123456789abcdef", 0, "ocr", "rapidocr", "fp2") is None  # other config
+    assert not list(path.parent.glob("*.tmp"))  # atomic write left no temp file
+    path.write_text("{not json")
+    assert cache.get(*key) is None  # corrupt: ignored, recomputed
+    cache.put(*key, [1], span=(0.0, 30.0))
+    cache.put("0123456789abcdef", 1, "ocr", "rapidocr", "fp1", [2], span=(30.0, 60.0))
+    cache.put("0123456789abcdef", "audio", "asr", "whisper", "fp", [3], span=(0.0, 60.0))
+    assert cache.delete_range("0123456789abcdef", 35.0, 40.0) == 2  # clip 1 and the whole-track ASR
+    assert cache.get(*key) == [1]
+    assert cache.delete_video("0123456789abcdef") and cache.get(*key) is None
+    with pytest.raises(ValueError):
+        cache.put("../evil", 0, "ocr", "m", "f", [])
+
+
+def test_entry_for_another_key_is_ignored(tmp_path):
+    cache = ObservationCache(tmp_path)
+    path = cache.put("v1", 0, "asr", "m", "f", {"x": 1})
+    entry = json.loads(path.read_text())
+    entry["model_id"] = "other"
+    path.write_text(json.dumps(entry))
+    assert cache.get("v1", 0, "asr", "m", "f") is None
+
+
+# ---- serialization ----------------------------------------------------------------------
+def test_video_observation_roundtrip():
+    span = ClipSpan("v", 0, 0.0, 30.0, T0)
+    seg = AsrSegment(1.0, 2.0, "hi there", 0.9, (Word("hi", 1.0, 1.4, 0.95), Word("there", 1.4, 2.0, 0.8)), "S1")
+    line = OcrLine("EXIT", 0.99, 3.0, (1.0, 2.0, 30.0, 12.0), (640, 360))
+    obs = VideoObservation("v", "/x.mp4", 30.0, T0, True,
+                           [ClipObservation(span, [0.0, 3.0], [seg], [line], [[0.6, 0.8]])], {"asr": "on"})
+    data = json.loads(json.dumps(video_to_dict(obs)))
+    assert video_from_dict(data) == obs
+
+
+# ---- small helpers ----------------------------------------------------------------------
+def test_creation_time_parsing_is_naive_local():
+    expected = datetime(2024, 5, 1, 9, 30, tzinfo=timezone.utc).astimezone().replace(tzinfo=None)
+    assert parse_creation_time("2024-05-01T09:30:00.000000Z") == expected
+    assert parse_creation_time("2024-05-01 09:30:00") == expected  # MP4 values are UTC
+    assert parse_creation_time("1970-01-01T00:00:00Z") is None
+    assert parse_creation_time("garbage") is None and parse_creation_time(None) is None
+
+
+def test_polygon_to_box_clips_to_frame():
+    assert polygon_to_box([[-5, 10], [50, 8], [52, 30], [-3, 31]], 40, 100) == (0.0, 8.0, 40.0, 31.0)
+
+
+def test_speaker_clustering():
+    a, b = np.array([1.0, 0.1, 0.0]), np.array([0.0, 0.2, 1.0])
+    embs = [a, b, a + 0.05, None, b + 0.05, a * 3]
+    assert cluster_embeddings(embs, 0.8) == [0, 1, 0, None, 1, 0]
+    # a short segment may not found a new speaker: it joins the nearest one
+    assert cluster_embeddings([a, b], 0.8, can_found=[True, False]) == [0, 0]
+    segs = [AsrSegment(0, 1, "x", 1.0), AsrSegment(1, 2, "y", 1.0)]
+    assert [s.speaker for s in label_segments(segs, [1, None])] == ["S2", None]
+
+
+def test_asr_helpers():
+    assert _confidence(0.0, [1.0]) == 1.0
+    assert _confidence(None, []) == 0.0
+    assert 0.4 < _confidence(np.log(0.5), [0.5]) < 0.6
+    out = to_16k(np.ones(8000, dtype=np.float32), 8000)
+    assert out.shape == (16000,) and out.dtype == np.float32
+
+
+def test_progress_adapters():
+    seen = []
+    progress = as_progress(lambda task, done, total: seen.append((task, done, total)))
+    assert isinstance(progress, CallbackProgress)
+    progress.start("ocr", 2)
+    progress.advance("ocr")
+    progress.advance("ocr")
+    assert seen[-1] == ("ocr", 2, 2)
+    assert isinstance(as_progress(None), NullProgress)
+    from rich.progress import Progress
+
+    with Progress(disable=True) as bars:
+        rich_progress = as_progress(bars)
+        assert isinstance(rich_progress, RichProgress)
+        rich_progress.start("asr", 1)
+        rich_progress.advance("asr")
+        assert bars.tasks[0].completed == 1 and bars.tasks[0].description == "asr"
+
+
+def test_clip_channel_off_reasons():
+    assert make_image_embedder(PerceptionConfig()) == (
+        None, "off: no weights configured (set clip_model/clip_pretrained)")
+    embedder, reason = make_image_embedder(PerceptionConfig(clip_model="ViT-B-32"))
+    assert embedder is None and reason.startswith("off: no weights configured for ViT-B-32")
+
+
+# ---- decoding ---------------------------------------------------------------------------
+def test_iter_frames_samples_by_time_and_seeks(tmp_path):
+    video = write_video(tmp_path / "v.mp4", [Shot(0, 2.0, (200, 0, 0)), Shot(2.0, 4.0, (0, 0, 200))], fps=10,
+                        size=(160, 96))
+    got = list(iter_frames(video, 2.0))
+    assert [round(t, 2) for t, _ in got] == [0.0, 0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 3.5]
+    assert got[0][1].shape == (96, 160, 3) and got[0][1].dtype == np.uint8
+    assert got[0][1][..., 0].mean() > 150 and got[-1][1][..., 2].mean() > 150  # RGB order
+    tail = [round(t, 2) for t, _ in iter_frames(video, 2.0, start=2.0, end=3.0)]
+    assert tail == [2.0, 2.5]
+    assert read_audio(video).shape == (0,)
+
+
+def test_packaged_whisper_weights_assemble_and_repair(tmp_path):
+    from perception.weights import WHISPER_BASE_SHA256, _sha256, assemble_whisper_base
+
+    target = assemble_whisper_base(tmp_path)
+    assert {"model.bin", "config.json", "tokenizer.json", "vocabulary.txt"} <= {p.name for p in target.iterdir()}
+    assert _sha256(target / "model.bin") == WHISPER_BASE_SHA256
+    (target / "model.bin").write_bytes(b"broken")  # a damaged copy is detected and rebuilt
+    assert _sha256(assemble_whisper_base(tmp_path) / "model.bin") == WHISPER_BASE_SHA256
+
+
+def test_keyframes_follow_a_slow_change():
+    # blue fades to yellow over 20 s: no two neighbouring samples differ much, but the
+    # view drifts far from the first keyframe
+    frames = []
+    for i in range(40):
+        a = i / 39
+        color = tuple(int((1 - a) * c0 + a * c1) for c0, c1 in zip((30, 60, 200), (220, 180, 20)))
+        frames.append((i / 2, flat(color, noise=3, seed=i)))
+    keys = [frames[i][0] for i in select_keyframes(frames, min_interval=30, shot_threshold=0.4)]
+    assert keys[0] == 0.0 and len(keys) >= 2, keys

@@ -1,0 +1,85 @@
+"""Retrieval: hybrid fusion, strict question-time cut, coarse-to-fine, operators."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from memory.records import RecordFilter
+from retrieval.operators import MemoryOperators, order_by_time
+from retrieval.search import HybridRetriever, SearchQuery
+from tests.conftest import T0, make_observation
+
+
+@pytest.fixture(scope="module")
+def filled(tmp_path_factory, embedder):
+    from memory.config import MemoryConfig
+    from memory.memory import Memory
+
+    memory = Memory(MemoryConfig(root=tmp_path_factory.mktemp("retrieval-memory")), embedder=embedder)
+    memory.ingest(make_observation("day1", T0), "me")
+    memory.ingest(make_observation("day2", T0 + timedelta(days=1)), "me")
+    yield memory
+    memory.close()
+
+
+def test_hybrid_search_fuses_dense_and_lexical(filled):
+    hits = HybridRetriever(filled).search(SearchQuery("BLUEFOX42", "me", kinds=("text",), k=3))
+    assert hits[0].record.attrs["line"] == "BLUEFOX42" and "lexical" in hits[0].via
+    paraphrase = HybridRetriever(filled).search(SearchQuery("groceries Bob wanted", "me", kinds=("utterance",), k=3))
+    assert any("oat milk" in h.record.text for h in paraphrase)
+
+
+def test_question_time_cut_is_strict(filled):
+    retriever = HybridRetriever(filled)
+    said_at = T0 + timedelta(seconds=10)  # Bob's request ends exactly here on day 1
+    hits = retriever.search(SearchQuery("oat milk eggs", "me", kinds=("utterance",), before=said_at, k=10))
+    assert all(h.record.wall_end < said_at for h in hits)
+    assert not any("oat milk" in h.record.text for h in hits)
+    just_after = retriever.search(SearchQuery("oat milk eggs", "me", kinds=("utterance",),
+                                              before=said_at + timedelta(milliseconds=1), k=10))
+    assert any("oat milk" in h.record.text for h in just_after)
+
+
+def test_filters_by_source_video(filled):
+    hits = HybridRetriever(filled).search(SearchQuery("scissors", "me", video_ids=("day2",), k=20))
+    assert hits and {h.record.video_id for h in hits} == {"day2"}
+
+
+def test_coarse_to_fine_returns_fine_records_inside_the_chosen_day(filled):
+    hits = HybridRetriever(filled).coarse_to_fine(
+        SearchQuery("dentist appointment", "me", before=T0 + timedelta(hours=12), k=5))
+    assert hits and all(h.record.kind not in ("day", "hour") for h in hits)
+    assert all(h.record.wall_start.date() == T0.date() for h in hits)
+
+
+def test_last_seen_and_trajectory_respect_the_time_cut(filled):
+    ops = MemoryOperators(filled)
+    assert ops.resolve_entity("the scissors", "me", None).entity == "scissors"
+    assert ops.resolve_entity("my passport", "me", None) is None
+    last = ops.last_seen("me", "scissors", before=T0 + timedelta(seconds=40))
+    assert last.attrs["place"] == "living room" and last.video_id == "day1"
+    assert ops.last_seen("me", "scissors", before=T0 + timedelta(seconds=20)).attrs["place"] == "kitchen"
+    assert ops.last_seen("me", "scissors", before=T0) is None
+    assert ops.last_seen("me", "scissors", before=None).video_id == "day2"
+
+
+def test_count_distinct_sightings_merges_repeats_but_not_moves(filled):
+    ops = MemoryOperators(filled)
+    assert ops.count_sightings("me", "scissors", before=None) == 4  # kitchen, living room, on two days
+    assert ops.count_sightings("me", "keys", before=T0 + timedelta(hours=1)) == 1
+
+
+def test_order_by_time_uses_stored_timestamps(filled):
+    ops = MemoryOperators(filled)
+    trail = ops.trajectory("me", "scissors", None)
+    assert [r.wall_start for r in order_by_time(reversed(trail))] == sorted(r.wall_start for r in trail)
+
+
+def test_follow_up_turns_stay_with_the_speaker_and_before_the_cut(filled):
+    ops = MemoryOperators(filled)
+    turns = filled.store("event").query(RecordFilter(namespace="me", video_ids=("day1",), kinds=("utterance",)))
+    first = next(r for r in turns if "three pm" in r.text)
+    later = ops.follow_up_turns(first, before=None)
+    assert [r.attrs["said"] for r in later] == ["Actually no, it moved to four thirty."]
+    assert ops.follow_up_turns(first, before=T0 + timedelta(seconds=42)) == []
