@@ -21,8 +21,17 @@ from memory.records import ENTITY_SIGHTING, TEXT_SIGHTING, UTTERANCE, MemoryReco
 
 
 
+_NUMBER_WORDS = {
+    w: str(i) for i, w in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
+        "fifteen sixteen seventeen eighteen nineteen twenty".split())
+} | {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "half": "30", "quarter": "15"}
+
+
 def _stem(word: str) -> str:
     word = word.lower()
+    if word in _NUMBER_WORDS:  # "four thirty" and "4:30" are the same answer
+        return _NUMBER_WORDS[word]
     for suffix in ("ing", "ed", "es", "s"):
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
             return word[: -len(suffix)]
@@ -52,8 +61,12 @@ def evidence_text(record: MemoryRecord) -> str:
 
 
 class Draft:
-    def __init__(self, answer: str, support: list[Evidence], sufficiency: float, note: str):
+    """A drafted answer; `claim` is the statement options are scored against (defaults to
+    the answer, but excludes what a later correction overrode)."""
+
+    def __init__(self, answer: str, support: list[Evidence], sufficiency: float, note: str, claim: str | None = None):
         self.answer, self.support, self.sufficiency, self.note = answer, support, sufficiency, note
+        self.claim = claim if claim is not None else answer
 
 
 class EvidenceReasoner:
@@ -124,7 +137,7 @@ class EvidenceReasoner:
         top = max(utterances, key=lambda e: (coverage(analysis.key_terms, [e.record.text]), e.score))
         support, said = [top], top.record.attrs.get("said", top.record.text)
         who = top.record.attrs.get("speaker_name") or top.record.attrs.get("speaker") or "someone"
-        answer = f'{who} said: "{said}" (at {clock(top.record)})'
+        answer, claim = f'{who} said: "{said}" (at {clock(top.record)})', f"{who}: {said}"
         # A correction by the same speaker shortly after overrides what was said first.
         for later in sorted(utterances, key=lambda e: e.record.wall_start):
             r = later.record
@@ -133,17 +146,18 @@ class EvidenceReasoner:
                     and CORRECTION_CUE.search(r.attrs.get("said", ""))):
                 support.append(later)
                 answer = f'{who} corrected it: "{r.attrs["said"]}" (at {clock(r)}; first said "{said}")'
+                claim = f'{who}: {r.attrs["said"]}'
                 break
         cov = coverage(analysis.key_terms, [e.record.text for e in support])
-        return Draft(answer, support, cov, "speaker-attributed transcript")
+        return Draft(answer, support, cov, "speaker-attributed transcript", claim=claim)
 
     # -- multiple choice ----------------------------------------------------------------
     def score_options(self, options: Sequence[str], analysis: QuestionAnalysis, draft: Draft,
                       threshold: float) -> list[float]:
         """A probability per option: agreement with the drafted answer and its evidence;
         "cannot be answered" options take the mass the evidence leaves unexplained."""
-        answer_texts = [draft.answer] + [evidence_text(e.record) for e in draft.support]
-        proof = " ".join(answer_texts)
+        answer_texts = [draft.claim]
+        proof = draft.claim
         scored = [i for i in range(len(options)) if i not in analysis.abstain_options]
         raw = np.zeros(len(options))
         if scored and draft.answer:

@@ -24,6 +24,9 @@ read write written go went come came make made think thought
 """.split())
 # Words naming the carrier of text rather than its content.
 TEXT_CARRIERS = frozenset("note sign screen board whiteboard paper card door label poster page written text".split())
+# Nouns naming the kind of answer wanted ("what time", "which number"): the answer fills
+# them in, so evidence need not contain the word itself.
+ANSWER_TYPES = frozenset("number time name code date day price amount kind type colour color much long".split())
 TEXT_CUES = re.compile(
     r"\b(password|code|number|written|sign|note|screen|label|address|price|title|menu|read|say on|text|whiteboard|card)\b",
     re.IGNORECASE,
@@ -67,7 +70,7 @@ def understand(question: str, options: list[str] | None = None) -> QuestionAnaly
     qtype = classify(question)
     person_match = _PERSON.search(question)
     person = person_match.group(1) if person_match and person_match.group(1) not in _PRONOUNS else None
-    terms = content_words(question)
+    terms = [t for t in content_words(question) if t not in ANSWER_TYPES] or content_words(question)
     if qtype == "text":
         terms = [t for t in terms if t not in TEXT_CARRIERS] or terms
     if person:
