@@ -134,7 +134,11 @@ class EvidenceReasoner:
         if analysis.person:
             named = [e for e in utterances if (e.record.attrs.get("speaker_name") or "").lower() == analysis.person.lower()]
             utterances = named or utterances
-        top = max(utterances, key=lambda e: (coverage(analysis.key_terms, [e.record.text]), e.score))
+        act = analysis.speech_act
+        top = max(utterances, key=lambda e: (
+            act is not None and act in e.record.attrs.get("acts", []),
+            coverage(analysis.key_terms, [e.record.text]), e.score,
+        ))
         support, said = [top], top.record.attrs.get("said", top.record.text)
         who = top.record.attrs.get("speaker_name") or top.record.attrs.get("speaker") or "someone"
         answer, claim = f'{who} said: "{said}" (at {clock(top.record)})', f"{who}: {said}"

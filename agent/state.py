@@ -19,6 +19,7 @@ class QuestionAnalysis:
     key_terms: list[str]  # content words the evidence must cover
     person: str | None = None  # a named person the question is about
     abstain_options: list[int] = field(default_factory=list)  # indexes of "cannot be answered"
+    speech_act: str | None = None  # "commitment", "request", ... when the question asks for one
 
 
 @dataclass

@@ -21,7 +21,16 @@ FRAME_VERBS = frozenset("""
 say said says tell told ask asked asking mention mentioned want wanted suggest suggested need needed
 leave left put place placed keep kept see saw seen store stored find found remember know get got
 read write written go went come came make made think thought
+promise promised agree agreed commit committed intend intended plan planned request requested remind
+supposed meant
 """.split())
+# Question verbs that ask for one kind of speech act.
+_ACT_CUES = (
+    ("commitment", re.compile(r"\b(promise[d]?|agree[d]? to|commit(?:ted)? to|said (?:i|we) would)\b", re.I)),
+    ("request", re.compile(r"\b(ask(?:ed)? (?:me|us) to|request(?:ed)?|want(?:ed)? me to|tell me to|told me to)\b", re.I)),
+    ("intention", re.compile(r"\b(intend(?:ed)?|plan(?:ned)? to|supposed to|remind me|meant to)\b", re.I)),
+    ("correction", re.compile(r"\b(correct(?:ed|ion)?|changed? (?:it|the)|moved (?:it|the))\b", re.I)),
+)
 # Words naming the carrier of text rather than its content.
 TEXT_CARRIERS = frozenset("note sign screen board whiteboard paper card door label poster page written text".split())
 # Nouns naming the kind of answer wanted ("what time", "which number"): the answer fills
@@ -49,6 +58,10 @@ def content_words(text: str) -> list[str]:
     return [w for w in dict.fromkeys(words) if w not in STOPWORDS and w not in FRAME_VERBS and len(w) > 1]
 
 
+def speech_act_asked(question: str) -> str | None:
+    return next((act for act, cue in _ACT_CUES if cue.search(question)), None)
+
+
 def classify(question: str) -> QuestionType:
     q = question.lower()
     if re.search(r"\bhow many times\b|\bhow often\b|\bcount\b|\bhow many\b", q):
@@ -59,7 +72,7 @@ def classify(question: str) -> QuestionType:
         return "order"
     if re.search(r"^\s*(?:hey \w+,?\s*)?where\b", q) or re.search(r"\bwhere (?:did|are|is|was|were)\b", q):
         return "entity_location"
-    if _PERSON.search(question) or re.search(r"\bwho (?:said|asked|told|mentioned)\b|\bwhat did i (?:say|promise|agree)", q):
+    if _PERSON.search(question) or re.search(r"\bwho (?:said|asked|told|mentioned)\b", q) or speech_act_asked(question):
         return "conversation"
     if TEXT_CUES.search(q):
         return "text"
@@ -77,4 +90,5 @@ def understand(question: str, options: list[str] | None = None) -> QuestionAnaly
         terms = [t for t in terms if t != person.lower()]
     target = " ".join(terms)
     abstain = [i for i, o in enumerate(options or []) if ABSTAIN_OPTION.search(o.strip())]
-    return QuestionAnalysis(qtype=qtype, target=target, key_terms=terms, person=person, abstain_options=abstain)
+    return QuestionAnalysis(qtype=qtype, target=target, key_terms=terms, person=person, abstain_options=abstain,
+                            speech_act=speech_act_asked(question))

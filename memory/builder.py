@@ -105,7 +105,7 @@ class RecordBuilder:
 
     def _sightings(self, frames: list[FrameText], places: PlaceTimeline, record) -> list[MemoryRecord]:
         items = [
-            (normalise(line.text), line.text.strip(), places.at(f.time), f.time, line.confidence, f.block)
+            (normalise(line.text), line.text.strip(), places.at(f.time), f.time, line.confidence, [])
             for f in frames for line in f.lines if self.scene.is_object_label(line)
         ]
         out = []
@@ -120,9 +120,8 @@ class RecordBuilder:
 
     def _texts(self, frames: list[FrameText], places: PlaceTimeline, record) -> list[MemoryRecord]:
         items = [
-            (normalise(line.text), line.text.strip(), places.at(f.time), f.time, line.confidence,
-             [b for b in f.block if not self.scene.place_named(b)] or f.block)
-            for f in frames for line in f.lines
+            (normalise(line.text), line.text.strip(), places.at(f.time), f.time, line.confidence, f.block_of(i))
+            for f in frames for i, line in enumerate(f.lines)
         ]
         out = []
         for ep in _episodes(items, self.config.sighting_gap):

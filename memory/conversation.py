@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from perception.types import AsrSegment
 
 _INTRO = re.compile(
-    r"\b(?:i'm|i am|it's|it is|this is|my name is|name's)\s+([A-Z][a-z]+)\b"
+    r"\b(?i:i'm|i am|it's|it is|this is|my name is|name's)\s+([A-Z][a-z]+)\b"
 )
 _NOT_NAMES = {"Here", "Me", "Just", "Not", "Going", "Sorry", "Fine", "Good", "Back", "Home", "Late", "So", "The"}
 

@@ -20,6 +20,31 @@ def normalise(text: str) -> str:
     return " ".join(_NON_WORD.sub(" ", text.lower()).split())
 
 
+def _near(a: OcrLine, b: OcrLine) -> bool:
+    """Lines of one note or screen: stacked closely and overlapping horizontally."""
+    height = max(a.box[3] - a.box[1], b.box[3] - b.box[1], 1.0)
+    vertical_gap = max(a.box[1], b.box[1]) - min(a.box[3], b.box[3])
+    horizontal_overlap = min(a.box[2], b.box[2]) - max(a.box[0], b.box[0])
+    return vertical_gap <= 1.2 * height and horizontal_overlap > -0.5 * height
+
+
+def group_blocks(lines: tuple[OcrLine, ...]) -> list[int]:
+    """A block id per line (connected components of `_near`), so a note is read whole."""
+    parent = list(range(len(lines)))
+
+    def root(i: int) -> int:
+        while parent[i] != i:
+            parent[i] = parent[parent[i]]
+            i = parent[i]
+        return i
+
+    for i in range(len(lines)):
+        for j in range(i + 1, len(lines)):
+            if _near(lines[i], lines[j]):
+                parent[root(j)] = root(i)
+    return [root(i) for i in range(len(lines))]
+
+
 @dataclass(frozen=True)
 class FrameText:
     """All text lines read on one keyframe, top to bottom, with the place they name."""
@@ -27,10 +52,11 @@ class FrameText:
     time: float
     lines: tuple[OcrLine, ...]
     place: str | None  # a place named by a sign on this very frame
+    blocks: tuple[int, ...] = ()  # block id per line
 
-    @property
-    def block(self) -> list[str]:
-        return [line.text for line in self.lines]
+    def block_of(self, index: int) -> list[str]:
+        """The lines of the note, screen or sign that line `index` belongs to."""
+        return [line.text for line, b in zip(self.lines, self.blocks) if b == self.blocks[index]]
 
 
 class SceneReader:
@@ -67,7 +93,7 @@ class SceneReader:
         for time in sorted(by_time):
             lines = tuple(sorted(by_time[time], key=lambda l: (l.box[1], l.box[0])))
             place = next((p for p in (self.place_named(l.text) for l in lines) if p), None)
-            frames.append(FrameText(time=time, lines=lines, place=place))
+            frames.append(FrameText(time=time, lines=lines, place=place, blocks=tuple(group_blocks(lines))))
         return frames
 
 

@@ -27,6 +27,7 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     # torch first, from the local CPU wheel; the constraints file keeps it there.
     "$VENV/bin/pip" install -q -c constraints.txt torch==2.13.0
     "$VENV/bin/pip" install -q -c constraints.txt -e ".[test]"
+    "$VENV/bin/pip" install -q -c constraints.txt --no-deps Resemblyzer
     echo "$want" > "$stamp"
 fi
 echo "setup: ready ($VENV)"

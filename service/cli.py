@@ -11,7 +11,7 @@ from rich.console import Console
 
 from perception.errors import PerceptionError
 from service.config import ConfigError, load_config
-from service.console import RichProgress, print_answer
+from service.console import progress_bars, print_answer
 from service.system import MemlensSystem
 from service.views import answer_view, report_view
 
@@ -50,7 +50,7 @@ def ingest(
     """Perceive a video and write what it shows into memory."""
     system = _system(config)
     try:
-        with RichProgress(err) as progress:
+        with progress_bars(err) as progress:
             report = system.ingest(video, namespace, _when(start, "--start"), progress=progress)
     except PerceptionError as exc:
         err.print(f"[red]cannot ingest:[/red] {exc}")

@@ -10,30 +10,12 @@ from agent.state import AgentAnswer
 from agent.reasoning import evidence_text
 
 
-class RichProgress:
-    """Adapts rich.Progress to perception's progress reporter (start / advance per stage)."""
-
-    def __init__(self, console: Console):
-        self._progress = Progress(
-            TextColumn("[bold]{task.description:<10}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
-            TimeElapsedColumn(), console=console, transient=False,
-        )
-        self._tasks: dict[str, int] = {}
-
-    def __enter__(self):
-        self._progress.__enter__()
-        return self
-
-    def __exit__(self, *exc):
-        return self._progress.__exit__(*exc)
-
-    def start(self, task: str, total: int | float | None) -> None:
-        self._tasks[task] = self._progress.add_task(task, total=total)
-
-    def advance(self, task: str, n: int | float = 1) -> None:
-        if task not in self._tasks:
-            self.start(task, None)
-        self._progress.advance(self._tasks[task], n)
+def progress_bars(console: Console) -> Progress:
+    """One bar per perception stage (perception adapts a rich Progress itself)."""
+    return Progress(
+        TextColumn("[bold]{task.description:<10}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
+        TimeElapsedColumn(), console=console,
+    )
 
 
 def print_answer(console: Console, a: AgentAnswer, expected: str | None = None) -> None:

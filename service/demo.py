@@ -1,6 +1,7 @@
 """The README's main job: render the synthetic morning, ingest it, ask its questions."""
 from __future__ import annotations
 
+import os
 import time
 from datetime import datetime, timedelta
 from pathlib import Path
@@ -10,7 +11,7 @@ from rich.console import Console
 from agent.state import AgentAnswer
 from eval.synthetic import Question, morning_at_home, render
 from service.config import load_config
-from service.console import RichProgress, print_answer
+from service.console import progress_bars, print_answer
 from service.system import MemlensSystem
 
 
@@ -33,12 +34,9 @@ def run_demo(out: Path, seed: int, console: Console) -> int:
     rendered = render(script, out / "video")
     console.print(f"rendered {rendered.video_path} ({script.duration:.0f} s) in {time.perf_counter() - began:.1f} s")
 
-    config = load_config()
-    config.home = out / "home"
-    config.memory.root = config.home / "memory"
-    system = MemlensSystem(config.resolve_paths())
+    system = MemlensSystem(load_config(env={**os.environ, "MEMLENS_HOME": str(out / "home")}))
     try:
-        with RichProgress(console) as progress:
+        with progress_bars(console) as progress:
             report = system.ingest(rendered.video_path, "demo", progress=progress)
         console.print(f"ingested in {report.seconds:.1f} s for {report.duration:.0f} s of video "
                       f"(realtime factor {report.realtime_factor:.2f}); records: {report.records}")

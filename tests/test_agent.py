@@ -66,6 +66,11 @@ def test_answers_carry_timestamped_evidence(filled):
     assert "BLUEFOX42" in note.answer and note.evidence[0].source == "ocr"
 
 
+def test_speech_act_questions_prefer_that_act(filled):
+    answer = make_agent(filled).ask("What did I promise to do after work?", "me", AT)
+    assert "pick them up" in answer.answer and "commitment" in answer.evidence[0].record.attrs["acts"]
+
+
 def test_later_correction_wins(filled):
     answer = make_agent(filled).ask("When is the dentist appointment?", "me", AT)
     assert "four thirty" in answer.answer and len(answer.evidence) == 2
@@ -88,7 +93,7 @@ def test_abstains_when_memory_does_not_support_an_answer(filled, question):
 
 
 def test_threshold_is_tunable(filled):
-    question = "What did I promise to do after work?"
+    question = "What did Bob say about eggs and the weather?"  # half supported: eggs, no weather
     assert make_agent(filled, abstain_threshold=0.99).ask(question, "me", AT).abstained
     assert not make_agent(filled, abstain_threshold=0.3).ask(question, "me", AT).abstained
 

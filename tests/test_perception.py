@@ -3,11 +3,10 @@ Resemblyzer) on generated media: a 16 s video with two shots, two plaques of tex
 two synthetic voices. The pipeline runs once per module; tests read its observation."""
 from __future__ import annotations
 
+import itertools
 import re
 import time
-from collections import Counter
-from datetime import datetime, timedelta, timezone
-from pathlib import Path
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -15,9 +14,8 @@ from perception import (
     EmptyVideoFile,
     FasterWhisperRecognizer,
     NoVideoStream,
-    ObservationCache,
-    PerceptionConfig,
     Perceiver,
+    PerceptionConfig,
     RapidOcrReader,
     ResemblyzerTagger,
     UnreadableVideo,
@@ -25,13 +23,28 @@ from perception import (
     probe,
     video_to_dict,
 )
+
 try:  # tests/ is a package in this repo; the fallback serves a flat layout
     from tests.test_perception_helpers import (
-        VOICE_A, VOICE_B, Shot, Utterance, have_espeak, mix_speech, write_audio_only, write_video,
+        VOICE_A,
+        VOICE_B,
+        Shot,
+        Utterance,
+        have_espeak,
+        mix_speech,
+        write_audio_only,
+        write_video,
     )
 except ImportError:  # pragma: no cover
     from test_perception_helpers import (  # type: ignore[no-redef]
-        VOICE_A, VOICE_B, Shot, Utterance, have_espeak, mix_speech, write_audio_only, write_video,
+        VOICE_A,
+        VOICE_B,
+        Shot,
+        Utterance,
+        have_espeak,
+        mix_speech,
+        write_audio_only,
+        write_video,
     )
 
 pytestmark = [
@@ -43,7 +56,7 @@ SHOT_CHANGE = 8.0  # not on a clip boundary, so only shot detection can find it
 CLIP_SECONDS = 6.0
 MIN_INTERVAL = 4.0
 SAMPLE_FPS = 2.0
-CREATED_UTC = datetime(2024, 5, 1, 9, 30, tzinfo=timezone.utc)
+CREATED_UTC = datetime(2024, 5, 1, 9, 30, tzinfo=UTC)
 UTTERANCES = [
     Utterance(1.0, "Could you buy oat milk and eggs", tuple(VOICE_A)),
     Utterance(6.8, "The meeting is moved to Thursday afternoon", tuple(VOICE_B)),
@@ -164,7 +177,7 @@ def test_keyframes_catch_the_shot_change_and_keep_the_minimum_rate(run):
     for clip in obs.clips:
         marks = [clip.span.start, *clip.keyframe_times, clip.span.end]
         assert clip.keyframe_times and clip.keyframe_times[0] == pytest.approx(clip.span.start, abs=0.01)
-        gaps = [b - a for a, b in zip(marks, marks[1:])]
+        gaps = [b - a for a, b in itertools.pairwise(marks)]
         assert max(gaps) <= MIN_INTERVAL + 1 / SAMPLE_FPS + 0.01, (clip.span.index, clip.keyframe_times)
     # the static first shot is not re-sampled at every examined frame
     assert len(times) <= 8, times
@@ -233,6 +246,18 @@ def test_second_perceive_does_no_model_work(run, media, backends, config):
     assert moved.clips[1].span.wall_start == datetime(2025, 1, 2, 8, 0, 6)
 
 
+def test_a_corrupt_cache_entry_is_recomputed_alone(run, media, backends, config):
+    entries = list((config.cache_dir / run["obs"].video_id / "0").glob("ocr.*.json"))
+    assert len(entries) == 1
+    entries[0].write_text('{"version": 1, "payl')  # a torn write from some other tool
+    before = calls(backends)
+    again = make_perceiver(config, backends).perceive(media["video"])
+    after = calls(backends)
+    assert after["reader"] - before["reader"] == len(run["obs"].clips[0].keyframe_times)
+    assert after["recognizer"] == before["recognizer"] and after["tagger"] == before["tagger"]
+    assert video_to_dict(again) == video_to_dict(run["obs"])
+
+
 @pytest.mark.parametrize(
     "name, error",
     [("missing", VideoNotFound), ("empty", EmptyVideoFile), ("truncated", UnreadableVideo),
@@ -254,6 +279,7 @@ def test_video_without_audio_is_perceived(media, backends, config):
     before = calls(backends)
     obs = make_perceiver(config, backends).perceive(media["silent"])
     assert not obs.has_audio and obs.channels["asr"] == "off: no audio stream"
+    assert obs.channels["clock"] == "file mtime"  # no creation_time in this file
     assert all(c.asr == [] for c in obs.clips) and len(obs.clips) == 1
     assert calls(backends)["recognizer"] == before["recognizer"]
     assert any("exit 7" in norm(o.text) for o in obs.clips[0].ocr)

@@ -50,7 +50,7 @@ def speak(text: str, voice: list[str] | tuple[str, ...], workdir: Path) -> np.nd
     data, sr = sf.read(wav, dtype="float32", always_2d=False)
     if data.ndim > 1:
         data = data.mean(axis=1)
-    n_out = int(round(len(data) * RATE / sr))
+    n_out = round(len(data) * RATE / sr)
     return np.interp(np.arange(n_out) * sr / RATE, np.arange(len(data)), data).astype(np.float32)
 
 
@@ -95,10 +95,13 @@ def write_video(
     size: tuple[int, int] = (640, 360),
     audio: np.ndarray | None = None,
     creation_time: str | None = None,
+    faststart: bool = False,
 ) -> Path:
-    """Encode shots (h264) and an optional 16 kHz mono track (AAC) into `path`."""
+    """Encode shots (h264) and an optional 16 kHz mono track (AAC) into `path`;
+    `faststart` puts the MP4 index before the data, as streaming-friendly cameras do."""
     duration = shots[-1].end
-    with av.open(str(path), "w") as container:
+    options = {"movflags": "faststart"} if faststart else {}
+    with av.open(str(path), "w", options=options) as container:
         if creation_time:
             container.metadata["creation_time"] = creation_time
         video = container.add_stream("libx264", rate=fps)
@@ -106,7 +109,7 @@ def write_video(
         video.time_base = Fraction(1, fps)
         astream = container.add_stream("aac", rate=RATE, layout="mono") if audio is not None else None
         cache: dict[int, np.ndarray] = {}
-        for i in range(int(round(duration * fps))):
+        for i in range(round(duration * fps)):
             t = i / fps
             k = next(j for j, s in enumerate(shots) if s.start <= t < s.end or j == len(shots) - 1)
             if k not in cache:

@@ -3,9 +3,9 @@ small generated files. No speech or OCR models load here (the packaged Whisper w
 are assembled, not loaded)."""
 from __future__ import annotations
 
+import itertools
 import json
-from datetime import datetime, timedelta, timezone
-from pathlib import Path
+from datetime import UTC, datetime, timedelta
 
 import numpy as np
 import pytest
@@ -66,7 +66,7 @@ def test_keyframes_shot_change_min_rate_and_dedup():
     keys = [frames[i][0] for i in select_keyframes(frames, min_interval=10, shot_threshold=0.4, dedup_threshold=0.05)]
     assert keys[0] == 0.0 and 12.0 in keys
     marks = keys + [30.0]
-    assert max(b - a for a, b in zip(marks, marks[1:])) <= 10.0
+    assert max(b - a for a, b in itertools.pairwise(marks)) <= 10.0
     # the flash is a shot change, but coming back from it returns to the last keyframe's look
     assert 20.0 in keys and 20.5 not in keys
     assert len(keys) <= 6, keys
@@ -146,7 +146,7 @@ def test_video_observation_roundtrip():
 
 # ---- small helpers ----------------------------------------------------------------------
 def test_creation_time_parsing_is_naive_local():
-    expected = datetime(2024, 5, 1, 9, 30, tzinfo=timezone.utc).astimezone().replace(tzinfo=None)
+    expected = datetime(2024, 5, 1, 9, 30, tzinfo=UTC).astimezone().replace(tzinfo=None)
     assert parse_creation_time("2024-05-01T09:30:00.000000Z") == expected
     assert parse_creation_time("2024-05-01 09:30:00") == expected  # MP4 values are UTC
     assert parse_creation_time("1970-01-01T00:00:00Z") is None
@@ -234,3 +234,41 @@ def test_keyframes_follow_a_slow_change():
         frames.append((i / 2, flat(color, noise=3, seed=i)))
     keys = [frames[i][0] for i in select_keyframes(frames, min_interval=30, shot_threshold=0.4)]
     assert keys[0] == 0.0 and len(keys) >= 2, keys
+
+
+def test_truncated_index_first_mp4_fails_in_probe(tmp_path):
+    from perception import UnreadableVideo, probe
+
+    video = write_video(tmp_path / "v.mp4", [Shot(0, 3.0, (200, 0, 0)), Shot(3.0, 6.0, (0, 0, 200))],
+                        size=(160, 96), faststart=True)
+    assert probe(video).duration == pytest.approx(6.0, abs=0.1)
+    cut = tmp_path / "cut.mp4"
+    data = video.read_bytes()
+    cut.write_bytes(data[: int(len(data) * 0.4)])  # the index survives, the data does not
+    with pytest.raises(UnreadableVideo, match="truncated"):
+        probe(cut)
+
+
+def test_missing_optional_backends_switch_their_channel_off(tmp_path):
+    from perception import BackendUnavailable, EasyOcrReader, Perceiver, WhisperXRecognizer
+
+    for backend, call in ((WhisperXRecognizer(), lambda b: b.transcribe(np.zeros(16000, np.float32), 16000)),
+                          (EasyOcrReader(), lambda b: b.read(np.zeros((8, 8, 3), np.uint8), 0.0))):
+        try:
+            __import__("whisperx" if isinstance(backend, WhisperXRecognizer) else "easyocr")
+        except ImportError:
+            with pytest.raises(BackendUnavailable, match="is not installed"):
+                call(backend)
+    tone = (0.2 * np.sin(2 * np.pi * 440 * np.arange(32000) / 16000)).astype(np.float32)
+    video = write_video(tmp_path / "v.mp4", [Shot(0, 2.0, (90, 90, 90))], size=(160, 96), audio=tone)
+    config = PerceptionConfig(asr_backend="whisperx", ocr_backend="easyocr", speaker_backend="none")
+    perceiver = Perceiver(config)
+    obs = perceiver.perceive(video)
+    status = perceiver.channel_status()
+    for channel, package in (("asr", "whisperx"), ("ocr", "easyocr")):
+        try:
+            __import__(package)
+        except ImportError:
+            assert obs.channels[channel].startswith(f"off: {package} is not installed"), obs.channels
+            assert status[channel].startswith(f"off: {package} is not installed"), status
+    assert obs.channels["clip"].startswith("off: no weights configured") and status["cache"].startswith("off")

@@ -1,0 +1,45 @@
+"""Offline generator of synthetic first-person videos with exact ground truth.
+
+A Script (script.py) says what happens when; render() turns it into an .mp4 with speech
+and a JSON answer key; scenario functions (morning.py) write Scripts. Keeping the three
+apart lets later generators (multi-day life simulations) reuse the model and renderer.
+"""
+
+from .morning import morning_at_home
+from .render import RenderedVideo, RenderOptions, render, synthesize
+from .script import (
+    CANNOT_ANSWER,
+    QUESTION_KINDS,
+    Person,
+    Placement,
+    Question,
+    Room,
+    SceneObject,
+    Script,
+    ScriptError,
+    Shot,
+    TextArtifact,
+    Utterance,
+    estimate_speech_seconds,
+)
+
+__all__ = [
+    "CANNOT_ANSWER",
+    "QUESTION_KINDS",
+    "Person",
+    "Placement",
+    "Question",
+    "RenderOptions",
+    "RenderedVideo",
+    "Room",
+    "SceneObject",
+    "Script",
+    "ScriptError",
+    "Shot",
+    "TextArtifact",
+    "Utterance",
+    "estimate_speech_seconds",
+    "morning_at_home",
+    "render",
+    "synthesize",
+]

@@ -1,0 +1,104 @@
+"""Perception settings, and stable fingerprints of them for cache keys.
+
+Service composes this dataclass into its AppConfig; perception never reads files or
+environment variables for its settings (the one exception: the default model directory
+follows XDG_CACHE_HOME, the standard place for re-creatable data).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+
+def default_cache_root() -> Path:
+    """~/.cache/memlens (or $XDG_CACHE_HOME/memlens): weights and caches we can rebuild."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "memlens"
+
+
+# Which fields change which stage's output. A stage's cache key covers exactly these, so
+# changing, say, the OCR threshold re-runs OCR but not ASR. Device and batch sizes are
+# left out on purpose: they change speed, not results.
+_KEYFRAME_FIELDS = (
+    "clip_seconds",  # clip units are cache units, so their length is part of every key
+    "sample_fps",
+    "keyframe_min_interval",
+    "shot_change_threshold",
+    "keyframe_dedup_threshold",
+)
+STAGE_FIELDS: dict[str, tuple[str, ...]] = {
+    "keyframes": _KEYFRAME_FIELDS,
+    "ocr": _KEYFRAME_FIELDS + ("ocr_backend", "ocr_min_confidence"),
+    "clip": _KEYFRAME_FIELDS + ("clip_model", "clip_pretrained"),
+    "asr": ("asr_backend", "asr_model", "asr_compute_type", "asr_language"),
+    "speakers": (
+        "asr_backend", "asr_model", "asr_compute_type", "asr_language",
+        "speaker_backend", "speaker_threshold", "turn_gap",
+    ),
+}
+
+
+@dataclass(frozen=True)
+class PerceptionConfig:
+    """Everything that decides what perception computes and with which backend."""
+
+    # clips and keyframes
+    clip_seconds: float = 30.0
+    sample_fps: float = 2.0  # frames examined for shot changes
+    keyframe_min_interval: float = 10.0  # at least one keyframe per this many seconds
+    # 0.5 * L1 distance between HSV histograms (0 = same colours, 1 = disjoint). Hard cuts
+    # between scenes score 0.5-1.0; head motion inside one room stays under ~0.3.
+    shot_change_threshold: float = 0.4
+    # A shot-change candidate this close to the last keyframe is a flash or flicker, not a
+    # new view, and is skipped.
+    keyframe_dedup_threshold: float = 0.05
+
+    # speech
+    asr_backend: str = "faster-whisper"  # "whisperx" (GPU extra) or "none"
+    asr_model: str | None = None  # None = packaged whisper-base; else a local dir or hub id
+    asr_device: str = "cpu"
+    asr_compute_type: str = "int8"
+    asr_language: str | None = "en"  # None = detect per video
+    asr_batch_size: int = 8  # whisperx only
+    speaker_backend: str = "resemblyzer"  # or "none"
+    # Cosine similarity above which two utterances are the same voice. Resemblyzer gives
+    # ~0.8-0.9 within a voice and ~0.55-0.75 across voices.
+    speaker_threshold: float = 0.78
+    # A pause this long (seconds) between words inside one ASR segment starts a new turn,
+    # so that each turn gets its own speaker label. 0 keeps Whisper's segments whole.
+    turn_gap: float = 1.0
+
+    # text in view
+    ocr_backend: str = "rapidocr"  # "easyocr" (needs torchvision) or "none"
+    ocr_min_confidence: float = 0.5
+    ocr_gpu: bool = False  # easyocr only
+
+    # CLIP frame embeddings: off unless weights are configured (none ship offline)
+    clip_model: str | None = None  # open_clip model name, e.g. "ViT-B-32"
+    clip_pretrained: str | None = None  # pretrained tag or a local checkpoint path
+    clip_device: str = "cpu"
+    clip_batch_size: int = 16
+
+    # storage
+    cache_dir: Path | None = None  # None = no observation cache
+    model_dir: Path = field(default_factory=lambda: default_cache_root() / "models")
+
+    def fingerprint(self, stage: str) -> str:
+        """Stable short hash of the fields that affect `stage`'s output (a cache key part)."""
+        try:
+            names = STAGE_FIELDS[stage]
+        except KeyError:
+            raise ValueError(f"unknown stage {stage!r}; known: {sorted(STAGE_FIELDS)}") from None
+        values = {name: _jsonable(getattr(self, name)) for name in names}
+        blob = json.dumps({"stage": stage, **values}, sort_keys=True)
+        return hashlib.sha256(blob.encode()).hexdigest()[:16]
+
+    def as_dict(self) -> dict[str, object]:
+        return {f.name: _jsonable(getattr(self, f.name)) for f in fields(self)}
+
+
+def _jsonable(value: object) -> object:
+    return str(value) if isinstance(value, Path) else value

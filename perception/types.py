@@ -1,0 +1,84 @@
+"""Typed observations that perception hands to memory.
+
+These dataclasses are the contract between layers: memory, retrieval and the agent only
+ever see these, never decoder frames or model objects.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+
+@dataclass(frozen=True)
+class Word:
+    text: str
+    start: float  # seconds on the source video
+    end: float
+    probability: float
+
+
+@dataclass(frozen=True)
+class AsrSegment:
+    """One transcribed utterance; `speaker` is a per-video cluster label ("S1", "S2"...)."""
+
+    start: float
+    end: float
+    text: str
+    confidence: float
+    words: tuple[Word, ...] = ()
+    speaker: str | None = None
+
+
+@dataclass(frozen=True)
+class OcrLine:
+    """A text line read on one keyframe; `box` is (x0, y0, x1, y1) in pixels."""
+
+    text: str
+    confidence: float
+    frame_time: float  # seconds on the source video
+    box: tuple[float, float, float, float]
+    frame_size: tuple[int, int] = (0, 0)  # (width, height), for relative sizes
+
+
+@dataclass(frozen=True)
+class ClipSpan:
+    """Where a clip lies on the source video and on the wearer's clock."""
+
+    video_id: str
+    index: int
+    start: float  # seconds on the source
+    end: float
+    wall_start: datetime  # the wearer's clock at `start`
+
+    def wall(self, t: float) -> datetime:
+        """Wearer's clock at source time `t`."""
+        return self.wall_start + timedelta(seconds=t - self.start)
+
+    @property
+    def wall_end(self) -> datetime:
+        return self.wall(self.end)
+
+
+@dataclass
+class ClipObservation:
+    """Everything perception saw and heard in one clip."""
+
+    span: ClipSpan
+    keyframe_times: list[float] = field(default_factory=list)
+    asr: list[AsrSegment] = field(default_factory=list)
+    ocr: list[OcrLine] = field(default_factory=list)
+    # One L2-normalised CLIP embedding per keyframe, or None when the channel is off.
+    clip_embeddings: list[list[float]] | None = None
+
+
+@dataclass
+class VideoObservation:
+    """A whole ingested video: its identity, clock and per-clip observations."""
+
+    video_id: str
+    path: str
+    duration: float
+    wall_start: datetime
+    has_audio: bool
+    clips: list[ClipObservation]
+    channels: dict[str, str] = field(default_factory=dict)  # channel -> "on" or why it is off
