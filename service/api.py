@@ -6,6 +6,7 @@ message; nothing is stored for a rejected upload.
 """
 from __future__ import annotations
 
+import contextlib
 import shutil
 import tempfile
 from datetime import datetime
@@ -39,7 +40,12 @@ class ForgetRequest(BaseModel):
 def create_app(system: MemlensSystem) -> FastAPI:
     config = system.config.service
     jobs = JobRunner(config.ingest_workers)
-    app = FastAPI(title="memlens", version="0.1.0",
+    @contextlib.asynccontextmanager
+    async def lifespan(_: FastAPI):
+        yield
+        jobs.shutdown()
+
+    app = FastAPI(title="memlens", version="0.1.0", lifespan=lifespan,
                   description="Memory-augmented video question answering with timestamped evidence.")
     app.state.system, app.state.jobs = system, jobs
 
@@ -117,9 +123,5 @@ def create_app(system: MemlensSystem) -> FastAPI:
             return {"removed": system.forget(namespace, body.video_id, between)}
         except ValueError as exc:
             raise HTTPException(422, str(exc)) from exc
-
-    @app.on_event("shutdown")
-    def _shutdown() -> None:
-        jobs.shutdown()
 
     return app

@@ -67,3 +67,49 @@ def make_observation(video_id: str = "vid-morning", wall_start: datetime = T0) -
 @pytest.fixture
 def observation() -> VideoObservation:
     return make_observation()
+
+
+@pytest.fixture(scope="session")
+def short_video(tmp_path_factory):
+    """The 20 s sample scene rendered once: a note, Bob asking for eggs, scissors moving."""
+    from eval.synthetic import render
+    from eval.synthetic.samples import short_scene
+
+    return render(short_scene(), tmp_path_factory.mktemp("short-video")).video_path
+
+
+@pytest.fixture(scope="session")
+def bad_videos(tmp_path_factory, short_video):
+    """Inputs that must be refused with a clear error, made from the real sample video."""
+    import av
+
+    root = tmp_path_factory.mktemp("bad-videos")
+    data = short_video.read_bytes()
+    (root / "empty.mp4").write_bytes(b"")
+    (root / "truncated.mp4").write_bytes(data[: len(data) * 3 // 10])
+    (root / "notes.mp4").write_text("this is a shopping list, not a video\n")
+    (root / "a-directory.mp4").mkdir()
+    with av.open(str(short_video)) as src, av.open(str(root / "audio-only.m4a"), "w") as dst:
+        audio_in = src.streams.audio[0]
+        audio_out = dst.add_stream_from_template(audio_in)
+        for packet in src.demux(audio_in):
+            if packet.dts is not None:
+                packet.stream = audio_out
+                dst.mux(packet)
+    return {p.name: p for p in root.iterdir()} | {"missing.mp4": root / "missing.mp4"}
+
+
+@pytest.fixture(scope="session")
+def silent_video(tmp_path_factory, short_video):
+    """The sample video with its audio track dropped (stream copy, no re-encode)."""
+    import av
+
+    out = tmp_path_factory.mktemp("silent") / "silent.mp4"
+    with av.open(str(short_video)) as src, av.open(str(out), "w") as dst:
+        video_in = src.streams.video[0]
+        video_out = dst.add_stream_from_template(video_in)
+        for packet in src.demux(video_in):
+            if packet.dts is not None:
+                packet.stream = video_out
+                dst.mux(packet)
+    return out

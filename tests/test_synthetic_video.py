@@ -12,6 +12,7 @@ import av
 import numpy as np
 import pytest
 
+from eval.synthetic.samples import short_scene
 from eval.synthetic import (
     CANNOT_ANSWER,
     Person,
@@ -33,39 +34,11 @@ needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None,
                                   reason="espeak-ng is not installed")
 
 
-def short_script() -> Script:
-    """20 s: kitchen with a note and Bob speaking, then the living room with scissors."""
-    return Script(
-        title="short",
-        duration=20,
-        fps=10,
-        size=(640, 360),
-        start_datetime="2024-05-14T07:30:00Z",
-        rooms=(Room("kitchen", (236, 214, 140)), Room("living room", (150, 200, 160))),
-        objects=(SceneObject("scissors", (45, 45, 50), "diamond"),),
-        people=(Person("Bob", "en-us+m3"),),
-        shots=(
-            Shot(0, 10, "kitchen", (Placement("scissors", 0.15, 0.78),),
-                 TextArtifact("note", ("WIFI PASSWORD", "BLUEFOX42")), "Bob"),
-            Shot(10, 20, "living room", (Placement("scissors", 0.15, 0.78),)),
-        ),
-        utterances=(Utterance(4.0, "Bob", "en-us+m3", "Hi, it's Bob. Please buy eggs."),),
-        questions=(
-            Question("wifi", "What is the wifi password?", "BLUEFOX42", "text",
-                     ("bluefox42",), ((0.0, 10.0),)),
-            Question("scissors", "Where did I leave the scissors?", "living room",
-                     "object_location", ("living room",), ((10.0, 20.0),)),
-            Question("car", "What colour is my car?", "", "unanswerable"),
-        ),
-        seed=3,
-    )
-
-
 @pytest.fixture(scope="module")
 def rendered(tmp_path_factory):
     if shutil.which("espeak-ng") is None:
         pytest.skip("espeak-ng is not installed")
-    return render(short_script(), tmp_path_factory.mktemp("short"))
+    return render(short_scene(), tmp_path_factory.mktemp("short"))
 
 
 def frame_at(path, t: float) -> np.ndarray:
@@ -95,7 +68,7 @@ def rms(x: np.ndarray) -> float:
 
 @needs_espeak
 def test_container_streams_and_clock(rendered):
-    script = short_script()
+    script = short_scene()
     with av.open(str(rendered.video_path)) as container:
         video = container.streams.video[0]
         assert (video.codec_context.width, video.codec_context.height) == script.size
@@ -129,11 +102,11 @@ def test_written_script_is_the_ground_truth(rendered):
     written = Script.from_json(rendered.script_path.read_text())
     assert written == rendered.script
     assert written.utterances[0].end is not None
-    assert replace(written, utterances=short_script().utterances) == short_script()
+    assert replace(written, utterances=short_scene().utterances) == short_scene()
 
 
 def test_json_round_trip():
-    for script in (short_script(), morning_at_home()):
+    for script in (short_scene(), morning_at_home()):
         assert Script.from_json(script.to_json()) == script
         assert json.loads(script.to_json())["shots"][0]["start"] == 0
 
@@ -175,12 +148,12 @@ def test_morning_invariants():
 ])
 def test_inconsistent_scripts_raise(broken):
     with pytest.raises(ScriptError):
-        broken(short_script()).validate()
+        broken(short_scene()).validate()
 
 
 @needs_espeak
 def test_render_rejects_speech_that_overruns_its_shot(tmp_path):
-    s = short_script()
+    s = short_scene()
     late = replace(s.utterances[0], start=8.5)  # ~2.5 s of speech, the shot ends at 10 s
     with pytest.raises(ScriptError, match="past its shot end"):
         render(replace(s, utterances=(late,)), tmp_path)

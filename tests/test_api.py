@@ -1,0 +1,125 @@
+"""The REST API on a real uvicorn server on loopback, with real models behind it."""
+from __future__ import annotations
+
+import os
+import time
+
+import httpx
+import pytest
+
+from memory.records import RecordFilter
+from service.api import create_app
+from service.config import load_config
+from service.system import MemlensSystem
+from tests.servers import serving
+
+pytestmark = pytest.mark.slow
+ALICE, BOB = {"X-API-Key": "key-alice"}, {"Authorization": "Bearer key-bob"}
+
+
+@pytest.fixture(scope="module")
+def system(tmp_path_factory):
+    env = {**os.environ, "MEMLENS_HOME": str(tmp_path_factory.mktemp("api-home")),
+           "MEMLENS_SERVICE__API_KEYS": '{"key-alice": "alice", "key-bob": "bob"}',
+           "MEMLENS_SERVICE__MAX_UPLOAD_MB": "2"}
+    system = MemlensSystem(load_config(env=env))
+    yield system
+    system.close()
+
+
+@pytest.fixture(scope="module")
+def api(system):
+    with serving(create_app(system)) as url, httpx.Client(base_url=url, timeout=120) as client:
+        yield client
+
+
+def wait_for(api, job_id: str, headers: dict, timeout: float = 300) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        job = api.get(f"/jobs/{job_id}", headers=headers).json()
+        if job["status"] in ("done", "failed"):
+            return job
+        time.sleep(0.5)
+    raise TimeoutError(job_id)
+
+
+@pytest.fixture(scope="module")
+def alice_job(api, short_video):
+    with short_video.open("rb") as f:
+        response = api.post("/ingest", headers=ALICE, files={"file": ("morning.mp4", f, "video/mp4")})
+    assert response.status_code == 202
+    return wait_for(api, response.json()["job_id"], ALICE)
+
+
+def test_health_and_openapi_docs(api):
+    assert api.get("/health").json()["status"] == "ok"
+    spec = api.get("/openapi.json").json()
+    assert {"/ask", "/ingest", "/jobs/{job_id}", "/memories", "/forget", "/health"} <= set(spec["paths"])
+    assert api.get("/docs").status_code == 200
+
+
+@pytest.mark.parametrize("headers", [{}, {"X-API-Key": "wrong"}, {"Authorization": "Basic a2V5"}])
+def test_ask_needs_a_known_key(api, headers):
+    response = api.post("/ask", headers=headers, json={"question": "Where are my keys?"})
+    assert response.status_code == 401
+
+
+def test_ingest_job_then_ask_with_evidence(api, alice_job):
+    assert alice_job["status"] == "done", alice_job["error"]
+    assert alice_job["result"]["records"]["utterance"] >= 1
+    answer = api.post("/ask", headers=ALICE, json={"question": "What is the wifi password?"}).json()
+    assert "BLUEFOX42" in answer["answer"] and answer["evidence"][0]["source"] == "ocr"
+    where = api.post("/ask", headers=ALICE, json={"question": "Where did I leave the scissors?"}).json()
+    assert "living room" in where["answer"] and where["evidence"]
+
+
+def test_a_key_never_sees_another_namespace(api, alice_job):
+    answer = api.post("/ask", headers=BOB, json={"question": "What is the wifi password?"}).json()
+    assert answer["abstained"] and answer["evidence"] == []
+    assert api.get("/memories", headers=BOB).json()["records"] == []
+    assert api.get(f"/jobs/{alice_job['job_id']}", headers=BOB).status_code == 404
+    assert api.post("/forget", headers=BOB, json={"video_id": alice_job["result"]["video_id"]}).json()["removed"] == 0
+    assert api.get("/memories", headers=ALICE).json()["records"]
+
+
+def test_corrupt_upload_is_rejected_and_stores_nothing(api, system, alice_job, bad_videos):
+    before = system.memory.store("event").count(RecordFilter())
+    for name in ("truncated.mp4", "notes.mp4", "empty.mp4", "audio-only.m4a"):
+        response = api.post("/ingest", headers=ALICE, files={"file": (name, bad_videos[name].read_bytes())})
+        assert response.status_code == 422 and name in response.json()["detail"]
+    assert system.memory.store("event").count(RecordFilter()) == before
+
+
+def test_oversized_upload_gets_413(api, system):
+    before = system.memory.store("event").count(RecordFilter())
+    response = api.post("/ingest", headers=ALICE, files={"file": ("huge.mp4", os.urandom(3 * 1024 * 1024))})
+    assert response.status_code == 413
+    assert system.memory.store("event").count(RecordFilter()) == before
+
+
+@pytest.mark.parametrize("body", [
+    {}, {"question": ""}, {"question": "x", "at": "not a time"}, {"question": "x", "options": "A"},
+])
+def test_malformed_ask_is_422(api, body):
+    assert api.post("/ask", headers=ALICE, json=body).status_code == 422
+
+
+def test_ask_time_cut_and_options(api, alice_job):
+    early = api.post("/ask", headers=ALICE, json={
+        "question": "What is the wifi password?", "at": "2024-05-14T07:30:00"}).json()
+    assert early["abstained"]
+    options = ["Red", "Blue", "This question cannot be answered"]
+    car = api.post("/ask", headers=ALICE, json={"question": "What colour is my car?", "options": options}).json()
+    assert car["chosen_option"] == 2 and len(car["option_scores"]) == 3
+
+
+def test_forget_removes_the_video_for_its_owner(api, system, alice_job):
+    video_id = alice_job["result"]["video_id"]
+    assert any((system.config.perception.cache_dir / video_id).iterdir())
+    assert api.post("/forget", headers=ALICE, json={"start": "2024-05-14T07:30:00"}).status_code == 422
+    removed = api.post("/forget", headers=ALICE, json={"video_id": video_id}).json()["removed"]
+    assert removed > 0
+    assert system.memory.store("event").count(RecordFilter(video_ids=(video_id,))) == 0
+    after = api.post("/ask", headers=ALICE, json={"question": "What is the wifi password?"}).json()
+    assert after["abstained"]
+    assert not (system.config.perception.cache_dir / video_id).exists()  # cached observations too

@@ -1,0 +1,95 @@
+"""The `memlens` command line, run as a real subprocess on real video."""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+from memory.config import MemoryConfig
+from memory.memory import Memory
+from memory.records import RecordFilter
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def home(tmp_path_factory):
+    return tmp_path_factory.mktemp("cli-home")
+
+
+def memlens(home, *args: str, timeout: float = 600) -> subprocess.CompletedProcess:
+    env = {**os.environ, "MEMLENS_HOME": str(home), "HF_HUB_OFFLINE": "1", "COLUMNS": "200"}
+    return subprocess.run([sys.executable, "-m", "service.cli", *args], capture_output=True, text=True,
+                          env=env, timeout=timeout)
+
+
+def stored(home, embedder) -> int:
+    memory = Memory(MemoryConfig(root=home / "memory"), embedder=embedder)
+    try:
+        return sum(memory.store(s).count(RecordFilter()) for s in ("entity", "event", "behavior"))
+    finally:
+        memory.close()
+
+
+@pytest.fixture(scope="module")
+def ingested(home, short_video):
+    done = memlens(home, "ingest", str(short_video), "--namespace", "me", "--json")
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_ingest_reports_records_channels_and_speed(ingested):
+    assert ingested["records"]["utterance"] >= 1 and ingested["records"]["sighting"] >= 1
+    assert ingested["channels"]["asr"] == "on" and ingested["channels"]["ocr"] == "on"
+    assert ingested["channels"]["clip"].startswith("off:")  # no CLIP weights ship offline
+    assert ingested["wall_start"].startswith("2024-05-14") and ingested["realtime_factor"] > 0
+
+
+def test_ask_answers_with_evidence_as_json(home, ingested):
+    done = memlens(home, "ask", "What is the wifi password?", "--namespace", "me", "--json")
+    assert done.returncode == 0, done.stderr
+    answer = json.loads(done.stdout)
+    assert "BLUEFOX42" in answer["answer"] and not answer["abstained"]
+    assert answer["evidence"][0]["source"] == "ocr" and answer["evidence"][0]["video_id"] == ingested["video_id"]
+
+
+def test_ask_with_options_prints_scores(home, ingested):
+    done = memlens(home, "ask", "What colour is my car?", "--namespace", "me",
+                   "-o", "Red", "-o", "Blue", "-o", "This question cannot be answered")
+    assert done.returncode == 0, done.stderr
+    assert "abstained" in done.stdout and "This question cannot be answered" in done.stdout
+
+
+@pytest.mark.parametrize("name, reason", [
+    ("empty.mp4", "empty"), ("truncated.mp4", "not a readable media file"),
+    ("notes.mp4", "not a readable media file"), ("audio-only.m4a", "no video stream"),
+    ("missing.mp4", "no such file"), ("a-directory.mp4", "directory"),
+])
+def test_bad_inputs_fail_clearly_and_store_nothing(home, ingested, bad_videos, embedder, name, reason):
+    before = stored(home, embedder)
+    done = memlens(home, "ingest", str(bad_videos[name]), "--namespace", "me")
+    assert done.returncode == 1
+    assert "cannot ingest" in done.stderr and reason in done.stderr and "Traceback" not in done.stderr
+    assert stored(home, embedder) == before
+
+
+def test_video_without_audio_is_ingested_from_pictures(home, silent_video):
+    done = memlens(home, "ingest", str(silent_video), "--namespace", "silent", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["channels"]["asr"].startswith("off") and report["records"].get("sighting", 0) >= 1
+
+
+def test_bad_question_time_is_a_usage_error(home):
+    done = memlens(home, "ask", "Where are my keys?", "--at", "yesterday-ish")
+    assert done.returncode == 2 and "ISO" in done.stderr
+
+
+def test_doctor_names_every_channel(home):
+    done = memlens(home, "doctor")
+    assert done.returncode == 0, done.stdout + done.stderr
+    for part in ("perception.asr", "perception.ocr", "perception.clip", "memory.embedder", "agent.llm"):
+        assert part in done.stdout
