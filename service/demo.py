@@ -8,22 +8,11 @@ from pathlib import Path
 
 from rich.console import Console
 
-from agent.state import AgentAnswer
-from eval.synthetic import Question, morning_at_home, render
+from eval.scoring import is_correct
+from eval.synthetic import morning_at_home, render
 from service.config import load_config
 from service.console import progress_bars, print_answer
 from service.system import MemlensSystem
-
-
-def judge_answer(question: Question, answer: AgentAnswer) -> bool:
-    """Right when an accepted keyword is in the answer, or when it abstains on an
-    unanswerable question (a multiple-choice item must pick the scripted option)."""
-    if question.options:
-        return answer.chosen_option is not None and question.options[answer.chosen_option] == question.answer
-    if question.kind == "unanswerable":
-        return answer.abstained
-    text = answer.answer.lower()
-    return not answer.abstained and any(k.lower() in text for k in question.accepted or (question.answer,))
 
 
 def run_demo(out: Path, seed: int, console: Console) -> int:
@@ -49,7 +38,7 @@ def run_demo(out: Path, seed: int, console: Console) -> int:
             t0 = time.perf_counter()
             answer = system.ask(question.text, "demo", at=asked_at, options=list(question.options or []) or None)
             timings.append(time.perf_counter() - t0)
-            ok = judge_answer(question, answer)
+            ok = is_correct(question, answer.answer, answer.abstained, answer.chosen_option)
             right += ok
             print_answer(console, answer, expected=question.answer)
             console.print("[green]✓ correct[/green]" if ok else "[red]✗ wrong[/red]")
