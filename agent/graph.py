@@ -23,7 +23,6 @@ from agent.understand import understand as analyse
 from retrieval.operators import MemoryOperators
 from retrieval.search import HybridRetriever, SearchQuery
 
-
 CONTEXT_TURNS = 5  # utterance hits whose follow-up turns are fetched as conversation context
 
 

@@ -19,8 +19,6 @@ from memory.conversation import CORRECTION_CUE
 from memory.embedding import TextEmbedder
 from memory.records import ENTITY_SIGHTING, TEXT_SIGHTING, UTTERANCE, MemoryRecord
 
-
-
 _NUMBER_WORDS = {
     w: str(i) for i, w in enumerate(
         "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "

@@ -12,7 +12,12 @@ from memory.captions import ClipCaptioner, ClipFacts, ComposedCaptioner, Summari
 from memory.config import MemoryConfig
 from memory.conversation import name_speakers, speech_acts
 from memory.records import (
-    CLIP_CAPTION, ENTITY_SIGHTING, PLACE_VISIT, TEXT_SIGHTING, UTTERANCE, MemoryRecord,
+    CLIP_CAPTION,
+    ENTITY_SIGHTING,
+    PLACE_VISIT,
+    TEXT_SIGHTING,
+    UTTERANCE,
+    MemoryRecord,
 )
 from memory.scene import FrameText, PlaceTimeline, SceneReader, normalise
 from perception.types import ClipSpan, VideoObservation

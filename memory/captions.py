@@ -17,7 +17,7 @@ Summarizer = Callable[[Sequence[str]], str]
 
 
 class ClipCaptioner(Protocol):
-    def caption(self, clip: ClipObservation, facts: "ClipFacts") -> str: ...
+    def caption(self, clip: ClipObservation, facts: ClipFacts) -> str: ...
 
 
 class ClipFacts:

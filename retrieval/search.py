@@ -8,7 +8,6 @@ from datetime import datetime, timedelta
 from memory.memory import Memory
 from memory.records import DAY_SUMMARY, HOUR_SUMMARY, MemoryRecord, RecordFilter, StoreName
 
-
 _TICK = timedelta(microseconds=1)
 
 

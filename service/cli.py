@@ -11,7 +11,7 @@ from rich.console import Console
 
 from perception.errors import PerceptionError
 from service.config import ConfigError, load_config
-from service.console import progress_bars, print_answer
+from service.console import print_answer, progress_bars
 from service.system import MemlensSystem
 from service.views import answer_view, report_view
 
@@ -36,7 +36,7 @@ def _when(value: Optional[str], flag: str) -> Optional[datetime]:
         return datetime.fromisoformat(value)
     except ValueError:
         err.print(f"[red]{flag}: {value!r} is not an ISO date-time such as 2026-11-23T08:30[/red]")
-        raise typer.Exit(2)
+        raise typer.Exit(2) from None
 
 
 @app.command()

@@ -6,8 +6,8 @@ from rich.panel import Panel
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from agent.state import AgentAnswer
 from agent.reasoning import evidence_text
+from agent.state import AgentAnswer
 
 
 def progress_bars(console: Console) -> Progress:

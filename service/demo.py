@@ -11,7 +11,7 @@ from rich.console import Console
 from eval.scoring import is_correct
 from eval.synthetic import morning_at_home, render
 from service.config import load_config
-from service.console import progress_bars, print_answer
+from service.console import print_answer, progress_bars
 from service.system import MemlensSystem
 
 

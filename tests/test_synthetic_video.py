@@ -12,22 +12,15 @@ import av
 import numpy as np
 import pytest
 
-from eval.synthetic.samples import short_scene
 from eval.synthetic import (
     CANNOT_ANSWER,
-    Person,
-    Placement,
-    Question,
-    Room,
-    SceneObject,
     Script,
     ScriptError,
-    Shot,
-    TextArtifact,
     Utterance,
     morning_at_home,
     render,
 )
+from eval.synthetic.samples import short_scene
 from eval.synthetic.script import parse_iso
 
 needs_espeak = pytest.mark.skipif(shutil.which("espeak-ng") is None,
