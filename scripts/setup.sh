@@ -22,12 +22,16 @@ fi
 # Reinstall only when what we install changed.
 stamp="$VENV/.memlens-installed"
 want=$(cat pyproject.toml constraints.txt scripts/setup.sh | sha256sum | cut -d' ' -f1)
+pip_install() {
+    # This machine's pip config names local index folders that may not exist; drop that noise.
+    "$VENV/bin/pip" install -q -c constraints.txt "$@" 2>&1 | { grep -v "is ignored: it is neither" || true; }
+}
 if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     echo "setup: installing Python packages into $VENV (first time takes a few minutes)"
     # torch first, from the local CPU wheel; the constraints file keeps it there.
-    "$VENV/bin/pip" install -q -c constraints.txt torch==2.13.0
-    "$VENV/bin/pip" install -q -c constraints.txt -e ".[test]"
-    "$VENV/bin/pip" install -q -c constraints.txt --no-deps Resemblyzer
+    pip_install torch==2.13.0
+    pip_install -e ".[test]"
+    pip_install --no-deps Resemblyzer
     echo "$want" > "$stamp"
 fi
 echo "setup: ready ($VENV)"

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 from datetime import datetime, timedelta
+from pathlib import Path
 
 import pytest
 
@@ -78,38 +79,34 @@ def short_video(tmp_path_factory):
     return render(short_scene(), tmp_path_factory.mktemp("short-video")).video_path
 
 
+def copy_stream(src: Path, dst: Path, kind: str) -> Path:
+    """Remux one kind of stream ("audio" or "video") into a new file, without re-encoding."""
+    import av
+
+    with av.open(str(src)) as source, av.open(str(dst), "w") as target:
+        stream_in = getattr(source.streams, kind)[0]
+        stream_out = target.add_stream_from_template(stream_in)
+        for packet in source.demux(stream_in):
+            if packet.dts is not None:  # the demuxer's final flush packet carries no data
+                packet.stream = stream_out
+                target.mux(packet)
+    return dst
+
+
 @pytest.fixture(scope="session")
 def bad_videos(tmp_path_factory, short_video):
     """Inputs that must be refused with a clear error, made from the real sample video."""
-    import av
-
     root = tmp_path_factory.mktemp("bad-videos")
     data = short_video.read_bytes()
     (root / "empty.mp4").write_bytes(b"")
     (root / "truncated.mp4").write_bytes(data[: len(data) * 3 // 10])
     (root / "notes.mp4").write_text("this is a shopping list, not a video\n")
     (root / "a-directory.mp4").mkdir()
-    with av.open(str(short_video)) as src, av.open(str(root / "audio-only.m4a"), "w") as dst:
-        audio_in = src.streams.audio[0]
-        audio_out = dst.add_stream_from_template(audio_in)
-        for packet in src.demux(audio_in):
-            if packet.dts is not None:
-                packet.stream = audio_out
-                dst.mux(packet)
+    copy_stream(short_video, root / "audio-only.m4a", "audio")
     return {p.name: p for p in root.iterdir()} | {"missing.mp4": root / "missing.mp4"}
 
 
 @pytest.fixture(scope="session")
 def silent_video(tmp_path_factory, short_video):
-    """The sample video with its audio track dropped (stream copy, no re-encode)."""
-    import av
-
-    out = tmp_path_factory.mktemp("silent") / "silent.mp4"
-    with av.open(str(short_video)) as src, av.open(str(out), "w") as dst:
-        video_in = src.streams.video[0]
-        video_out = dst.add_stream_from_template(video_in)
-        for packet in src.demux(video_in):
-            if packet.dts is not None:
-                packet.stream = video_out
-                dst.mux(packet)
-    return out
+    """The sample video with its audio track dropped."""
+    return copy_stream(short_video, tmp_path_factory.mktemp("silent") / "silent.mp4", "video")

@@ -23,29 +23,16 @@ from perception import (
     probe,
     video_to_dict,
 )
-
-try:  # tests/ is a package in this repo; the fallback serves a flat layout
-    from tests.test_perception_helpers import (
-        VOICE_A,
-        VOICE_B,
-        Shot,
-        Utterance,
-        have_espeak,
-        mix_speech,
-        write_audio_only,
-        write_video,
-    )
-except ImportError:  # pragma: no cover
-    from test_perception_helpers import (  # type: ignore[no-redef]
-        VOICE_A,
-        VOICE_B,
-        Shot,
-        Utterance,
-        have_espeak,
-        mix_speech,
-        write_audio_only,
-        write_video,
-    )
+from tests.test_perception_helpers import (
+    VOICE_A,
+    VOICE_B,
+    Shot,
+    Utterance,
+    have_espeak,
+    mix_speech,
+    write_audio_only,
+    write_video,
+)
 
 pytestmark = [
     pytest.mark.slow,
