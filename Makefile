@@ -16,5 +16,8 @@ test: setup
 test-fast: setup
 	$(PY) -m pytest -q -m "not slow"
 
+bench: setup
+	$(PY) benchmarks/morning.py --out benchmarks/results
+
 clean:
 	rm -rf demo-output .pytest_cache

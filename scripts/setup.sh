@@ -32,6 +32,11 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     pip_install torch==2.13.0
     pip_install -e ".[test]"
     pip_install --no-deps Resemblyzer
+    # open_clip needs torchvision, whose only build for torch 2.13 is a CUDA one that breaks
+    # `transformers` when installed in the venv. The tests exercise the CLIP code path from
+    # a side folder instead (tests/test_perception_clip.py); GPU users take the `gpu` extra.
+    rm -rf .venv-extras/clip
+    pip_install --no-deps --target .venv-extras/clip open-clip-torch torchvision==0.28.0 ftfy regex wcwidth
     echo "$want" > "$stamp"
 fi
 echo "setup: ready ($VENV)"

@@ -2,7 +2,7 @@
 
 No CLIP weights can be had offline, and open_clip needs torchvision, whose only build for
 torch 2.13 is a CUDA one that breaks `transformers` once installed. So open_clip and
-torchvision live in a side folder (.venv-extras/clip, installed here on first use with
+torchvision live in a side folder (.venv-extras/clip, installed by scripts/setup.sh with
 `pip install --no-deps --target`) and the test runs in a subprocess with that folder on
 PYTHONPATH, where perception.clip_embed applies its torchvision shim if needed.
 """
@@ -17,14 +17,10 @@ from pathlib import Path
 
 import pytest
 
-try:
-    from tests.test_perception_helpers import Shot, write_video
-except ImportError:  # pragma: no cover
-    from test_perception_helpers import Shot, write_video  # type: ignore[no-redef]
+from tests.test_perception_helpers import Shot, write_video
 
 REPO = Path(__file__).resolve().parents[1]
 EXTRAS = Path(os.environ.get("MEMLENS_CLIP_EXTRAS", REPO / ".venv-extras" / "clip"))
-PACKAGES = ["open-clip-torch", "torchvision==0.28.0", "ftfy", "regex"]
 pytestmark = pytest.mark.slow
 
 SCRIPT = textwrap.dedent(
@@ -93,15 +89,8 @@ SCRIPT = textwrap.dedent(
 
 @pytest.fixture(scope="module")
 def extras():
-    if not (EXTRAS / "open_clip").is_dir() or not (EXTRAS / "torchvision").is_dir():
-        cmd = [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--target", str(EXTRAS),
-               "-c", str(REPO / "constraints.txt"), *PACKAGES]
-        try:
-            done = subprocess.run(cmd, check=False, capture_output=True, text=True, timeout=300)
-        except subprocess.TimeoutExpired:
-            pytest.skip(f"installing {PACKAGES} into {EXTRAS} timed out (no package index?)")
-        if done.returncode != 0:
-            pytest.skip(f"cannot install {PACKAGES} into {EXTRAS}: {done.stderr.strip()[-300:]}")
+    missing = [name for name in ("open_clip", "torchvision", "ftfy", "wcwidth") if not (EXTRAS / name).is_dir()]
+    assert not missing, f"{EXTRAS} lacks {missing}: run scripts/setup.sh (make test does)"
     return EXTRAS
 
 
