@@ -1,0 +1,78 @@
+"""Runs a system over a suite: ingest each video once, ask every item with memory cut at
+its question time, one JSONL line per item as it finishes. A killed run resumes where it
+stopped: finished items are read back and skipped; failed ones are asked again.
+"""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor, as_completed
+from dataclasses import asdict
+from pathlib import Path
+
+from eval.schema import Item, Prediction, QASystem, Suite, VideoRef, append_jsonl, read_jsonl
+
+Progress = Callable[[str, int, int], None]  # (stage, done, total)
+
+
+def namespace_for(suite: Suite, person: str | None) -> str:
+    """Each person's memories are their own: items only see their person's videos."""
+    return f"{suite.name}:{person or 'default'}"
+
+
+class Runner:
+    def __init__(self, out_dir: Path, workers: int = 1, progress: Progress | None = None):
+        self.out_dir = Path(out_dir)
+        self.workers = max(1, workers)
+        self.progress = progress or (lambda stage, done, total: None)
+        self._lock = threading.Lock()
+
+    def predictions_path(self, system: QASystem) -> Path:
+        return self.out_dir / f"{system.name}.jsonl"
+
+    def _ingested_path(self, system: QASystem) -> Path:
+        return self.out_dir / f"{system.name}.ingested.json"
+
+    def ingest(self, system: QASystem, suite: Suite) -> None:
+        """Each (video, namespace) once per system; remembered across resumed runs."""
+        marker = self._ingested_path(system)
+        done = set(json.loads(marker.read_text())) if marker.exists() else set()
+        needed: list[tuple[VideoRef, str]] = []
+        for video in suite.videos:
+            namespace = namespace_for(suite, video.person)
+            if f"{namespace}/{video.video_id}" not in done:
+                needed.append((video, namespace))
+        for n, (video, namespace) in enumerate(needed, 1):
+            system.ingest(video, namespace)
+            done.add(f"{namespace}/{video.video_id}")
+            marker.write_text(json.dumps(sorted(done)))
+            self.progress("ingest", n, len(needed))
+
+    def _ask(self, system: QASystem, item: Item, namespace: str) -> Prediction:
+        began = time.perf_counter()
+        try:
+            pred = system.answer(item, namespace)
+        except Exception as exc:  # one failing item must not end a long run; it is logged and retried
+            pred = Prediction(item.id, system.name, None, [0.0] * len(item.options), False,
+                              error=f"{type(exc).__name__}: {exc}")
+        pred.latency_s = round(time.perf_counter() - began, 4)
+        return pred
+
+    def run(self, system: QASystem, suite: Suite, limit: int | None = None) -> list[Prediction]:
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        path = self.predictions_path(system)
+        finished = {row["item_id"]: Prediction.from_dict(row) for row in read_jsonl(path) if not row.get("error")}
+        self.ingest(system, suite)
+        todo = [i for i in suite.items if i.id not in finished][:limit]
+        with ThreadPoolExecutor(max_workers=self.workers) as pool:
+            futures = [pool.submit(self._ask, system, item, namespace_for(suite, item.person)) for item in todo]
+            for n, future in enumerate(as_completed(futures), 1):
+                pred = future.result()
+                with self._lock:
+                    append_jsonl(path, [asdict(pred)])
+                    if not pred.error:
+                        finished[pred.item_id] = pred
+                self.progress("ask", n, len(todo))
+        return [finished[i.id] for i in suite.items if i.id in finished]
