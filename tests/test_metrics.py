@@ -68,3 +68,16 @@ def test_risk_coverage_answers_confident_items_first():
     items = [item(0), item(1)]
     preds = [pred(0, 2, (0.1, 0.1, 0.6, 0.2)), pred(1, 0, (0.9, 0.0, 0.1, 0.0))]
     assert risk_coverage(pair(items, preds)) == [(0.5, 1.0), (1.0, 0.5)]
+
+
+def test_reports_put_systems_beside_the_papers_rows(tmp_path):
+    from eval.report import egomemreason_report, plot_per_task, plot_risk_coverage, supermemory_report
+
+    items = [item(0, task="conversational_memory"), item(1, answerable=False, task="intent_recall")]
+    scored = pair(items, [pred(0, 0, (0.9, 0.05, 0.03, 0.02)), pred(1, 3)])
+    text = supermemory_report({"memlens": scored}, "toy")
+    assert "| **memlens** | 100.0 |" in text and "Gemini-3-Flash + Video-RAG" in text and "reported by the paper" in text
+    ego = egomemreason_report({"memlens": pair([item(0, task="Tracking", memory_type="entity")], [pred(0, 0)])}, "toy")
+    assert "| **memlens** | 100.0 | 0.0 |" in ego and "Gemini-3-Flash" in ego
+    assert plot_per_task({"memlens": {"Tracking": 1.0}}, ("Tracking", "Counting"), tmp_path / "t.png", "t").stat().st_size > 1000
+    assert plot_risk_coverage({"memlens": scored}, tmp_path / "r.png", "r").stat().st_size > 1000
