@@ -74,43 +74,44 @@ def egomemreason_report(runs: Mapping[str, list[Scored]], title: str) -> str:
     ])
 
 
-def plot_per_task(runs: Mapping[str, Mapping[str, float]], tasks: tuple[str, ...], path: Path, title: str) -> Path:
+def _axes(size: tuple[float, float]):
     import matplotlib
 
-    matplotlib.use("Agg")
+    matplotlib.use("Agg")  # files only: reports are written on machines without a display
     import matplotlib.pyplot as plt
+
+    return plt.subplots(figsize=size)
+
+
+def _save(fig, ax, path: Path, title: str) -> Path:
+    import matplotlib.pyplot as plt
+
+    ax.set_title(title)
+    ax.legend(fontsize=8)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+    return path
+
+
+def plot_per_task(runs: Mapping[str, Mapping[str, float]], tasks: tuple[str, ...], path: Path, title: str) -> Path:
     import numpy as np
 
-    fig, ax = plt.subplots(figsize=(10, 4))
+    fig, ax = _axes((10, 4))
     width = 0.8 / max(len(runs), 1)
     x = np.arange(len(tasks))
     for k, (name, per_task) in enumerate(runs.items()):
         ax.bar(x + k * width, [100 * per_task.get(t, 0.0) for t in tasks], width, label=name)
     ax.set_xticks(x + 0.4 - width / 2, tasks, rotation=20, ha="right")
     ax.set_ylabel("accuracy (%)")
-    ax.set_title(title)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return _save(fig, ax, path, title)
 
 
 def plot_risk_coverage(runs: Mapping[str, list[Scored]], path: Path, title: str) -> Path:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, ax = plt.subplots(figsize=(5, 4))
+    fig, ax = _axes((5, 4))
     for name, scored in runs.items():
         curve = risk_coverage(scored)
         ax.plot([c for c, _ in curve], [100 * a for _, a in curve], label=name)
     ax.set_xlabel("coverage (share of items answered, most confident first)")
     ax.set_ylabel("accuracy on answered (%)")
-    ax.set_title(title)
-    ax.legend(fontsize=8)
-    fig.tight_layout()
-    fig.savefig(path, dpi=120)
-    plt.close(fig)
-    return path
+    return _save(fig, ax, path, title)
