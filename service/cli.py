@@ -137,6 +137,42 @@ def doctor(config: Optional[Path] = ConfigOption):
 
 
 @app.command()
+def bench(
+    suite_file: Path = typer.Argument(..., help="A suite file (eval.schema.Suite JSONL), e.g. from eval.adapters."),
+    out: Path = typer.Option(Path("bench-output"), help="Predictions (resumable), report.md and plots."),
+    systems: str = typer.Option("memlens,random,blind", help="Comma-separated systems to run side by side."),
+    workers: int = typer.Option(1, help="Parallel asks per system."),
+    config: Optional[Path] = ConfigOption,
+):
+    """Run memlens and baselines over a suite; write the report in the paper's table shape."""
+    from eval.schema import Suite
+    from service.bench import make_systems, run_bench
+
+    if not suite_file.is_file():
+        err.print(f"[red]{suite_file}: no such suite file[/red]")
+        raise typer.Exit(2)
+    system = _system(config)
+    try:
+        with progress_bars(err) as bars:
+            tasks: dict[str, int] = {}
+
+            def progress(stage: str, done: int, total: int) -> None:
+                if stage not in tasks:
+                    tasks[stage] = bars.add_task(stage, total=total)
+                bars.update(tasks[stage], completed=done, total=total)
+
+            report = run_bench(Suite.read(suite_file), out, make_systems(systems.split(","), system),
+                               workers, progress)
+    except ValueError as exc:
+        err.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from exc
+    finally:
+        system.close()
+    console.print(report.read_text())
+    console.print(f"report: {report}")
+
+
+@app.command()
 def demo(
     out: Path = typer.Option(Path("demo-output"), help="Where the video and memory go."),
     seed: int = typer.Option(0),

@@ -1,0 +1,60 @@
+"""`memlens bench`: memlens and baselines over one suite, through the eval runner, into a
+report. The composition lives here because eval must not import the system it measures."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from datetime import datetime
+from pathlib import Path
+
+from eval.baselines import BlindBaseline, RandomBaseline
+from eval.metrics import grouped, pair
+from eval.report import egomemreason_report, plot_per_task, plot_risk_coverage, supermemory_report
+from eval.runner import Runner
+from eval.schema import Item, Prediction, QASystem, Suite, VideoRef
+from service.system import MemlensSystem
+from service.views import evidence_view
+
+
+class MemlensQA:
+    """memlens behind the eval Protocol: ingest on the wearer's clock, ask at t_q with the options."""
+
+    name = "memlens"
+
+    def __init__(self, system: MemlensSystem):
+        self.system = system
+
+    def ingest(self, video: VideoRef, namespace: str) -> None:
+        self.system.ingest(video.path, namespace, datetime.fromisoformat(video.start).replace(tzinfo=None))
+
+    def answer(self, item: Item, namespace: str) -> Prediction:
+        a = self.system.ask(item.question, namespace, item.asked_time, [o.text for o in item.options])
+        return Prediction(item.id, self.name, a.chosen_option, list(a.option_scores or []), a.abstained,
+                          a.answer, [evidence_view(e) for e in a.evidence])
+
+
+def make_systems(names: list[str], system: MemlensSystem) -> list[QASystem]:
+    factories: dict[str, Callable[[], QASystem]] = {
+        "memlens": lambda: MemlensQA(system),
+        "random": RandomBaseline,
+        "blind": lambda: BlindBaseline(system.memory.embedder.embed),
+    }
+    unknown = [n for n in names if n not in factories]
+    if unknown:
+        raise ValueError(f"unknown systems {unknown}; known: {', '.join(factories)}")
+    return [factories[n]() for n in names]
+
+
+def run_bench(suite: Suite, out: Path, systems: list[QASystem], workers: int = 1,
+              progress: Callable[[str, int, int], None] | None = None) -> Path:
+    runner = Runner(out / "predictions", workers=workers, progress=progress)
+    runs = {s.name: pair(suite.items, runner.run(s, suite)) for s in systems}
+    title = f"memlens bench: {suite.name} ({len(suite.items)} items, {len(suite.videos)} videos)"
+    report_of = egomemreason_report if suite.name == "egomemreason" else supermemory_report
+    text = report_of(runs, title)
+    per_task = {n: grouped(scored, lambda s: s.item.task) for n, scored in runs.items()}
+    tasks = tuple(sorted({i.task for i in suite.items}))
+    plot_per_task(per_task, tasks, out / "per_task.png", title)
+    plot_risk_coverage(runs, out / "risk_coverage.png", "risk-coverage")
+    report = out / "report.md"
+    report.write_text(text + "\n\n![per task](per_task.png)\n\n![risk-coverage](risk_coverage.png)\n")
+    return report
