@@ -7,7 +7,7 @@ runtime context; the wiring sits at the bottom.
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from langgraph.graph import END, START, StateGraph
@@ -68,7 +68,7 @@ def _run_step(step: RetrievalStep, state: AgentState, ctx: AgentContext) -> list
     else:
         hits = ctx.retriever.search(query)
         if step.speaker and not hits:  # the named person may not have been recognised by voice
-            hits = ctx.retriever.search(SearchQuery(**{**query.__dict__, "attrs": ()}))
+            hits = ctx.retriever.search(replace(query, attrs=()))
     return [Evidence(h.record, h.score, step.operator) for h in hits]
 
 
@@ -91,7 +91,8 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     entity_found = None
     if analysis.qtype in ("entity_location", "count"):
         entity_found = any(e.why.startswith(("last_seen", "count")) for e in state.evidence)
-    people = ctx.operators.speakers(state.namespace, state.at)
+    # Only a question that names a person needs the list of known speakers.
+    people = ctx.operators.speakers(state.namespace, state.at) if analysis.person else set()
     draft: Draft = ctx.reasoner.draft(analysis, state.evidence, people, entity_found)
     scores = None
     if state.options:

@@ -5,7 +5,7 @@ memory exactly as it was.
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections import defaultdict
 from dataclasses import dataclass
 
 from memory.captions import ClipCaptioner, ClipFacts, ComposedCaptioner, Summarizer, roll_up
@@ -20,6 +20,7 @@ from memory.records import (
     MemoryRecord,
 )
 from memory.scene import FrameText, PlaceTimeline, SceneReader, normalise
+from perception.clips import clip_index_at
 from perception.types import ClipSpan, VideoObservation
 
 
@@ -65,7 +66,11 @@ class RecordBuilder:
         frames = self.scene.frames(video)
         places = PlaceTimeline(frames, self.config.place_persistence)
         speaker_names = name_speakers(seg for clip in video.clips for seg in clip.asr)
-        span_of = self._span_lookup(video)
+        spans = [c.span for c in video.clips]
+        by_index = {span.index: span for span in spans}
+
+        def span_of(t: float) -> ClipSpan:
+            return by_index[clip_index_at(spans, t)]
 
         def record(store, kind, text, start, end, keyframes=(), **attrs) -> MemoryRecord:
             span = span_of(start)
@@ -91,22 +96,19 @@ class RecordBuilder:
                     said=seg.text.strip(), acts=speech_acts(seg.text), confidence=seg.confidence,
                     place=places.at(seg.start),
                 ))
-        clips = [self._clip_caption(clip.span, clip, frames, places, records, record) for clip in video.clips]
+        records_in: dict[int, list[MemoryRecord]] = defaultdict(list)  # grouped once, not rescanned per clip
+        for r in records:
+            if r.kind != PLACE_VISIT:
+                records_in[clip_index_at(spans, r.start)].append(r)
+        places_in: dict[int, list[str]] = defaultdict(list)
+        for f in frames:
+            if (place := places.at(f.time)) is not None:
+                places_in[clip_index_at(spans, f.time)].append(place)
+        clips = [self._clip_caption(clip, records_in[clip.span.index], places_in[clip.span.index], record)
+                 for clip in video.clips]
         records += clips
         records += roll_up(clips, self.summarize)
         return records
-
-    @staticmethod
-    def _span_lookup(video: VideoObservation) -> Callable[[float], ClipSpan]:
-        spans = [c.span for c in video.clips]
-
-        def span_of(t: float) -> ClipSpan:
-            for span in spans:
-                if span.start <= t < span.end:
-                    return span
-            return spans[-1] if spans and t >= spans[-1].start else spans[0]
-
-        return span_of
 
     def _sightings(self, frames: list[FrameText], places: PlaceTimeline, record) -> list[MemoryRecord]:
         items = [
@@ -137,11 +139,9 @@ class RecordBuilder:
             ))
         return out
 
-    def _clip_caption(self, span: ClipSpan, clip, frames, places, records, record) -> MemoryRecord:
-        inside = [r for r in records if span.start <= r.start < span.end and r.kind != PLACE_VISIT]
-        clip_places = list(dict.fromkeys(
-            p for p in (places.at(f.time) for f in frames if span.start <= f.time < span.end) if p
-        ))
+    def _clip_caption(self, clip, inside: list[MemoryRecord], seen_places: list[str], record) -> MemoryRecord:
+        span = clip.span
+        clip_places = list(dict.fromkeys(seen_places))
         facts = ClipFacts(
             places=clip_places,
             objects=list(dict.fromkeys(r.attrs["label"] for r in inside if r.kind == ENTITY_SIGHTING)),

@@ -7,6 +7,7 @@ clip of its own.
 """
 from __future__ import annotations
 
+import bisect
 import math
 from datetime import datetime, timedelta
 
@@ -47,7 +48,5 @@ def clip_index_at(spans: list[ClipSpan], t: float) -> int | None:
     """
     if not spans:
         return None
-    for span in spans:
-        if t < span.end:
-            return span.index
-    return spans[-1].index
+    pos = bisect.bisect_right(spans, t, key=lambda span: span.end)  # spans are in time order
+    return spans[min(pos, len(spans) - 1)].index

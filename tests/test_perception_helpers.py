@@ -121,16 +121,7 @@ def write_video(
         for packet in video.encode():
             container.mux(packet)
         if astream is not None:
-            step = 1024
-            for i in range(0, len(audio), step):
-                chunk = audio[i : i + step].reshape(1, -1).astype(np.float32)
-                aframe = av.AudioFrame.from_ndarray(chunk, format="flt", layout="mono")
-                aframe.sample_rate = RATE
-                aframe.pts = i
-                for packet in astream.encode(aframe):
-                    container.mux(packet)
-            for packet in astream.encode():
-                container.mux(packet)
+            encode_audio(container, astream, audio)
     return path
 
 
@@ -138,14 +129,18 @@ def write_audio_only(path: Path, audio: np.ndarray) -> Path:
     """An audio-only file (.m4a -> AAC, .wav -> PCM) written with PyAV."""
     codec = "pcm_s16le" if path.suffix == ".wav" else "aac"
     with av.open(str(path), "w") as container:
-        stream = container.add_stream(codec, rate=RATE, layout="mono")
-        for i in range(0, len(audio), 1024):
-            chunk = audio[i : i + 1024].reshape(1, -1).astype(np.float32)
-            frame = av.AudioFrame.from_ndarray(chunk, format="flt", layout="mono")
-            frame.sample_rate = RATE
-            frame.pts = i
-            for packet in stream.encode(frame):
-                container.mux(packet)
-        for packet in stream.encode():
-            container.mux(packet)
+        encode_audio(container, container.add_stream(codec, rate=RATE, layout="mono"), audio)
     return path
+
+
+def encode_audio(container, stream, audio: np.ndarray, step: int = 1024) -> None:
+    """Encode mono float audio into `stream` in chunks and flush the encoder."""
+    for i in range(0, len(audio), step):
+        frame = av.AudioFrame.from_ndarray(audio[i : i + step].reshape(1, -1).astype(np.float32),
+                                           format="flt", layout="mono")
+        frame.sample_rate = RATE
+        frame.pts = i
+        for packet in stream.encode(frame):
+            container.mux(packet)
+    for packet in stream.encode():
+        container.mux(packet)
