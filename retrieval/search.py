@@ -69,22 +69,40 @@ class HybridRetriever:
                     hit.via.append(label)
         return sorted(hits.values(), key=lambda h: -h.score)[: query.k]
 
-    def coarse_to_fine(self, query: SearchQuery, days: int = 2, hours: int = 3) -> list[Hit]:
-        """Day summaries -> hour summaries -> fine records, each level narrowing the next."""
+    def coarse_to_fine(self, query: SearchQuery, days: int = 2, hours: int = 3,
+                       open_tail: bool = False) -> list[Hit]:
+        """Day summaries -> hour summaries -> fine records, each level narrowing the next.
+
+        A summary is only visible once its whole window ended before the question time, so
+        the current day and hour have none. With `open_tail`, what lies after the last
+        complete summary of a level is searched at the next level down instead of being
+        unreachable (a question at 14:00 still finds this morning's hours and the last minutes).
+        """
         def inside(record: MemoryRecord) -> dict:
             # A summary's window includes its own end; the question-time cut stays strict.
             end = record.wall_end + _TICK
             return {"after": record.wall_start, "before": min(end, query.before) if query.before else end}
 
         day_hits = self.search(replace(query, stores=("event",), kinds=(DAY_SUMMARY,), k=days))
+        day_windows = [inside(d.record) for d in day_hits] + ([self._after_last(query, DAY_SUMMARY)] if open_tail else [])
         hour_hits: list[Hit] = []
-        for day in day_hits:
-            hour_hits += self.search(replace(query, stores=("event",), kinds=(HOUR_SUMMARY,), k=hours,
-                                             **inside(day.record)))
+        for window in day_windows:
+            hour_hits += self.search(replace(query, stores=("event",), kinds=(HOUR_SUMMARY,), k=hours, **window))
+        hour_windows = [inside(h.record) for h in sorted(hour_hits, key=lambda h: -h.score)[:hours]]
+        hour_windows += [self._after_last(query, HOUR_SUMMARY)] if open_tail else []
         fine_kinds = tuple(k for k in (query.kinds or ()) if k not in (DAY_SUMMARY, HOUR_SUMMARY)) or None
         fine: dict[int, Hit] = {}
-        for hour in sorted(hour_hits, key=lambda h: -h.score)[:hours]:
-            for hit in self.search(replace(query, kinds=fine_kinds, **inside(hour.record))):
+        for window in hour_windows:
+            for hit in self.search(replace(query, kinds=fine_kinds, **window)):
                 if hit.record.kind not in (DAY_SUMMARY, HOUR_SUMMARY):
                     fine.setdefault(hit.record.id, hit)
         return sorted(fine.values(), key=lambda h: -h.score)[: query.k]
+
+    def _after_last(self, query: SearchQuery, summary_kind: str) -> dict:
+        """The window after the last summary of this kind complete before the question time."""
+        flt = replace(query, kinds=(summary_kind,)).record_filter()
+        ends = [r.wall_end for r in self.memory.store("event").query(flt)]
+        after = max(ends) + _TICK if ends else query.after
+        if after is not None and query.after is not None:
+            after = max(after, query.after)
+        return {"after": after, "before": query.before}

@@ -6,6 +6,7 @@ from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 
+from agent.baselines import BaselineAnswer, EgoButlerBaseline, VideoRagBaseline
 from eval.baselines import BlindBaseline, RandomBaseline
 from eval.metrics import grouped, pair
 from eval.report import egomemreason_report, plot_per_task, plot_risk_coverage, supermemory_report
@@ -32,11 +33,34 @@ class MemlensQA:
                           a.answer, [evidence_view(e) for e in a.evidence])
 
 
+class MemoryBaselineQA:
+    """A retrieval baseline (Video-RAG, EgoButler) behind the eval Protocol, reading the memory
+    memlens built: a video this memory already holds is not perceived or ingested again."""
+
+    def __init__(self, system: MemlensSystem, baseline: VideoRagBaseline | EgoButlerBaseline):
+        self.system = system
+        self.baseline = baseline
+        self.name = baseline.name
+
+    def ingest(self, video: VideoRef, namespace: str) -> None:
+        start = datetime.fromisoformat(video.start).replace(tzinfo=None)
+        if not self.system.holds(video.path, namespace, start):
+            self.system.ingest(video.path, namespace, start)
+
+    def answer(self, item: Item, namespace: str) -> Prediction:
+        a: BaselineAnswer = self.baseline.answer(item.question, namespace, item.asked_time,
+                                                 [o.text for o in item.options])
+        return Prediction(item.id, self.name, a.chosen, a.option_scores, a.abstained, a.answer,
+                          [evidence_view(e) for e in a.evidence])
+
+
 def make_systems(names: list[str], system: MemlensSystem) -> list[QASystem]:
     factories: dict[str, Callable[[], QASystem]] = {
         "memlens": lambda: MemlensQA(system),
         "random": RandomBaseline,
         "blind": lambda: BlindBaseline(system.memory.embedder.embed),
+        "videorag": lambda: MemoryBaselineQA(system, VideoRagBaseline(system.retriever, system.memory.embedder)),
+        "egobutler": lambda: MemoryBaselineQA(system, EgoButlerBaseline(system.retriever, system.memory.embedder)),
     }
     unknown = [n for n in names if n not in factories]
     if unknown:

@@ -14,7 +14,7 @@ from agent.reasoning import EvidenceReasoner
 from agent.state import AgentAnswer
 from memory.memory import Memory
 from perception.cache import ObservationCache
-from perception.pipeline import Perceiver
+from perception.pipeline import Perceiver, file_video_id
 from retrieval.operators import MemoryOperators
 from retrieval.search import HybridRetriever
 from service.config import AppConfig
@@ -43,6 +43,7 @@ class MemlensSystem:
         self._lock = threading.Lock()
         self._perceiver: Perceiver | None = None
         self._memory: Memory | None = None
+        self._retriever: HybridRetriever | None = None
         self._agent: MemoryAgent | None = None
         self.cache = ObservationCache(config.perception.cache_dir) if config.perception.cache_dir else None
 
@@ -62,12 +63,21 @@ class MemlensSystem:
             return self._memory
 
     @property
-    def agent(self) -> MemoryAgent:
+    def retriever(self) -> HybridRetriever:
+        """The one retriever over this memory, shared by the agent and the retrieval baselines."""
         memory = self.memory
+        with self._lock:
+            if self._retriever is None:
+                self._retriever = HybridRetriever(memory, self.config.retrieval)
+            return self._retriever
+
+    @property
+    def agent(self) -> MemoryAgent:
+        memory, retriever = self.memory, self.retriever
         with self._lock:
             if self._agent is None:
                 self._agent = MemoryAgent(AgentContext(
-                    retriever=HybridRetriever(memory, self.config.retrieval),
+                    retriever=retriever,
                     operators=MemoryOperators(memory),
                     reasoner=EvidenceReasoner(memory.embedder),
                     config=self.config.agent,
@@ -85,6 +95,16 @@ class MemlensSystem:
             video_id=video.video_id, path=str(path), namespace=namespace, duration=video.duration,
             wall_start=video.wall_start, records=counts, channels=video.channels,
             seconds=time.perf_counter() - began,
+        )
+
+    def holds(self, path: str | Path, namespace: str, start: datetime | None = None) -> bool:
+        """Whether this namespace already remembers this file (same bytes), on this clock when
+        `start` is given. Systems that share this memory ingest only what it lacks: `ingest`
+        itself always perceives again and replaces the video's records."""
+        video_id = file_video_id(Path(path).expanduser())
+        return any(
+            v.video_id == video_id and (start is None or abs((v.origin - start).total_seconds()) < 1e-3)
+            for v in self.memory.videos(namespace)
         )
 
     def ask(self, question: str, namespace: str | None = None, at: datetime | None = None,
