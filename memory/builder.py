@@ -5,6 +5,7 @@ memory exactly as it was.
 """
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -111,16 +112,21 @@ class RecordBuilder:
         return records
 
     def _sightings(self, frames: list[FrameText], places: PlaceTimeline, record) -> list[MemoryRecord]:
+        # The episode key keeps the state, so a pan seen dirty then clean is two sightings.
         items = [
             (normalise(line.text), line.text.strip(), places.at(f.time), f.time, line.confidence, [])
-            for f in frames for line in f.lines if self.scene.is_object_label(line)
+            for f in frames for line in self.scene.object_lines(f)
         ]
         out = []
         for ep in _episodes(items, self.config.sighting_gap):
+            entity, state = self.scene.split_state(ep.key)
+            label = re.sub(rf"[\s(\[:-]*{state}\W*$", "", ep.label, flags=re.I) if state else ep.label
+            label = label.strip() or entity
             where = f" in the {ep.place}" if ep.place else ""
+            condition = f" ({state})" if state else ""
             out.append(record(
-                "entity", ENTITY_SIGHTING, f"{ep.label} seen{where}", ep.times[0], ep.times[-1],
-                keyframes=ep.times, entity=ep.key, label=ep.label, place=ep.place,
+                "entity", ENTITY_SIGHTING, f"{label}{condition} seen{where}", ep.times[0], ep.times[-1],
+                keyframes=ep.times, entity=entity, label=label, place=ep.place, state=state,
                 confidence=round(ep.confidence, 4),
             ))
         return out

@@ -26,5 +26,9 @@ class MemoryConfig:
     place_persistence: float = 45.0
     # Object labels are short: longer OCR lines are text, not a thing.
     max_label_words: int = 3
+    # A state word printed after a label ("PAN (DIRTY)") is the thing's condition, not
+    # part of its name: the pan stays one entity whether clean or dirty.
+    states: tuple[str, ...] = ("dirty", "clean", "open", "closed", "full", "empty", "on", "off",
+                               "broken", "wet", "dry")
     min_text_confidence: float = 0.5
     extra: dict = field(default_factory=dict)

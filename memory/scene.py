@@ -83,6 +83,22 @@ class SceneReader:
             and self.place_named(line.text) is None
         )
 
+    def split_state(self, label: str) -> tuple[str, str | None]:
+        """("pan dirty") -> ("pan", "dirty"): a trailing state word is a condition."""
+        words = normalise(label).split()
+        if len(words) > 1 and words[-1] in self.config.states:
+            return " ".join(words[:-1]), words[-1]
+        return " ".join(words), None
+
+    def object_lines(self, frame: FrameText) -> list[OcrLine]:
+        """Labels on things: short, wordy lines that stand alone. A line that shares a block
+        with others belongs to a note, screen or receipt and is read as text instead."""
+        sizes: dict[int, int] = defaultdict(int)
+        for b in frame.blocks:
+            sizes[b] += 1
+        return [line for line, b in zip(frame.lines, frame.blocks)
+                if sizes[b] == 1 and self.is_object_label(line)]
+
     def frames(self, video: VideoObservation) -> list[FrameText]:
         by_time: dict[float, list[OcrLine]] = defaultdict(list)
         for clip in video.clips:

@@ -136,33 +136,81 @@ def doctor(config: Optional[Path] = ConfigOption):
     raise typer.Exit(0 if ok else 1)
 
 
+def _bars_callback(bars):
+    """A runner/generator progress callback drawing one rich bar per stage."""
+    tasks: dict[str, int] = {}
+
+    def progress(stage: str, done: int, total: int) -> None:
+        if stage not in tasks:
+            tasks[stage] = bars.add_task(stage, total=total)
+        bars.update(tasks[stage], completed=done, total=total)
+
+    return progress
+
+
+def _generated_suite(name: str, size: str, seed: int, data: Optional[Path], system: MemlensSystem) -> Path:
+    from eval.life.suites import build_suite
+
+    root = data or system.config.home / "bench"
+    with progress_bars(err) as bars:
+        return build_suite(name, size, root, system.memory.embedder.embed, seed, _bars_callback(bars))
+
+
+SuiteArgument = typer.Argument(..., help="supermemory | egomemreason (generated), or a suite JSONL file.")
+SizeOption = typer.Option("smoke", help="Generated suites: smoke (~3 min of video, ~30 items) or full.")
+SeedOption = typer.Option(0, help="Generated suites: the world seed (generation is deterministic for it).")
+DataOption = typer.Option(None, help="Where generated videos and suites go (default: <home>/bench).")
+
+
+@app.command()
+def generate(
+    suite: str = typer.Argument(..., help="supermemory | egomemreason"),
+    size: str = SizeOption,
+    seed: int = SeedOption,
+    data: Optional[Path] = DataOption,
+    config: Optional[Path] = ConfigOption,
+):
+    """Simulate and render a multi-day life, then write a benchmark suite over it."""
+    system = _system(config)
+    try:
+        path = _generated_suite(suite, size, seed, data, system)
+    except ValueError as exc:
+        err.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from exc
+    finally:
+        system.close()
+    console.print(f"suite: {path}")
+
+
 @app.command()
 def bench(
-    suite_file: Path = typer.Argument(..., help="A suite file (eval.schema.Suite JSONL), e.g. from eval.adapters."),
+    suite: str = SuiteArgument,
+    size: str = SizeOption,
+    seed: int = SeedOption,
+    data: Optional[Path] = DataOption,
     out: Path = typer.Option(Path("bench-output"), help="Predictions (resumable), report.md and plots."),
-    systems: str = typer.Option("memlens,random,blind", help="Comma-separated systems to run side by side."),
+    systems: str = typer.Option("memlens,videorag,egobutler,random,blind",
+                                help="Comma-separated systems to run side by side."),
     workers: int = typer.Option(1, help="Parallel asks per system."),
     config: Optional[Path] = ConfigOption,
 ):
     """Run memlens and baselines over a suite; write the report in the paper's table shape."""
+    from eval.life.suites import SUITES
     from eval.schema import Suite
     from service.bench import make_systems, run_bench
 
-    if not suite_file.is_file():
-        err.print(f"[red]{suite_file}: no such suite file[/red]")
-        raise typer.Exit(2)
     system = _system(config)
     try:
+        if suite in SUITES:
+            suite_file = _generated_suite(suite, size, seed, data, system)
+        else:
+            suite_file = Path(suite)
+            if not suite_file.is_file():
+                err.print(f"[red]{suite_file}: neither a generated suite ({', '.join(SUITES)}) nor a suite file[/red]")
+                raise typer.Exit(2)
         with progress_bars(err) as bars:
-            tasks: dict[str, int] = {}
-
-            def progress(stage: str, done: int, total: int) -> None:
-                if stage not in tasks:
-                    tasks[stage] = bars.add_task(stage, total=total)
-                bars.update(tasks[stage], completed=done, total=total)
-
             report = run_bench(Suite.read(suite_file), out, make_systems(systems.split(","), system),
-                               workers, progress)
+                               workers, _bars_callback(bars))
     except ValueError as exc:
         err.print(f"[red]{exc}[/red]")
         raise typer.Exit(2) from exc

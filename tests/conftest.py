@@ -30,8 +30,8 @@ def memory(tmp_path, embedder):
     mem.close()
 
 
-def _line(text: str, t: float, y: float, conf: float = 0.95) -> OcrLine:
-    return OcrLine(text=text, confidence=conf, frame_time=t, box=(100.0, y, 400.0, y + 40), frame_size=(960, 540))
+def _line(text: str, t: float, y: float, conf: float = 0.95, x: float = 100.0) -> OcrLine:
+    return OcrLine(text=text, confidence=conf, frame_time=t, box=(x, y, x + 300.0, y + 40), frame_size=(960, 540))
 
 
 def make_observation(video_id: str = "vid-morning", wall_start: datetime = T0) -> VideoObservation:
@@ -44,7 +44,7 @@ def make_observation(video_id: str = "vid-morning", wall_start: datetime = T0) -
     spans = [ClipSpan(video_id, i, 30.0 * i, 30.0 * (i + 1), wall_start + timedelta(seconds=30 * i)) for i in range(3)]
     clips = [ClipObservation(span=s, keyframe_times=[s.start + 2, s.start + 15]) for s in spans]
     clips[0].ocr = [
-        _line("KITCHEN", 2.0, 20), _line("SCISSORS", 2.0, 300), _line("MUG", 2.0, 380),
+        _line("KITCHEN", 2.0, 20), _line("SCISSORS", 2.0, 300), _line("MUG", 2.0, 300, x=600.0),
         _line("WIFI PASSWORD", 15.0, 150), _line("BLUEFOX42", 15.0, 200), _line("KITCHEN", 15.0, 20),
     ]
     clips[0].asr = [

@@ -228,7 +228,8 @@ def _draw_object(script: Script, draw: ImageDraw.ImageDraw, p: Placement, pad: i
                        outline=INK, width=edge)
     else:
         draw.rectangle((cx - r, cy - r, cx + r, cy + r), fill=colour, outline=INK, width=edge)
-    _plaque(draw, obj.name.upper(), font, (cx, cy + r + 30 * unit), (255, 255, 255), 7 * unit)
+    label = f"{obj.name} ({p.state})" if p.state else obj.name
+    _plaque(draw, label.upper(), font, (cx, cy + r + 30 * unit), (255, 255, 255), 7 * unit)
 
 
 def _draw_text(draw: ImageDraw.ImageDraw, art: TextArtifact, pad: int,

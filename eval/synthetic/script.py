@@ -72,6 +72,7 @@ class Placement(_Frozen):
     object: str
     x: float
     y: float
+    state: str = ""  # printed after the label, e.g. "PAN (DIRTY)": clean/dirty, open/closed, full/empty
 
 
 @dataclass(frozen=True)
