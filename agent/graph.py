@@ -18,6 +18,7 @@ from agent.llm import ChatModel
 from agent.llm_reasoning import ask_model
 from agent.planning import make_plan
 from agent.reasoning import Draft, EvidenceReasoner
+from agent.skills import SkillContext, parse_scope, premise_failure, resolve_anchor, run_skills
 from agent.state import AgentAnswer, AgentState, Evidence, RetrievalStep
 from agent.understand import understand as analyse
 from retrieval.operators import MemoryOperators
@@ -37,8 +38,23 @@ class AgentContext:
 
 # -- nodes -------------------------------------------------------------------------------
 def understand(state: AgentState) -> dict:
-    analysis = analyse(state.question, state.options)
-    return {"analysis": analysis, "trace": state.trace + [f"understand: {analysis.qtype} '{analysis.target}'"]}
+    scope = parse_scope(state.question)
+    # An anchor clause only says which day: the question proper is what evidence must cover.
+    analysis = analyse(scope.body if scope.anchor else state.question, state.options)
+    return {"analysis": analysis, "scope": scope,
+            "trace": state.trace + [f"understand: {analysis.qtype} '{analysis.target}'"]}
+
+
+def _skill_context(state: AgentState, ctx: AgentContext) -> SkillContext:
+    return SkillContext(ctx.retriever, ctx.operators, ctx.operators.memory.config.places, state.namespace, state.at,
+                        state.scope)
+
+
+def ground(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    """Resolve an anchor ("on the day Bob asked for the slides") to the day it names."""
+    scope, record = resolve_anchor(state.scope, _skill_context(state, runtime.context))
+    note = f"ground: '{scope.anchor}' -> {record.wall_start:%Y-%m-%d}" if record else "ground: no anchor"
+    return {"scope": scope, "trace": state.trace + [note]}
 
 
 def plan(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
@@ -47,7 +63,8 @@ def plan(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
 
 
 def _run_step(step: RetrievalStep, state: AgentState, ctx: AgentContext) -> list[Evidence]:
-    before, ns = state.at, state.namespace
+    after, before = _skill_context(state, ctx).window() if state.refinements < 2 else (None, state.at)
+    ns = state.namespace
     if step.operator in ("last_seen", "count"):
         match = ctx.operators.resolve_entity(step.query, ns, before)
         if match is None:
@@ -60,7 +77,7 @@ def _run_step(step: RetrievalStep, state: AgentState, ctx: AgentContext) -> list
         chosen = [r for r in trail if r.id != getattr(last_placed, "id", None)][-2:] + ([last_placed] if last_placed else [])
         return [Evidence(r, match.score, f"last_seen:{match.entity}") for r in chosen]
     query = SearchQuery(
-        text=step.query, namespace=ns, stores=step.stores, kinds=step.kinds, before=before, k=step.k,
+        text=step.query, namespace=ns, stores=step.stores, kinds=step.kinds, before=before, after=after, k=step.k,
         attrs=(("speaker_name", step.speaker),) if step.speaker else (),
     )
     if step.operator == "coarse_to_fine":
@@ -91,12 +108,20 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     entity_found = None
     if analysis.qtype in ("entity_location", "count"):
         entity_found = any(e.why.startswith(("last_seen", "count")) for e in state.evidence)
-    # Only a question that names a person needs the list of known speakers.
-    people = ctx.operators.speakers(state.namespace, state.at) if analysis.person else set()
-    draft: Draft = ctx.reasoner.draft(analysis, state.evidence, people, entity_found)
-    scores = None
-    if state.options:
-        scores = ctx.reasoner.score_options(state.options, analysis, draft, ctx.config.abstain_threshold)
+    skills = _skill_context(state, ctx)
+    threshold, scores = ctx.config.abstain_threshold, None
+    if (failed := premise_failure(state.question, skills)) is not None:
+        draft = Draft("", [], 0.0, f"false premise: {failed}")
+    elif (skill := run_skills(state.question, state.options or [], analysis, skills)) is not None:
+        draft = Draft(skill.answer, skill.support, skill.sufficiency, skill.note, claim=skill.claim)
+        if state.options and skill.raw is not None:
+            scores = ctx.reasoner.distribute(skill.raw, analysis, draft.sufficiency, threshold)
+    else:
+        # Only a question that names a person needs the list of known speakers.
+        people = ctx.operators.speakers(state.namespace, state.at) if analysis.person else set()
+        draft = ctx.reasoner.draft(analysis, state.evidence, people, entity_found)
+    if state.options and scores is None:
+        scores = ctx.reasoner.score_options(state.options, analysis, draft, threshold)
     if ctx.chat is not None and state.evidence and draft.sufficiency > 0:
         reply = ask_model(ctx.chat, state.question, state.at, state.options, state.evidence)
         draft = Draft(reply["answer"] or draft.answer, draft.support, draft.sufficiency * (1.0 if reply["sufficient"] else 0.5),
@@ -149,6 +174,10 @@ def answer(state: AgentState) -> dict:
 def abstain(state: AgentState) -> dict:
     offered = state.analysis.abstain_options
     chosen = offered[0] if offered else None
+    if chosen is None and state.options and state.option_scores:
+        # No "cannot be answered" option: the protocol forces a choice, so give the best
+        # guess (still flagged as an abstention for risk-coverage).
+        chosen = max(range(len(state.options)), key=lambda i: state.option_scores[i])
     text = state.options[chosen] if chosen is not None else f"I can't answer that from memory ({state.note})."
     return {"result": _result(state, text, abstained=True, chosen=chosen)}
 
@@ -156,11 +185,12 @@ def abstain(state: AgentState) -> dict:
 # -- wiring ------------------------------------------------------------------------------
 def build_graph():
     graph = StateGraph(AgentState, context_schema=AgentContext)
-    for name, node in (("understand", understand), ("plan", plan), ("retrieve", retrieve), ("reason", reason),
+    for name, node in (("understand", understand), ("ground", ground), ("plan", plan), ("retrieve", retrieve), ("reason", reason),
                        ("judge", judge), ("refine", refine), ("answer", answer), ("abstain", abstain)):
         graph.add_node(name, node)
     graph.add_edge(START, "understand")
-    graph.add_edge("understand", "plan")
+    graph.add_edge("understand", "ground")
+    graph.add_edge("ground", "plan")
     graph.add_edge("plan", "retrieve")
     graph.add_edge("retrieve", "reason")
     graph.add_edge("reason", "judge")

@@ -133,13 +133,17 @@ class EvidenceReasoner:
             named = [e for e in utterances if (e.record.attrs.get("speaker_name") or "").lower() == analysis.person.lower()]
             utterances = named or utterances
         act = analysis.speech_act
+        # Equally good matches: the latest wins (a memory question means the last time).
         top = max(utterances, key=lambda e: (
             act is not None and act in e.record.attrs.get("acts", []),
-            coverage(analysis.key_terms, [e.record.text]), e.score,
+            coverage(analysis.key_terms, [e.record.text]), e.record.wall_start, e.score,
         ))
         support, said = [top], top.record.attrs.get("said", top.record.text)
         who = top.record.attrs.get("speaker_name") or top.record.attrs.get("speaker") or "someone"
         answer, claim = f'{who} said: "{said}" (at {clock(top.record)})', f"{who}: {said}"
+        fix = CORRECTION_CUE.search(said)
+        if fix is not None and len(said) - fix.end() > 3:  # "at 3. Actually, no, 5": what stands is after the cue
+            claim = f"{who}: {said[fix.end():]}"
         # A correction by the same speaker shortly after overrides what was said first.
         for later in sorted(utterances, key=lambda e: e.record.wall_start):
             r = later.record
@@ -150,7 +154,10 @@ class EvidenceReasoner:
                 answer = f'{who} corrected it: "{r.attrs["said"]}" (at {clock(r)}; first said "{said}")'
                 claim = f'{who}: {r.attrs["said"]}'
                 break
-        cov = coverage(analysis.key_terms, [e.record.text for e in support])
+        if analysis.key_terms:
+            cov = coverage(analysis.key_terms, [e.record.text for e in support])
+        else:  # "what did I say I need to do?": the asked speech act is the whole content
+            cov = 1.0 if act is not None and act in top.record.attrs.get("acts", []) else 0.0
         return Draft(answer, support, cov, "speaker-attributed transcript", claim=claim)
 
     # -- multiple choice ----------------------------------------------------------------
@@ -168,7 +175,16 @@ class EvidenceReasoner:
             for j, i in enumerate(scored):
                 words = content_words(options[i])
                 raw[i] = 0.5 * float(sims[j]) + 0.5 * coverage(words, answer_texts)
-        probs = np.zeros(len(options))
+        return self.distribute(list(raw), analysis, draft.sufficiency, threshold)
+
+    @staticmethod
+    def distribute(raw: Sequence[float], analysis: QuestionAnalysis, sufficiency: float,
+                   threshold: float) -> list[float]:
+        """Raw per-option preferences -> probabilities; "cannot be answered" options take
+        the mass that insufficient evidence leaves."""
+        options = range(len(raw))
+        scored = [i for i in options if i not in analysis.abstain_options]
+        probs = np.zeros(len(raw))
         if scored:
             logits = np.array([raw[i] for i in scored]) * 8.0
             soft = np.exp(logits - logits.max())
@@ -176,7 +192,7 @@ class EvidenceReasoner:
                 probs[i] = soft[j] / soft.sum()
         if analysis.abstain_options:
             # Evidence below the threshold gives the abstain option the majority.
-            p_abstain = 1.0 / (1.0 + math.exp(12.0 * (draft.sufficiency - threshold)))
+            p_abstain = 1.0 / (1.0 + math.exp(12.0 * (sufficiency - threshold)))
             probs *= 1.0 - p_abstain
             for i in analysis.abstain_options:
                 probs[i] = p_abstain / len(analysis.abstain_options)

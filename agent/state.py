@@ -5,6 +5,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Literal
 
+from agent.timescope import TimeScope
 from memory.records import MemoryRecord
 
 QuestionType = Literal[
@@ -67,6 +68,7 @@ class AgentState:
     at: datetime | None = None
     options: list[str] | None = None
     analysis: QuestionAnalysis | None = None
+    scope: TimeScope = field(default_factory=TimeScope)  # when the question is about, anchors resolved
     plan: list[RetrievalStep] = field(default_factory=list)
     evidence: list[Evidence] = field(default_factory=list)
     draft: str = ""

@@ -14,7 +14,8 @@ is are was were be been being am do does did doing have has had having will woul
 may might must of in on at to for from by with about into onto over under after before during than then
 and or but if so not no yes what which who whom whose where when why how there here any some all each
 just also very really please tell remind again earlier today yesterday tonight morning last ago now
-hey aria ok okay one thing things something many times often usually
+hey aria ok okay one thing things something many times often usually night evening afternoon week
+so far finally eventually
 """.split())
 # Verbs that frame the question rather than name what it is about.
 FRAME_VERBS = frozenset("""
@@ -22,13 +23,13 @@ say said says tell told ask asked asking mention mentioned want wanted suggest s
 leave left put place placed keep kept see saw seen store stored find found remember know get got
 read write written go went come came make made think thought
 promise promised agree agreed commit committed intend intended plan planned request requested remind
-supposed meant
+supposed meant eat ate eaten
 """.split())
 # Question verbs that ask for one kind of speech act.
 _ACT_CUES = (
-    ("commitment", re.compile(r"\b(promise[d]?|agree[d]? to|commit(?:ted)? to|said (?:i|we) would)\b", re.I)),
+    ("commitment", re.compile(r"\b(promise[d]?|agree[d]? to|commit(?:ted)? to|said (?:i|we) would|(?:tell|told) \w+ (?:i|we) would)\b", re.I)),
     ("request", re.compile(r"\b(ask(?:ed)? (?:me|us) to|request(?:ed)?|want(?:ed)? me to|tell me to|told me to)\b", re.I)),
-    ("intention", re.compile(r"\b(intend(?:ed)?|plan(?:ned)? to|supposed to|remind me|meant to)\b", re.I)),
+    ("intention", re.compile(r"\b(intend(?:ed)?|plan(?:ned)? to|supposed to|remind me|meant to|(?:need|needed|have|had) to do)\b", re.I)),
     ("correction", re.compile(r"\b(correct(?:ed|ion)?|changed? (?:it|the)|moved (?:it|the))\b", re.I)),
 )
 # Words naming the carrier of text rather than its content.

@@ -11,7 +11,8 @@ DEFAULT_PLACES = (
     "garage", "garden", "dining room", "laundry", "laundry room", "balcony", "entrance",
     "porch", "basement", "attic", "closet", "pantry", "lobby", "elevator", "street", "park",
     "supermarket", "grocery store", "store", "shop", "cafe", "restaurant", "gym", "station",
-    "classroom", "library", "lab", "workshop", "nursery", "patio", "yard",
+    "classroom", "library", "lab", "workshop", "nursery", "patio", "yard", "pharmacy", "bank",
+    "cinema", "museum", "hospital", "airport", "school", "post office", "bakery",
 )
 
 

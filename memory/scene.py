@@ -91,13 +91,18 @@ class SceneReader:
         return " ".join(words), None
 
     def object_lines(self, frame: FrameText) -> list[OcrLine]:
-        """Labels on things: short, wordy lines that stand alone. A line that shares a block
-        with others belongs to a note, screen or receipt and is read as text instead."""
-        sizes: dict[int, int] = defaultdict(int)
-        for b in frame.blocks:
-            sizes[b] += 1
-        return [line for line, b in zip(frame.lines, frame.blocks)
-                if sizes[b] == 1 and self.is_object_label(line)]
+        """Labels on things: short, wordy lines with nothing stacked above or below them in
+        their block. A line with stacked neighbours belongs to a note, screen or receipt and
+        is read as text instead; labels side by side on one row stay labels."""
+
+        def stacked(a: OcrLine, b: OcrLine) -> bool:
+            height = max(a.box[3] - a.box[1], b.box[3] - b.box[1], 1.0)
+            return abs((a.box[1] + a.box[3]) - (b.box[1] + b.box[3])) / 2 > 0.5 * height
+
+        return [line for i, line in enumerate(frame.lines)
+                if self.is_object_label(line) and not any(
+                    j != i and frame.blocks[j] == frame.blocks[i] and stacked(line, other)
+                    for j, other in enumerate(frame.lines))]
 
     def frames(self, video: VideoObservation) -> list[FrameText]:
         by_time: dict[float, list[OcrLine]] = defaultdict(list)
