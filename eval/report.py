@@ -58,6 +58,26 @@ def supermemory_report(runs: Mapping[str, list[Scored]], title: str) -> str:
     ])
 
 
+def versus(runs: Mapping[str, list[Scored]], system: str = "memlens") -> str:
+    """Where `system` does not beat each other system, task by task (the issue's bar:
+    it must beat every baseline on every task family; where it does not, say so)."""
+    from eval.metrics import accuracy, grouped
+
+    if system not in runs:
+        return ""
+    mine = grouped(runs[system], lambda s: s.item.task)
+    lines = []
+    for other, scored in runs.items():
+        if other == system:
+            continue
+        theirs = grouped(scored, lambda s: s.item.task)
+        losses = [f"{t} ({pct(mine[t])} vs {pct(theirs.get(t, 0.0))})" for t in sorted(mine) if mine[t] <= theirs.get(t, 0.0)]
+        overall = f"overall {pct(accuracy(runs[system]))} vs {pct(accuracy(scored))}"
+        lines.append(f"- vs **{other}** ({overall}): " + (
+            f"{system} does not beat it on {', '.join(losses)}" if losses else f"{system} is ahead on every task"))
+    return "## memlens against each baseline, task by task\n\n" + "\n".join(lines)
+
+
 def egomemreason_report(runs: Mapping[str, list[Scored]], title: str) -> str:
     metrics = {name: egomemreason_metrics(scored) for name, scored in runs.items()}
     rows = [[f"**{n}**", *(pct(m["per_task"].get(t, 0.0)) for t in EGOMEMREASON_TASKS), pct(m["overall"]), str(m["n"])]

@@ -9,7 +9,7 @@ from pathlib import Path
 from agent.baselines import BaselineAnswer, EgoButlerBaseline, VideoRagBaseline
 from eval.baselines import BlindBaseline, RandomBaseline
 from eval.metrics import grouped, pair
-from eval.report import egomemreason_report, plot_per_task, plot_risk_coverage, supermemory_report
+from eval.report import egomemreason_report, plot_per_task, plot_risk_coverage, supermemory_report, versus
 from eval.runner import Runner
 from eval.schema import Item, Prediction, QASystem, Suite, VideoRef
 from service.system import MemlensSystem
@@ -69,12 +69,16 @@ def make_systems(names: list[str], system: MemlensSystem) -> list[QASystem]:
 
 
 def run_bench(suite: Suite, out: Path, systems: list[QASystem], workers: int = 1,
-              progress: Callable[[str, int, int], None] | None = None) -> Path:
+              progress: Callable[[str, int, int], None] | None = None, command: str = "") -> Path:
     runner = Runner(out / "predictions", workers=workers, progress=progress)
     runs = {s.name: pair(suite.items, runner.run(s, suite)) for s in systems}
     title = f"memlens bench: {suite.name} ({len(suite.items)} items, {len(suite.videos)} videos)"
     report_of = egomemreason_report if suite.name == "egomemreason" else supermemory_report
-    text = report_of(runs, title)
+    text = report_of(runs, title) + "\n\n" + versus(runs)
+    if suite.meta:
+        text += "\n\n## Suite\n\n" + "\n".join(f"- {k}: {v}" for k, v in suite.meta.items())
+    if command:
+        text += f"\n\nReproduce with `{command}`."
     per_task = {n: grouped(scored, lambda s: s.item.task) for n, scored in runs.items()}
     tasks = tuple(sorted({i.task for i in suite.items}))
     plot_per_task(per_task, tasks, out / "per_task.png", title)

@@ -209,8 +209,9 @@ def bench(
                 err.print(f"[red]{suite_file}: neither a generated suite ({', '.join(SUITES)}) nor a suite file[/red]")
                 raise typer.Exit(2)
         with progress_bars(err) as bars:
+            command = " ".join(["memlens", "bench", suite] + (["--size", size, "--seed", str(seed)] if suite in SUITES else []))
             report = run_bench(Suite.read(suite_file), out, make_systems(systems.split(","), system),
-                               workers, _bars_callback(bars))
+                               workers, _bars_callback(bars), command)
     except ValueError as exc:
         err.print(f"[red]{exc}[/red]")
         raise typer.Exit(2) from exc

@@ -41,13 +41,19 @@ def _vague_place(place: str) -> str:
     return "Somewhere at home" if place in HOME_PLACES else "Somewhere outside the home"
 
 
-def _end_of_day(at: At) -> datetime:
-    return datetime.combine(at.start.date(), datetime.min.time()) + timedelta(hours=22, minutes=30)
-
-
 class SuperMemoryQuestions:
     def __init__(self, log: LifeLog, seed: int):
         self.log, self.seed = log, seed
+
+    def _times(self, person: str, after: At, same_day: bool = True, days: int = 0) -> list[datetime]:
+        """Question times after a fact ends: the same day, or up to `days` days later."""
+        end = after.end
+        return [t for t in self.log.question_times(person)
+                if t > end and (t.date() == end.date() if same_day else (t.date() - end.date()).days <= days)]
+
+    def _latest(self, person: str, asked: datetime, **match: str) -> At | None:
+        found = list(self.log.facts(person, "said", asked, **match))
+        return found[-1] if found else None
 
     def _rng(self, *key) -> random.Random:
         return random.Random(f"{self.seed}:{':'.join(map(str, key))}")
@@ -90,21 +96,24 @@ class SuperMemoryQuestions:
     def conversational(self, person: str) -> Iterator[Item]:
         log = self.log
         for at in log.facts(person, "said", act="request"):
-            who, asked = at.fact.subject, _end_of_day(at)
-            rng = self._rng("conv", at.start)
+            who = at.fact.subject
             if at.fact.get("doc"):
                 doc = at.fact.get("doc")
-                other = [a.fact.get("doc") for a in log.facts(person, "said", asked, act="request") if a.fact.get("doc") not in ("", doc)]
-                wrong = other[-1] if other else distinct_others(rng, DOCUMENTS, [doc], 1)[0]
-                yield self._item("conversational_memory", f"What did {who} ask me to send today?", [
-                    (f"The {doc}", "correct"), ("A document", "vague"), (f"The {wrong}", "incorrect"),
-                ], asked, person, [at], ("conv-doc", at.start))
-            else:
-                item = at.fact.get("item")
-                wrong = distinct_others(rng, GROCERIES, [item], 1)[0]
-                yield self._item("conversational_memory", f"What did {who} ask me to buy?", [
-                    (item.capitalize(), "correct"), ("Some groceries", "vague"), (wrong.capitalize(), "incorrect"),
-                ], asked, person, [at], ("conv-buy", at.start))
+                for asked in self._times(person, at):
+                    other = [a.fact.get("doc") for a in log.facts(person, "said", asked, act="request") if a.fact.get("doc") not in ("", doc)]
+                    wrong = other[-1] if other else distinct_others(self._rng("conv", at.start), DOCUMENTS, [doc], 1)[0]
+                    yield self._item("conversational_memory", f"What did {who} ask me to send today?", [
+                        (f"The {doc}", "correct"), ("A document", "vague"), (f"The {wrong}", "incorrect"),
+                    ], asked, person, [at], ("conv-doc", at.start, asked))
+        for asked in log.question_times(person):  # the latest thing the housemate asked for
+            at = next((a for a in reversed(list(log.facts(person, "said", asked, act="request"))) if a.fact.get("item")), None)
+            if at is None:
+                continue
+            item = at.fact.get("item")
+            wrong = distinct_others(self._rng("conv-buy", at.start), GROCERIES, [item], 1)[0]
+            yield self._item("conversational_memory", f"What did {at.fact.subject} last ask me to buy?", [
+                (item.capitalize(), "correct"), ("Some groceries", "vague"), (wrong.capitalize(), "incorrect"),
+            ], asked, person, [at], ("conv-buy", at.start, asked))
         for at in log.facts(person, "said", act="correction"):
             who, topic = at.fact.subject, at.fact.get("topic")
             first, final = at.fact.get("first"), at.fact.get("final")
@@ -112,41 +121,43 @@ class SuperMemoryQuestions:
                 q = f"What time did {who} finally say we should {topic}?"
             else:
                 q = f"What time did {who} finally say the {topic} review is?"
-            yield self._item("conversational_memory", q, [
-                (final, "correct"), ("Sometime after lunch", "vague"), (first, "incorrect"),
-            ], _end_of_day(at), person, [at], ("conv-corr", at.start), first_said=first)
+            for asked in self._times(person, at):
+                yield self._item("conversational_memory", q, [
+                    (final, "correct"), ("Sometime after lunch", "vague"), (first, "incorrect"),
+                ], asked, person, [at], ("conv-corr", at.start, asked), first_said=first)
         for at in log.facts(person, "said", act="deferred_answer"):
             who, topic, leader = at.fact.subject, at.fact.get("topic"), at.fact.get("leader")
             ask = list(log.facts(person, "said", at.start, act="deferred_question", topic=topic))
             wrong = distinct_others(self._rng("lead", at.start), LEADERS, [leader], 1)[0]
-            yield self._item("conversational_memory", f"Who did {who} eventually say is leading the {topic} meeting?", [
-                (leader, "correct"), ("Someone from the team", "vague"), (wrong, "incorrect"),
-            ], _end_of_day(at), person, ask[-1:] + [at], ("conv-lead", at.start))
+            for asked in self._times(person, at, same_day=False, days=1):
+                yield self._item("conversational_memory", f"Who did {who} eventually say is leading the {topic} meeting?", [
+                    (leader, "correct"), ("Someone from the team", "vague"), (wrong, "incorrect"),
+                ], asked, person, ask[-1:] + [at], ("conv-lead", at.start, asked))
 
     # ---- visual scene recall ----------------------------------------------------------
     def visual(self, person: str) -> Iterator[Item]:
         log = self.log
-        for at in log.facts(person, "text"):
+        for at, asked in ((a, t) for a in log.facts(person, "text") for t in self._times(person, a)):
             lines = at.fact.value.split(" / ")
-            asked, rng = _end_of_day(at), self._rng("vis", at.start)
+            rng = self._rng("vis", at.start, asked)
             head = lines[0]
             if head == "WIFI PASSWORD":
                 wrong = distinct_others(rng, PASSWORDS, [lines[1]], 1)[0]
                 yield self._item("visual_recall", "What is the wifi password on the kitchen note?", [
                     (lines[1], "correct"), ("A word followed by a number", "vague"), (wrong, "incorrect"),
-                ], asked, person, [at], ("wifi", at.start))
+                ], asked, person, [at], ("wifi", at.start, asked))
             elif head == "DENTIST":
                 day = lines[1].capitalize()
                 wrong = distinct_others(rng, ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday"), [day], 1)[0]
                 yield self._item("visual_recall", "Which day is the dentist appointment on the note?", [
                     (day, "correct"), ("Later this week", "vague"), (wrong, "incorrect"),
-                ], asked, person, [at], ("dentist", at.start))
+                ], asked, person, [at], ("dentist", at.start, asked))
             elif head.endswith("MEETING"):
                 topic = head.split()[0].lower()
                 wrong = distinct_others(rng, TIME_TEXT.values(), [lines[1]], 1)[0]
-                yield self._item("visual_recall", f"What time is the {topic} meeting on the office screen?", [
+                yield self._item("visual_recall", f"What time was the {topic} meeting on the office screen today?", [
                     (lines[1], "correct"), ("Sometime after lunch", "vague"), (wrong, "incorrect"),
-                ], asked, person, [at], ("screen", at.start))
+                ], asked, person, [at], ("screen", at.start, asked))
             elif head.endswith("RECEIPT"):
                 total = lines[1].split()[-1]
                 dollars, cents = total[1:].split(".")
@@ -154,18 +165,18 @@ class SuperMemoryQuestions:
                 where = "cafe" if head.startswith("CAFE") else "grocery store"
                 yield self._item("visual_recall", f"What was the total on my {where} receipt today?", [
                     (total, "correct"), (f"About {10 * round(int(dollars) / 10)} dollars", "vague"), (wrong, "incorrect"),
-                ], asked, person, [at], ("receipt", at.start))
+                ], asked, person, [at], ("receipt", at.start, asked))
             elif head == "MOVIE NIGHT":
                 wrong = distinct_others(rng, MOVIES, [lines[1]], 1)[0]
                 yield self._item("visual_recall", "Which movie was on the TV screen tonight?", [
                     (lines[1].title(), "correct"), ("An old classic film", "vague"), (wrong.title(), "incorrect"),
-                ], asked, person, [at], ("movie", at.start))
+                ], asked, person, [at], ("movie", at.start, asked))
             elif head == "LOCKER":
                 number = lines[1] if len(lines) > 1 else ""
                 if number:
                     yield self._item("visual_recall", "What was my locker number at the gym today?", [
                         (number, "correct"), ("A two-digit number", "vague"), (str(int(number) + rng.choice((-7, 5, 11))), "incorrect"),
-                    ], asked, person, [at], ("locker", at.start))
+                    ], asked, person, [at], ("locker", at.start, asked))
 
     # ---- in-context (multi-hop) -------------------------------------------------------
     def in_context(self, person: str) -> Iterator[Item]:
@@ -178,23 +189,26 @@ class SuperMemoryQuestions:
             lunch = next((m for m in lunches if m.day == at.day), None)
             if lunch is None:
                 continue
-            asked = _end_of_day(lunch) + timedelta(days=1)
-            others = [m.fact.place for m in lunches if m.fact.place != lunch.fact.place and m.end < asked]
-            wrong = others[0] if others else distinct_others(self._rng("ic", at.start), ("cafe", "park", "library"), [lunch.fact.place], 1)[0]
-            yield self._item("in_context_retrieval",
-                             f"Where did I have lunch on the day {at.fact.subject} asked me for the {at.fact.get('doc')}?", [
-                                 (f"At the {lunch.fact.place}", "correct"), ("Somewhere outside the home", "vague"),
-                                 (f"At the {wrong}", "incorrect")], asked, person, [at, lunch], ("ic-lunch", at.start))
+            for asked in self._times(person, lunch, same_day=False, days=2):
+                others = [m.fact.place for m in lunches if m.fact.place != lunch.fact.place and m.end < asked]
+                wrong = others[0] if others else distinct_others(self._rng("ic", at.start), ("cafe", "park", "library"), [lunch.fact.place], 1)[0]
+                yield self._item("in_context_retrieval",
+                                 f"Where did I have lunch on the day {at.fact.subject} asked me for the {at.fact.get('doc')}?", [
+                                     (f"At the {lunch.fact.place}", "correct"), ("Somewhere outside the home", "vague"),
+                                     (f"At the {wrong}", "incorrect")], asked, person, [at, lunch], ("ic-lunch", at.start, asked))
         for visit in log.facts(person, "visit", subject="gym"):
             breakfast = next((m for m in breakfasts if m.day == visit.day), None)
             if breakfast is None:
                 continue
-            asked = _end_of_day(visit) + timedelta(days=1)
             food = breakfast.fact.value
             wrong = distinct_others(self._rng("ic-gym", visit.start), ("oatmeal", "toast", "eggs"), [food], 1)[0]
-            yield self._item("in_context_retrieval", "What did I eat for breakfast on the day I went to the gym?", [
-                (food.capitalize(), "correct"), ("Something quick in the morning", "vague"), (wrong.capitalize(), "incorrect"),
-            ], asked, person, [visit, breakfast], ("ic-gym", visit.start))
+            gym_days = {v.day for v in log.facts(person, "visit", subject="gym")}
+            for asked in self._times(person, visit, same_day=False, days=2):
+                if len({d for d in gym_days if self.log.day_of(person, asked) and d <= self.log.day_of(person, asked)}) > 1:
+                    break  # "the day I went to the gym" must name one day
+                yield self._item("in_context_retrieval", "What did I eat for breakfast on the day I went to the gym?", [
+                    (food.capitalize(), "correct"), ("Something quick in the morning", "vague"), (wrong.capitalize(), "incorrect"),
+                ], asked, person, [visit, breakfast], ("ic-gym", visit.start, asked))
 
     # ---- timeline -------------------------------------------------------------------
     def timeline(self, person: str) -> Iterator[Item]:
@@ -208,36 +222,41 @@ class SuperMemoryQuestions:
                 continue
             rng = self._rng("tl", person, day)
             chosen = sorted(rng.sample(sorted(first), 3), key=lambda p: first[p].start)
-            asked = _end_of_day(first[chosen[-1]])
             wrong = chosen[:]
             while wrong == chosen:
                 rng.shuffle(wrong)
             names = ", ".join(f"the {p}" for p in sorted(chosen))
             names = names.replace(", the " + sorted(chosen)[-1], " and the " + sorted(chosen)[-1])
-            yield self._item("timeline_reconstruction", f"In what order did I go to {names} today?", [
-                (", then ".join(f"the {p}" for p in chosen), "correct"),
-                (f"The {chosen[0]} first, then the other two", "vague"),
-                (", then ".join(f"the {p}" for p in wrong), "incorrect"),
-            ], asked, person, [first[p] for p in chosen], ("tl", person, day))
+            for asked in self._times(person, first[chosen[-1]]):
+                yield self._item("timeline_reconstruction", f"In what order did I go to {names} today?", [
+                    (", then ".join(f"the {p}" for p in chosen), "correct"),
+                    (f"The {chosen[0]} first, then the other two", "vague"),
+                    (", then ".join(f"the {p}" for p in wrong), "incorrect"),
+                ], asked, person, [first[p] for p in chosen], ("tl", person, day, asked))
 
     # ---- intent -----------------------------------------------------------------------
     def intent(self, person: str) -> Iterator[Item]:
         for at in self.log.facts(person, "said", act="intention"):
             task = at.fact.get("task")
             wrong = distinct_others(self._rng("int", at.start), TASKS, [task], 1)[0]
-            asked = _end_of_day(at) + timedelta(hours=9)  # the next morning, 7:30
-            yield self._item("intent_recall", "Last night, what did I say I need to do today?", [
-                (task.capitalize(), "correct"), ("Run an errand", "vague"), (wrong.capitalize(), "incorrect"),
-            ], asked, person, [at], ("int", at.start))
+            for asked in self._times(person, at, same_day=False, days=1):
+                if asked.date() == at.start.date() or asked.hour >= 12:
+                    continue  # the next morning
+                yield self._item("intent_recall", "Last night, what did I say I need to do today?", [
+                    (task.capitalize(), "correct"), ("Run an errand", "vague"), (wrong.capitalize(), "incorrect"),
+                ], asked, person, [at], ("int", at.start, asked))
         for at in self.log.facts(person, "said", act="commitment"):
             if not at.fact.get("item"):
                 continue
             item = at.fact.get("item")
             wrong = distinct_others(self._rng("int-c", at.start), GROCERIES, [item], 1)[0]
             mate = next(a.fact.subject for a in self.log.facts(person, "said", act="request", item=item) if a.day == at.day)
-            yield self._item("intent_recall", f"What did I tell {mate} I would buy after work?", [
-                (item.capitalize(), "correct"), ("Something from the store", "vague"), (wrong.capitalize(), "incorrect"),
-            ], _end_of_day(at), person, [at], ("int-c", at.start))
+            for asked in self._times(person, at, same_day=False, days=1):
+                if asked.date() != at.start.date() and asked.hour >= 17:
+                    break  # by the next evening "after work" has come and gone
+                yield self._item("intent_recall", f"What did I tell {mate} I would buy after work?", [
+                    (item.capitalize(), "correct"), ("Something from the store", "vague"), (wrong.capitalize(), "incorrect"),
+                ], asked, person, [at], ("int-c", at.start, asked))
 
     # ---- unanswerable -------------------------------------------------------------------
     def unanswerable(self, person: str) -> Iterator[Item]:
