@@ -63,7 +63,7 @@ def plan(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
 
 
 def _run_step(step: RetrievalStep, state: AgentState, ctx: AgentContext) -> list[Evidence]:
-    after, before = _skill_context(state, ctx).window() if state.refinements < 2 else (None, state.at)
+    after, before = _skill_context(state, ctx).window()  # the question's time scope is a constraint, never relaxed
     ns = state.namespace
     if step.operator in ("last_seen", "count"):
         match = ctx.operators.resolve_entity(step.query, ns, before)

@@ -47,8 +47,8 @@ ABSTAIN_OPTION = re.compile(
     re.IGNORECASE,
 )
 _PERSON = re.compile(
-    r"\b(?:did|does|do|has|had|was|is)\s+([A-Z][a-z]+)\s+"
-    r"(?:say|said|ask|tell|want|mention|suggest|need|promise|agree|think)",
+    r"\b(?:did|does|do|has|had|was|is)\s+([A-Z][a-z]+)\s+(?:\w+ly\s+)?"  # "did Bob finally say"
+    r"(?:say|said|ask|tell|want|mention|suggest|need|promise|agree|think|last ask|remind)",
 )
 _PRONOUNS = {"I", "You", "We", "He", "She", "They", "It"}
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'-]*")
@@ -56,7 +56,8 @@ _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'-]*")
 
 def content_words(text: str) -> list[str]:
     words = [w.lower().strip("'") for w in _WORD.findall(text)]
-    return [w for w in dict.fromkeys(words) if w not in STOPWORDS and w not in FRAME_VERBS and len(w) > 1]
+    return [w for w in dict.fromkeys(words)
+            if w not in STOPWORDS and w not in FRAME_VERBS and (len(w) > 1 or w.isdigit())]
 
 
 def speech_act_asked(question: str) -> str | None:
