@@ -276,7 +276,7 @@ def which_day_skill(question: str, options: Sequence[str], ctx: SkillContext,
                     analysis: QuestionAnalysis) -> SkillResult | None:
     """"On which day did I have soup for lunch in the cafe?": every constraint (words,
     part of day, place) must hold for one remembered moment; its date picks the option."""
-    if not re.search(r"\b(?:on )?which day\b", question, re.I):
+    if not re.search(r"\bwhich day (?:did|was|were|have) i\b", question, re.I):
         return None
     part = next((p for p in DAY_PARTS if re.search(rf"\b{p}\b", question, re.I)), None)
     places = ctx.places_in(question)

@@ -190,6 +190,10 @@ class SuperMemoryQuestions:
             if lunch is None:
                 continue
             for asked in self._times(person, lunch, same_day=False, days=2):
+                same = [a for a in log.facts(person, "said", asked, act="request", doc=at.fact.get("doc"))
+                        if a.fact.subject == at.fact.subject]
+                if len(same) > 1:
+                    break  # the anchor must name one day
                 others = [m.fact.place for m in lunches if m.fact.place != lunch.fact.place and m.end < asked]
                 wrong = others[0] if others else distinct_others(self._rng("ic", at.start), ("cafe", "park", "library"), [lunch.fact.place], 1)[0]
                 yield self._item("in_context_retrieval",
@@ -214,25 +218,31 @@ class SuperMemoryQuestions:
     def timeline(self, person: str) -> Iterator[Item]:
         days = sorted({e.day for e in self.log.of(person)})
         for day in days:
-            visits = [v for v in self.log.facts(person, "visit") if v.day == day and v.fact.subject in OUTSIDE_PLACES]
+            visits = [v for v in self.log.facts(person, "visit") if v.day == day]
             first: dict[str, At] = {}
             for v in visits:
                 first.setdefault(v.fact.subject, v)
             if len(first) < 3:
                 continue
             rng = self._rng("tl", person, day)
-            chosen = sorted(rng.sample(sorted(first), 3), key=lambda p: first[p].start)
-            wrong = chosen[:]
-            while wrong == chosen:
-                rng.shuffle(wrong)
-            names = ", ".join(f"the {p}" for p in sorted(chosen))
-            names = names.replace(", the " + sorted(chosen)[-1], " and the " + sorted(chosen)[-1])
-            for asked in self._times(person, first[chosen[-1]]):
-                yield self._item("timeline_reconstruction", f"In what order did I go to {names} today?", [
-                    (", then ".join(f"the {p}" for p in chosen), "correct"),
-                    (f"The {chosen[0]} first, then the other two", "vague"),
-                    (", then ".join(f"the {p}" for p in wrong), "incorrect"),
-                ], asked, person, [first[p] for p in chosen], ("tl", person, day, asked))
+            triples = {tuple(sorted(rng.sample(sorted(first), 3), key=lambda p: first[p].start)) for _ in range(12)}
+            for chosen in sorted(triples):
+                yield from self._timeline_item(person, day, list(chosen), first, rng)
+
+    def _timeline_item(self, person: str, day: int, chosen: list[str], first: dict[str, At],
+                       rng: random.Random) -> Iterator[Item]:
+        """Three places of one day, asked in alphabetical order; answered by first visits."""
+        wrong = chosen[:]
+        while wrong == chosen:
+            rng.shuffle(wrong)
+        names = ", ".join(f"the {p}" for p in sorted(chosen))
+        names = names.replace(", the " + sorted(chosen)[-1], " and the " + sorted(chosen)[-1])
+        for asked in self._times(person, first[chosen[-1]]):
+            yield self._item("timeline_reconstruction", f"In what order did I go to {names} today?", [
+                (", then ".join(f"the {p}" for p in chosen), "correct"),
+                (f"The {chosen[0]} first, then the other two", "vague"),
+                (", then ".join(f"the {p}" for p in wrong), "incorrect"),
+            ], asked, person, [first[p] for p in chosen], ("tl", person, day, tuple(chosen), asked))
 
     # ---- intent -----------------------------------------------------------------------
     def intent(self, person: str) -> Iterator[Item]:
