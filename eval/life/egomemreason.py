@@ -18,10 +18,10 @@ from eval.life.world import HOME_PLACES, MUGS, OUTSIDE_PLACES
 from eval.schema import Item
 
 SUITE = "egomemreason"
-TASKS = {"tracking": "entity", "counting": "entity", "ordering": "event", "linking": "event",
-         "spatial": "behavior", "activity": "behavior"}
-# The paper's split (derived from Table 1): 100 each for the entity and event tasks, 50 each for behavior.
-SHARES = {"tracking": 100, "counting": 100, "ordering": 100, "linking": 100, "spatial": 50, "activity": 50}
+TASKS = {"Tracking": "entity", "Counting": "entity", "Ordering": "event", "Linking": "event",
+         "Spatial": "behavior", "Activity": "behavior"}
+# Task labels are the paper's Table 1 column names. The paper's split (derived from Table 1): 100 each for the entity and event tasks, 50 each for behavior.
+SHARES = {"Tracking": 100, "Counting": 100, "Ordering": 100, "Linking": 100, "Spatial": 50, "Activity": 50}
 N_OPTIONS = 5
 PLACES = HOME_PLACES + OUTSIDE_PLACES
 
@@ -87,7 +87,7 @@ class EgoMemReasonQuestions:
                 wrong = list(dict.fromkeys(w for w in wrong if w != correct))[: N_OPTIONS - 1]
                 if len(wrong) < N_OPTIONS - 1:
                     continue
-                yield self._item("tracking", f"Where has my {thing} been over the last days, from earliest to latest?",
+                yield self._item("Tracking", f"Where has my {thing} been over the last days, from earliest to latest?",
                                  correct, wrong, asked, person, tail, ("track", person, thing, asked))
         for asked in self._late_times(person):
             seen = list(self.log.facts(person, "seen", asked, subject="pan"))
@@ -100,7 +100,7 @@ class EgoMemReasonQuestions:
             correct = f"{state.capitalize()}, in the {place}"
             wrong = [f"{other_state.capitalize()}, in the {place}", f"{state.capitalize()}, in the {rooms[0]}",
                      f"{other_state.capitalize()}, in the {rooms[0]}", f"{state.capitalize()}, in the living room"]
-            yield self._item("tracking", "What condition was the pan in, and where, the last time I saw it?",
+            yield self._item("Tracking", "What condition was the pan in, and where, the last time I saw it?",
                              correct, [w for w in wrong if w != correct], asked, person, seen[-3:], ("pan", person, asked))
 
     def counting(self, person: str) -> Iterator[Item]:
@@ -131,7 +131,7 @@ class EgoMemReasonQuestions:
         rng = self._rng(*key)
         low = max(0, n - rng.randint(0, N_OPTIONS - 1))
         numbers = [str(v) for v in range(low, low + N_OPTIONS)]
-        return self._item("counting", question, str(n), [v for v in numbers if v != str(n)], asked, person, evidence, key)
+        return self._item("Counting", question, str(n), [v for v in numbers if v != str(n)], asked, person, evidence, key)
 
     # ---- event --------------------------------------------------------------------------
     def _events(self, person: str) -> list[tuple[str, At]]:
@@ -179,7 +179,7 @@ class EgoMemReasonQuestions:
             perms = ["; then ".join(p) for p in itertools.permutations(key) if p != key]
             rng.shuffle(perms)
             labels = ", ".join(f"({chr(97 + i)}) {d}" for i, d in enumerate(sorted(key)))
-            yield self._item("ordering", f"In what order did these happen: {labels}?", correct, perms, asked,
+            yield self._item("Ordering", f"In what order did these happen: {labels}?", correct, perms, asked,
                              person, [a for _, a in trio], ("order", person, key))
 
     def linking(self, person: str) -> Iterator[Item]:
@@ -197,7 +197,7 @@ class EgoMemReasonQuestions:
                     continue
                 correct = weekday_label(m.start)
                 wrong = [d for d in day_labels if d != correct] + [w for w in week if w not in day_labels]
-                yield self._item("linking", f"On which day did I have {m.fact.value} for {m.fact.subject} in the {m.fact.place}?",
+                yield self._item("Linking", f"On which day did I have {m.fact.value} for {m.fact.subject} in the {m.fact.place}?",
                                  correct, wrong, asked, person, [o for o in meals if o.fact.subject == m.fact.subject],
                                  ("link", person, key, asked))
             for tv in log.facts(person, "text", asked):
@@ -209,7 +209,7 @@ class EgoMemReasonQuestions:
                     continue
                 food = breakfast.fact.value
                 wrong = [f for f in ("oatmeal", "toast", "eggs", "sandwich", "salad", "soup") if f != food]
-                yield self._item("linking", f"What did I have for breakfast on the day I watched {rest[0].title()}?",
+                yield self._item("Linking", f"What did I have for breakfast on the day I watched {rest[0].title()}?",
                                  food, wrong[:4], asked, person, [tv, breakfast], ("link-tv", person, tv.start, asked))
 
     # ---- behavior -------------------------------------------------------------------------
@@ -231,13 +231,13 @@ class EgoMemReasonQuestions:
         for asked in self._late_times(person):
             for meal in ("breakfast", "lunch"):
                 values = [(m.fact.place, m) for m in log.facts(person, "meal", asked, subject=meal)]
-                item = self._mode_item("spatial", f"Where do I usually have {meal}?", values, asked, person,
+                item = self._mode_item("Spatial", f"Where do I usually have {meal}?", values, asked, person,
                                        PLACES, ("sp-meal", person, meal, asked))
                 if item:
                     yield item
             for thing in ("laptop", "phone"):
                 values = [(s.fact.place, s) for s in log.facts(person, "seen", asked, subject=thing)]
-                item = self._mode_item("spatial", f"Where do I usually use my {thing}?", values, asked, person,
+                item = self._mode_item("Spatial", f"Where do I usually use my {thing}?", values, asked, person,
                                        PLACES, ("sp-thing", person, thing, asked))
                 if item:
                     yield item
@@ -251,7 +251,7 @@ class EgoMemReasonQuestions:
                 next_places = [(At(nxt, visit).fact.subject, At(nxt, visit))
                                for prev, nxt in zip(eps, eps[1:]) if prev.kind == after and nxt.day == prev.day
                                for visit in [f for f in nxt.facts if f.kind == "visit"][:1]]
-                item = self._mode_item("activity", question, next_places, asked, person, PLACES,
+                item = self._mode_item("Activity", question, next_places, asked, person, PLACES,
                                        ("act", after, person, asked))
                 if item:
                     yield item
