@@ -131,7 +131,12 @@ class EvidenceReasoner:
             return Draft("", [], 0.0, "no utterance retrieved")
         if analysis.person:
             named = [e for e in utterances if (e.record.attrs.get("speaker_name") or "").lower() == analysis.person.lower()]
-            utterances = named or utterances
+            # Diarisation can split one voice in two: unnamed turns in a recording where the
+            # person spoke may be theirs too (the wearer's own replies are usually named "S1"
+            # too, so the asked speech act still has to pick the right turn).
+            talks = {e.record.video_id for e in named}
+            unnamed = [e for e in utterances if e.record.video_id in talks and not e.record.attrs.get("speaker_name")]
+            utterances = named + unnamed if named else utterances
         act = analysis.speech_act
         # Equally good matches: the latest wins (a memory question means the last time).
         top = max(utterances, key=lambda e: (

@@ -124,9 +124,11 @@ def _select(pool: list[Item], k: int, rng: random.Random, blind: BlindBaseline) 
     right = [i for i in pool if blind_right[i.id or id(i)]]
     wrong = [i for i in pool if not blind_right[i.id or id(i)]]
     chance = 1.0 / max(len(pool[0].options), 1) if pool else 0.0
-    chosen = _diverse(wrong, k, rng)
-    # blind-correct items at most at the chance rate of what is kept, even if that keeps fewer
-    take_right = min(len(right), int(len(chosen) * chance / (1 - chance)) if chance < 1 else 0, k - len(chosen))
+    # blind-correct items at the chance rate (as a guesser would get them right), never
+    # above it, even if that keeps fewer items
+    take_right = min(len(right), round(k * chance))
+    chosen = _diverse(wrong, k - take_right, rng)
+    take_right = min(take_right, int(len(chosen) * chance / (1 - chance)) if chance < 1 else 0)
     return chosen + _diverse(right, take_right, rng)
 
 
