@@ -237,9 +237,9 @@ def habit_skill(question: str, options: Sequence[str], ctx: SkillContext) -> Ski
 
 def trajectory_skill(question: str, options: Sequence[str], ctx: SkillContext) -> SkillResult | None:
     """Where a thing has been, earliest to latest: its sightings' places, repeats merged."""
-    if not re.search(r"\bwhere has (?:my |the )?(.+?) been\b", question, re.I):
+    if not re.search(r"\bwhere ha(?:s|ve) (?:my |the )?(.+?) been\b", question, re.I):
         return None
-    target = re.search(r"\bwhere has (?:my |the )?(.+?) been\b", question, re.I).group(1)
+    target = re.search(r"\bwhere ha(?:s|ve) (?:my |the )?(.+?) been\b", question, re.I).group(1)
     match = ctx.operators.resolve_entity(target, ctx.namespace, ctx.at)
     if match is None:
         return None

@@ -215,25 +215,8 @@ def test_egomemreason_item_shapes(ego_candidates):
             assert item.memory_type == EGO_TASKS[task] and item.task == task
 
 
-# Generator bugs this file found; each test below marks itself xfail(strict) on the cases it
-# names, so a fix shows up as an XPASS failure: then delete the entry.
-KNOWN_BUGS = {
-    ("full", "tracking"): "pan item: evidence is seen[-3:] but only the whole history is checked to span "
-                          "two days (the last three pan sightings are often one day's breakfast and dinner)",
-    ("full", "counting"): "mug item: evidence is the first sightings, while the two-day check also counts "
-                          "the latest sighting, which is not in the evidence",
-}
-
-
-def known_bug(request, *case: str) -> None:
-    size = request.node.callspec.params.get("life")
-    if (size, *case) in KNOWN_BUGS:
-        request.applymarker(pytest.mark.xfail(strict=True, reason=KNOWN_BUGS[(size, *case)]))
-
-
 @pytest.mark.parametrize("task", SPANS_DAYS)
-def test_egomemreason_evidence_spans_two_days(request, ego_candidates, life, task):
-    known_bug(request, task)
+def test_egomemreason_evidence_spans_two_days(ego_candidates, life, task):
     days = {e.video_id: e.day for e in life.episodes}
     items = ego_candidates[EGO[task]]
     single = [item.question for item in items if len({days[ev.video_id] for ev in item.evidence}) < 2]
@@ -325,12 +308,7 @@ def test_multi_hop_questions_have_one_answer(life, sm_candidates, ego_candidates
     assert not ambiguous_anchors(life, items)
 
 
-@pytest.mark.parametrize("seed", [
-    1, 2, 3, 5, 6,
-    pytest.param(4, marks=pytest.mark.xfail(strict=True, reason=(
-        "EgoMemReason linking 'What did I have for breakfast on the day I watched X?' does not check that "
-        "X was on TV on one day only (p1 watches JAWS on days 1 and 2, with oatmeal and toast for breakfast)"))),
-])
+@pytest.mark.parametrize("seed", [1, 2, 3, 4, 5, 6])
 def test_multi_hop_questions_have_one_answer_in_other_worlds(seed):
     spec = suites.SIZES["full"]
     life = LifeLog(simulate(seed, spec.people, spec.days, min_episode_seconds=spec.min_episode_seconds))

@@ -87,7 +87,8 @@ class EgoMemReasonQuestions:
                 wrong = list(dict.fromkeys(w for w in wrong if w != correct))[: N_OPTIONS - 1]
                 if len(wrong) < N_OPTIONS - 1:
                     continue
-                yield self._item("Tracking", f"Where has my {thing} been over the last days, from earliest to latest?",
+                verb = "have" if thing.endswith("s") else "has"
+                yield self._item("Tracking", f"Where {verb} my {thing} been over the last days, from earliest to latest?",
                                  correct, wrong, asked, person, tail, ("track", person, thing, asked))
         for asked in self._late_times(person):
             seen = list(self.log.facts(person, "seen", asked, subject="pan"))
@@ -100,8 +101,12 @@ class EgoMemReasonQuestions:
             correct = f"{state.capitalize()}, in the {place}"
             wrong = [f"{other_state.capitalize()}, in the {place}", f"{state.capitalize()}, in the {rooms[0]}",
                      f"{other_state.capitalize()}, in the {rooms[0]}", f"{state.capitalize()}, in the living room"]
+            evidence = seen[-3:]
+            earlier = [s for s in seen if s.day != seen[-1].day]
+            if not _spans_days(evidence) and earlier:
+                evidence = [earlier[-1]] + evidence  # the condition it was in on an earlier day
             yield self._item("Tracking", "What condition was the pan in, and where, the last time I saw it?",
-                             correct, [w for w in wrong if w != correct], asked, person, seen[-3:], ("pan", person, asked))
+                             correct, [w for w in wrong if w != correct], asked, person, evidence, ("pan", person, asked))
 
     def counting(self, person: str) -> Iterator[Item]:
         """Distinct instances of a category seen so far, and distinct visits to a place."""
@@ -112,11 +117,11 @@ class EgoMemReasonQuestions:
                 first: dict[str, At] = {}
                 for s in seen:
                     first.setdefault(s.fact.subject, s)
-                n = len(first)
-                if n < 2 or not _spans_days(list(first.values()) + seen[-1:]):
+                n, evidence = len(first), list(dict.fromkeys(list(first.values()) + seen[-1:]))
+                if n < 2 or not _spans_days(evidence):
                     continue
                 yield self._count_item(f"How many different {category}s have I seen so far?", n, asked, person,
-                                       list(first.values()), ("count", person, category, asked))
+                                       evidence, ("count", person, category, asked))
         for place in ("cafe", "gym", "park", "grocery store", "library"):
             for asked in self._late_times(person):
                 visits = list(self.log.facts(person, "visit", asked, subject=place))
@@ -204,6 +209,9 @@ class EgoMemReasonQuestions:
                 head, *rest = tv.fact.value.split(" / ")
                 if head != "MOVIE NIGHT":
                     continue
+                same_film = {t.day for t in log.facts(person, "text", asked) if t.fact.value == tv.fact.value}
+                if len(same_film) > 1:
+                    continue  # "the day I watched X" must name one day
                 breakfast = next((b for b in meals if b.day == tv.day and b.fact.subject == "breakfast"), None)
                 if breakfast is None or not any(b.day != tv.day for b in meals):
                     continue
