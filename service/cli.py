@@ -206,7 +206,7 @@ def bench(
         else:
             suite_file = Path(suite)
             if not suite_file.is_file():
-                err.print(f"[red]{suite_file}: neither a generated suite ({', '.join(SUITES)}) nor a suite file[/red]")
+                err.print(f"[red]{suite_file}: no such suite file (generated suites: {', '.join(SUITES)})[/red]")
                 raise typer.Exit(2)
         with progress_bars(err) as bars:
             command = " ".join(["memlens", "bench", suite] + (["--size", size, "--seed", str(seed)] if suite in SUITES else []))
