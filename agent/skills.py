@@ -109,21 +109,15 @@ def _options_naming(options: Sequence[str], value: str, places: Callable[[str], 
 def premise_failure(question: str, ctx: SkillContext) -> str | None:
     """A named person or place the wearer has never met, visited or read about makes the
     question's premise false: better to say so than to answer about someone else."""
-    body = question
-    for name in re.findall(r"(?<![.?!]\s)(?<!^)\b([A-Z][a-z]{2,})\b", body):
+    seen_before = RecordFilter(namespace=ctx.namespace, before=ctx.at)
+    for name in re.findall(r"(?<![.?!]\s)(?<!^)\b([A-Z][a-z]{2,})\b", question):
         if name in _NOT_NAMES or _CALENDAR.match(name) or name.lower() in ctx.places:
             continue
-        known = ctx.operators.memory.store("event").search_lexical(
-            name, RecordFilter(namespace=ctx.namespace, before=ctx.at), 1)
-        known = known or ctx.operators.memory.store("entity").search_lexical(
-            name, RecordFilter(namespace=ctx.namespace, before=ctx.at), 1)
-        if not known:
+        if not any(ctx.operators.memory.store(store).search_lexical(name, seen_before, 1) for store in ("event", "entity")):
             return f"nothing in memory mentions {name}"
-    visited = {v.attrs.get("place") for v in ctx.visits()}
-    for place in ctx.places_in(body):
-        if place not in visited:
-            return f"never been to the {place}"
-    return None
+    named = ctx.places_in(question)
+    visited = {v.attrs.get("place") for v in ctx.visits()} if named else set()  # read visits only when needed
+    return next((f"never been to the {place}" for place in named if place not in visited), None)
 
 
 # ---- skills -----------------------------------------------------------------------------
@@ -237,9 +231,10 @@ def habit_skill(question: str, options: Sequence[str], ctx: SkillContext) -> Ski
 
 def trajectory_skill(question: str, options: Sequence[str], ctx: SkillContext) -> SkillResult | None:
     """Where a thing has been, earliest to latest: its sightings' places, repeats merged."""
-    if not re.search(r"\bwhere ha(?:s|ve) (?:my |the )?(.+?) been\b", question, re.I):
+    asked = re.search(r"\bwhere ha(?:s|ve) (?:my |the )?(.+?) been\b", question, re.I)
+    if asked is None:
         return None
-    target = re.search(r"\bwhere ha(?:s|ve) (?:my |the )?(.+?) been\b", question, re.I).group(1)
+    target = asked.group(1)
     match = ctx.operators.resolve_entity(target, ctx.namespace, ctx.at)
     if match is None:
         return None

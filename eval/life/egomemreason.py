@@ -236,17 +236,13 @@ class EgoMemReasonQuestions:
 
     def spatial(self, person: str) -> Iterator[Item]:
         log = self.log
+        asks = [("meal", meal, f"Where do I usually have {meal}?") for meal in ("breakfast", "lunch")]
+        asks += [("seen", thing, f"Where do I usually use my {thing}?") for thing in ("laptop", "phone")]
         for asked in self._late_times(person):
-            for meal in ("breakfast", "lunch"):
-                values = [(m.fact.place, m) for m in log.facts(person, "meal", asked, subject=meal)]
-                item = self._mode_item("Spatial", f"Where do I usually have {meal}?", values, asked, person,
-                                       PLACES, ("sp-meal", person, meal, asked))
-                if item:
-                    yield item
-            for thing in ("laptop", "phone"):
-                values = [(s.fact.place, s) for s in log.facts(person, "seen", asked, subject=thing)]
-                item = self._mode_item("Spatial", f"Where do I usually use my {thing}?", values, asked, person,
-                                       PLACES, ("sp-thing", person, thing, asked))
+            for kind, subject, question in asks:
+                values = [(f.fact.place, f) for f in log.facts(person, kind, asked, subject=subject)]
+                item = self._mode_item("Spatial", question, values, asked, person, PLACES,
+                                       ("sp-meal" if kind == "meal" else "sp-thing", person, subject, asked))
                 if item:
                     yield item
 

@@ -51,10 +51,6 @@ class SuperMemoryQuestions:
         return [t for t in self.log.question_times(person)
                 if t > end and (t.date() == end.date() if same_day else (t.date() - end.date()).days <= days)]
 
-    def _latest(self, person: str, asked: datetime, **match: str) -> At | None:
-        found = list(self.log.facts(person, "said", asked, **match))
-        return found[-1] if found else None
-
     def _rng(self, *key) -> random.Random:
         return random.Random(f"{self.seed}:{':'.join(map(str, key))}")
 
