@@ -20,6 +20,7 @@ from agent.planning import make_plan
 from agent.reasoning import Draft, EvidenceReasoner
 from agent.skills import SkillContext, parse_scope, premise_failure, resolve_anchor, run_skills
 from agent.state import AgentAnswer, AgentState, Evidence, RetrievalStep
+from agent.structured import StructuredAnswerer
 from agent.understand import understand as analyse
 from retrieval.operators import MemoryOperators
 from retrieval.search import HybridRetriever, SearchQuery
@@ -34,9 +35,25 @@ class AgentContext:
     reasoner: EvidenceReasoner
     config: AgentConfig
     chat: ChatModel | None = None
+    structured: tuple[StructuredAnswerer, ...] = ()  # symbolic timelines, source maps
 
 
 # -- nodes -------------------------------------------------------------------------------
+def structured(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    """Questions a program over a whole-video track answers exactly (symbolic scenes,
+    composed videos) are answered here; every other question goes on to understand."""
+    for answerer in runtime.context.structured:
+        result = answerer.answer(state.question, state.namespace, state.at, state.options)
+        if result is not None:
+            result.trace = state.trace + [f"structured: {answerer.name}"] + result.trace
+            return {"result": result}
+    return {}
+
+
+def route_after_structured(state: AgentState) -> str:
+    return END if state.result is not None else "understand"
+
+
 def understand(state: AgentState) -> dict:
     scope = parse_scope(state.question)
     # An anchor clause only says which day: the question proper is what evidence must cover.
@@ -185,10 +202,11 @@ def abstain(state: AgentState) -> dict:
 # -- wiring ------------------------------------------------------------------------------
 def build_graph():
     graph = StateGraph(AgentState, context_schema=AgentContext)
-    for name, node in (("understand", understand), ("ground", ground), ("plan", plan), ("retrieve", retrieve), ("reason", reason),
+    for name, node in (("structured", structured), ("understand", understand), ("ground", ground), ("plan", plan), ("retrieve", retrieve), ("reason", reason),
                        ("judge", judge), ("refine", refine), ("answer", answer), ("abstain", abstain)):
         graph.add_node(name, node)
-    graph.add_edge(START, "understand")
+    graph.add_edge(START, "structured")
+    graph.add_conditional_edges("structured", route_after_structured, ["understand", END])
     graph.add_edge("understand", "ground")
     graph.add_edge("ground", "plan")
     graph.add_edge("plan", "retrieve")

@@ -13,6 +13,7 @@ from memory.embedding import SentenceTransformerEmbedder, TextEmbedder
 from memory.records import BEHAVIOR, STORE_NAMES, MemoryRecord, RecordFilter, StoreName
 from memory.sqlite_faiss import MemoryDatabase
 from memory.store import RecordStore
+from memory.tracks import TrackStore
 from perception.types import VideoObservation
 
 
@@ -32,6 +33,7 @@ class Memory:
         self.embedder = embedder or SentenceTransformerEmbedder(config.embedding_model)
         self.db = MemoryDatabase(config.root, self.embedder)
         self.builder = RecordBuilder(config, captioner=captioner, summarize=summarize)
+        self.tracks = TrackStore(self.db)
 
     @property
     def stores(self) -> dict[StoreName, RecordStore]:
@@ -45,8 +47,12 @@ class Memory:
         records = self.builder.build(video, namespace)  # fails before any store is touched
         with self.db.lock:
             self._delete(RecordFilter(namespace=namespace, video_ids=(video.video_id,)))
+            self.tracks.delete(namespace, video_id=video.video_id)
             for name in STORE_NAMES:
                 self.store(name).add([r for r in records if r.store == name])
+            for kind, track in (("symbols", video.symbols), ("sources", video.sources)):
+                if track is not None:
+                    self.tracks.put(namespace, video.video_id, kind, video.wall_start, video.duration, track.to_dict())
             self.refresh_behaviors(namespace)
         return dict(Counter(r.kind for r in records))
 
@@ -60,6 +66,7 @@ class Memory:
         )
         with self.db.lock:
             removed = self._delete(flt)
+            removed += self.tracks.delete(namespace, video_id=video_id, between=between)
             self.refresh_behaviors(namespace)
         return removed
 

@@ -38,6 +38,8 @@ STAGE_FIELDS: dict[str, tuple[str, ...]] = {
         "asr_backend", "asr_model", "asr_compute_type", "asr_language",
         "speaker_backend", "speaker_threshold", "turn_gap",
     ),
+    "symbolic": ("symbolic", "symbolic_fps"),
+    "sources": ("sources",),
 }
 
 
@@ -81,6 +83,13 @@ class PerceptionConfig:
     clip_pretrained: str | None = None  # pretrained tag or a local checkpoint path
     clip_device: str = "cpu"
     clip_batch_size: int = 16
+
+    # symbolic vision (OpenCV shapes, colours, sizes, grid, clock, tones) for synthetic and
+    # game-like video: "auto" runs it when the picture is made of a few flat colours
+    symbolic: str = "auto"  # auto | on | off
+    symbolic_fps: float = 10.0  # frames examined per second (events last 0.5-1 s)
+    # source identity for composed video (split screen, concatenation, interleaving)
+    sources: str = "auto"  # auto | on | off
 
     # storage
     cache_dir: Path | None = None  # None = no observation cache

@@ -34,9 +34,15 @@ from .errors import BackendUnavailable
 from .keyframes import KeyframeSelector
 from .ocr import TextReader, make_text_reader, read_frames
 from .progress import ProgressReporter, as_progress
+from .source_tracking import MODEL_ID as SOURCES_MODEL_ID
+from .source_tracking import observe_sources
+from .sources import SourceMap
 from .serialize import ocr_from_dict, ocr_to_dict
 from .speakers import SpeakerTagger, make_speaker_tagger
 from .speech import transcribe_track
+from .symbolic import MODEL_ID as SYMBOLIC_MODEL_ID
+from .symbolic import observe_symbols
+from .symbols import SymbolTrack
 from .types import ClipObservation, ClipSpan, OcrLine, VideoObservation
 
 log = logging.getLogger(__name__)
@@ -184,10 +190,32 @@ class Perceiver:
                     clips[idx].ocr.append(line)
             if channels["clip"].startswith("on"):
                 clips[s.index].clip_embeddings = visual[s.index].embeddings
+        symbols = self._whole_video(
+            video_id, info, "symbolic", SYMBOLIC_MODEL_ID, SymbolTrack.from_dict,
+            lambda: observe_symbols(path, info, self.config, None if "ocr" in self._off else self.reader()))
+        sources = self._whole_video(video_id, info, "sources", SOURCES_MODEL_ID, SourceMap.from_dict,
+                                    lambda: observe_sources(path, info, self.config))
+        channels["symbolic"] = "on" if symbols is not None else f"off: symbolic={self.config.symbolic!r}"
+        channels["sources"] = "on" if sources is not None else f"off: sources={self.config.sources!r}"
         return VideoObservation(
             video_id=video_id, path=str(path), duration=info.duration, wall_start=wall,
-            has_audio=info.has_audio, clips=clips, channels=channels,
+            has_audio=info.has_audio, clips=clips, channels=channels, symbols=symbols, sources=sources,
         )
+
+    def _whole_video(self, video_id: str, info: VideoInfo, stage: str, model_id: str,
+                     convert: Any, compute: Any) -> Any | None:
+        """A whole-video stage, cached under unit "video"; an empty payload caches "not
+        applicable" (a natural video the symbolic stage declined)."""
+        if getattr(self.config, stage) == "off":
+            return None
+        fp = self.config.fingerprint(stage)
+        cached = self._get(video_id, "video", stage, model_id, fp)
+        if cached is not None:
+            return _parse(cached, convert) if cached else None
+        result = compute()
+        self._put(video_id, "video", stage, model_id, fp, result.to_dict() if result is not None else {},
+                  (0.0, info.duration))
+        return result
 
     @staticmethod
     def _clock(path: Path, info: VideoInfo, wall_start: datetime | None) -> tuple[datetime, str]:

@@ -8,6 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
+from .sources import SourceMap
+from .symbols import SymbolTrack
+
 
 @dataclass(frozen=True)
 class Word:
@@ -82,3 +85,5 @@ class VideoObservation:
     has_audio: bool
     clips: list[ClipObservation]
     channels: dict[str, str] = field(default_factory=dict)  # channel -> "on" or why it is off
+    symbols: SymbolTrack | None = None  # synthetic / game-like video only (perception.symbolic)
+    sources: SourceMap | None = None  # composed video only (perception.source_tracking)

@@ -12,6 +12,7 @@ from agent.graph import AgentContext, MemoryAgent
 from agent.llm import make_chat_model
 from agent.reasoning import EvidenceReasoner
 from agent.state import AgentAnswer
+from agent.symbolic import SymbolicAnswerer
 from memory.memory import Memory
 from perception.cache import ObservationCache
 from perception.pipeline import Perceiver, file_video_id
@@ -82,6 +83,7 @@ class MemlensSystem:
                     reasoner=EvidenceReasoner(memory.embedder),
                     config=self.config.agent,
                     chat=make_chat_model(self.config.agent.llm),
+                    structured=(SymbolicAnswerer(memory.tracks),),
                 ))
             return self._agent
 

@@ -1,0 +1,6 @@
+"""S7 Sky Battle: Table 31 templates answered from the perceived symbolic timeline."""
+from __future__ import annotations
+
+from agent.symbolic.templates import Template
+
+TEMPLATES: list[Template] = []

@@ -1,0 +1,1 @@
+"""VideoCogQA-style (seed 003) generated suite: ten symbolic scenes, three levels."""

@@ -1,0 +1,1 @@
+"""S2 Action Arena (AP): simulation, drawing and Table 31 question templates."""

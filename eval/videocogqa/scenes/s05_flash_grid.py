@@ -1,0 +1,1 @@
+"""S5 Flash Grid (SR): simulation, drawing and Table 31 question templates."""

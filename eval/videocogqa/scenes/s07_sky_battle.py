@@ -1,0 +1,1 @@
+"""S7 Sky Battle (GP): simulation, drawing and Table 31 question templates."""
