@@ -22,7 +22,7 @@ def pct(x: float) -> str:
     return f"{100 * x:.1f}"
 
 
-def _table(header: list[str], rows: list[list[str]]) -> str:
+def table(header: list[str], rows: list[list[str]]) -> str:
     lines = ["| " + " | ".join(header) + " |", "|" + "---|" * len(header)]
     lines += ["| " + " | ".join(r) + " |" for r in rows]
     return "\n".join(lines)
@@ -38,15 +38,15 @@ def supermemory_report(runs: Mapping[str, list[Scored]], title: str) -> str:
              for model, f1, acc, mrr, *_ in SUPERMEMORY_TABLE2]
     rows += [[f"{model} + EgoButler {REPORTED}", f"{f1:.1f}", "", f"{acc:.1f}", f"{mrr:.1f}", "", "", "", "4853"]
              for model, *_, f1, acc, mrr in SUPERMEMORY_TABLE2]
-    main = _table(["system", "Ans-F1 (pos=answerable)", "Ans-F1 macro", "QA-Acc", "QA-MRR", "partial credit",
+    main = table(["system", "Ans-F1 (pos=answerable)", "Ans-F1 macro", "QA-Acc", "QA-MRR", "partial credit",
                    "per-video acc", "per-person acc", "n"], rows)
-    tasks = _table(["system", *SUPERMEMORY_TASKS],
+    tasks = table(["system", *SUPERMEMORY_TASKS],
                    [[n, *(pct(m["per_task_acc"].get(t, 0.0)) for t in SUPERMEMORY_TASKS)] for n, m in metrics.items()]
                    + [[f"blind Qwen3-8B {REPORTED}", *(f"{SUPERMEMORY_BLIND[t]:.1f}" for t in SUPERMEMORY_TASKS)]])
-    partial = _table(["system", "partial-credit acc (vague = 0.5)"],
+    partial = table(["system", "partial-credit acc (vague = 0.5)"],
                      [[n, pct(m["partial_credit_acc"])] for n, m in metrics.items()]
                      + [[f"{model} + Video-RAG {REPORTED}", f"{v:.1f}"] for model, v, _ in SUPERMEMORY_TABLE5])
-    abst = _table(["system", "abstain rate", "wrong abstention (answerable)", "correct abstention (unanswerable)"],
+    abst = table(["system", "abstain rate", "wrong abstention (answerable)", "correct abstention (unanswerable)"],
                   [[n, *(pct(v) for v in m["abstention"].values())] for n, m in metrics.items()])
     return "\n\n".join([
         f"# {title}", "## Main results (SuperMemory-VQA Table 2 shape)", main,
@@ -83,12 +83,12 @@ def egomemreason_report(runs: Mapping[str, list[Scored]], title: str) -> str:
     rows = [[f"**{n}**", *(pct(m["per_task"].get(t, 0.0)) for t in EGOMEMREASON_TASKS), pct(m["overall"]), str(m["n"])]
             for n, m in metrics.items()]
     rows += [[f"{name} {REPORTED}", *(f"{v:.1f}" for v in values), "500"] for name, *values in EGOMEMREASON_TABLE1]
-    types = _table(["system", "entity", "event", "behavior"],
+    types = table(["system", "entity", "event", "behavior"],
                    [[n, *(pct(m["per_memory_type"].get(t, 0.0)) for t in ("entity", "event", "behavior"))]
                     for n, m in metrics.items()])
     return "\n\n".join([
         f"# {title}", "## Main results (EgoMemReason Table 1 shape)",
-        _table(["system", *EGOMEMREASON_TASKS, "Overall", "n"], rows),
+        table(["system", *EGOMEMREASON_TASKS, "Overall", "n"], rows),
         "Overall is the question-weighted (micro) average, as the paper's Table 1 is. Abstaining counts as wrong.",
         "## Accuracy per memory type", types,
     ])

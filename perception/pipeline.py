@@ -34,10 +34,10 @@ from .errors import BackendUnavailable
 from .keyframes import KeyframeSelector
 from .ocr import TextReader, make_text_reader, read_frames
 from .progress import ProgressReporter, as_progress
+from .serialize import ocr_from_dict, ocr_to_dict
 from .source_tracking import MODEL_ID as SOURCES_MODEL_ID
 from .source_tracking import observe_sources
 from .sources import SourceMap
-from .serialize import ocr_from_dict, ocr_to_dict
 from .speakers import SpeakerTagger, make_speaker_tagger
 from .speech import transcribe_track
 from .symbolic import MODEL_ID as SYMBOLIC_MODEL_ID

@@ -8,7 +8,7 @@ from pathlib import Path
 
 from agent.baselines import BaselineAnswer, EgoButlerBaseline, VideoRagBaseline
 from eval.baselines import BlindBaseline, RandomBaseline
-from eval.metrics import grouped, pair
+from eval.metrics import Scored, grouped, pair
 from eval.report import egomemreason_report, plot_per_task, plot_risk_coverage, supermemory_report, versus
 from eval.runner import Runner
 from eval.schema import Item, Prediction, QASystem, Suite, VideoRef
@@ -73,16 +73,30 @@ def run_bench(suite: Suite, out: Path, systems: list[QASystem], workers: int = 1
     runner = Runner(out / "predictions", workers=workers, progress=progress)
     runs = {s.name: pair(suite.items, runner.run(s, suite)) for s in systems}
     title = f"memlens bench: {suite.name} ({len(suite.items)} items, {len(suite.videos)} videos)"
-    report_of = egomemreason_report if suite.name == "egomemreason" else supermemory_report
-    text = report_of(runs, title) + "\n\n" + versus(runs)
+    text, plots = _paper_report(suite.name, runs, out, title)
+    text += "\n\n" + versus(runs)
     if suite.meta:
         text += "\n\n## Suite\n\n" + "\n".join(f"- {k}: {v}" for k, v in suite.meta.items())
     if command:
         text += f"\n\nReproduce with `{command}`."
-    per_task = {n: grouped(scored, lambda s: s.item.task) for n, scored in runs.items()}
-    tasks = tuple(sorted({i.task for i in suite.items}))
-    plot_per_task(per_task, tasks, out / "per_task.png", title)
-    plot_risk_coverage(runs, out / "risk_coverage.png", "risk-coverage")
     report = out / "report.md"
-    report.write_text(text + "\n\n![per task](per_task.png)\n\n![risk-coverage](risk_coverage.png)\n")
+    report.write_text(text + "\n\n" + "\n\n".join(f"![{p.stem}]({p.name})" for p in plots) + "\n")
     return report
+
+
+def _paper_report(name: str, runs: dict[str, list[Scored]], out: Path, title: str) -> tuple[str, list[Path]]:
+    """The report in the shape of the suite's paper, and its plots."""
+    if name == "videocogqa":
+        from eval.videocogqa.report import videocogqa_plots, videocogqa_report
+
+        return videocogqa_report(runs, title), videocogqa_plots(runs, out, title)
+    if name == "m3eval":
+        from eval.m3eval.report import m3eval_plots, m3eval_report
+
+        return m3eval_report(runs, title), m3eval_plots(runs, out)
+    report_of = egomemreason_report if name == "egomemreason" else supermemory_report
+    per_task = {n: grouped(scored, lambda s: s.item.task) for n, scored in runs.items()}
+    tasks = tuple(sorted({s.item.task for scored in runs.values() for s in scored}))
+    plots = [plot_per_task(per_task, tasks, out / "per_task.png", title),
+             plot_risk_coverage(runs, out / "risk_coverage.png", "risk-coverage")]
+    return report_of(runs, title), plots

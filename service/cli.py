@@ -149,28 +149,31 @@ def _bars_callback(bars):
 
 
 def _generated_suite(name: str, size: str, seed: int, data: Optional[Path], system: MemlensSystem) -> Path:
-    from eval.life.suites import build_suite
+    from eval.generated import generated_suite
 
+    suite = generated_suite(name)
     root = data or system.config.home / "bench"
     with progress_bars(err) as bars:
-        return build_suite(name, size, root, system.memory.embedder.embed, seed, _bars_callback(bars))
+        return suite.build(size, root, system.memory.embedder.embed, seed, _bars_callback(bars))
 
 
-SuiteArgument = typer.Argument(..., help="supermemory | egomemreason (generated), or a suite JSONL file.")
-SizeOption = typer.Option("smoke", help="Generated suites: smoke (~3 min of video, ~30 items) or full.")
+SuiteArgument = typer.Argument(
+    ..., help="supermemory | egomemreason | videocogqa | m3eval (generated), or a suite JSONL file.")
+SizeOption = typer.Option("smoke", help="Generated suites: smoke (a few minutes of video, CI) or full.")
 SeedOption = typer.Option(0, help="Generated suites: the world seed (generation is deterministic for it).")
 DataOption = typer.Option(None, help="Where generated videos and suites go (default: <home>/bench).")
 
 
 @app.command()
 def generate(
-    suite: str = typer.Argument(..., help="supermemory | egomemreason"),
+    suite: str = typer.Argument(..., help="supermemory | egomemreason | videocogqa | m3eval"),
     size: str = SizeOption,
     seed: int = SeedOption,
     data: Optional[Path] = DataOption,
     config: Optional[Path] = ConfigOption,
 ):
-    """Simulate and render a multi-day life, then write a benchmark suite over it."""
+    """Simulate and render a benchmark's videos (a multi-day life, symbolic scenes, composed
+    stimuli), then write the suite file over them."""
     system = _system(config)
     try:
         path = _generated_suite(suite, size, seed, data, system)
@@ -189,13 +192,14 @@ def bench(
     seed: int = SeedOption,
     data: Optional[Path] = DataOption,
     out: Path = typer.Option(Path("bench-output"), help="Predictions (resumable), report.md and plots."),
-    systems: str = typer.Option("memlens,videorag,egobutler,random,blind",
-                                help="Comma-separated systems to run side by side."),
+    systems: Optional[str] = typer.Option(
+        None, help="Comma-separated systems to run side by side (default: the suite's usual set, else "
+                   "memlens,videorag,egobutler,random,blind)."),
     workers: int = typer.Option(1, help="Parallel asks per system."),
     config: Optional[Path] = ConfigOption,
 ):
     """Run memlens and baselines over a suite; write the report in the paper's table shape."""
-    from eval.life.suites import SUITES
+    from eval.generated import GENERATED as SUITES
     from eval.schema import Suite
     from service.bench import make_systems, run_bench
 
@@ -210,7 +214,9 @@ def bench(
                 raise typer.Exit(2)
         with progress_bars(err) as bars:
             command = " ".join(["memlens", "bench", suite] + (["--size", size, "--seed", str(seed)] if suite in SUITES else []))
-            report = run_bench(Suite.read(suite_file), out, make_systems(systems.split(","), system),
+            names = systems.split(",") if systems else list(
+                SUITES[suite].default_systems if suite in SUITES else ("memlens", "videorag", "egobutler", "random", "blind"))
+            report = run_bench(Suite.read(suite_file), out, make_systems(names, system),
                                workers, _bars_callback(bars), command)
     except ValueError as exc:
         err.print(f"[red]{exc}[/red]")
