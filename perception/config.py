@@ -38,8 +38,10 @@ STAGE_FIELDS: dict[str, tuple[str, ...]] = {
         "asr_backend", "asr_model", "asr_compute_type", "asr_language",
         "speaker_backend", "speaker_threshold", "turn_gap",
     ),
-    "symbolic": ("symbolic", "symbolic_fps"),
-    "sources": ("sources",),
+    "symbolic": ("symbolic", "symbolic_fps", "symbolic_hud_height", "symbolic_text_fps", "ocr_backend",
+                 "ocr_min_confidence"),
+    "sources": ("sources", "sources_fps", "sources_read_fps", "sources_auto_max_seconds", "ocr_backend",
+                "ocr_min_confidence"),
 }
 
 
@@ -88,8 +90,13 @@ class PerceptionConfig:
     # game-like video: "auto" runs it when the picture is made of a few flat colours
     symbolic: str = "auto"  # auto | on | off
     symbolic_fps: float = 10.0  # frames examined per second (events last 0.5-1 s)
+    symbolic_hud_height: int = 36  # top band holding text (clock, note track), never shapes
+    symbolic_text_fps: float = 1.0  # HUD reads per second (the clock ticks once a second)
     # source identity for composed video (split screen, concatenation, interleaving)
     sources: str = "auto"  # auto | on | off
+    sources_fps: float = 4.0  # frames examined for cuts and swaps (segments last 2-3 s)
+    sources_read_fps: float = 1.0  # OCR reads per second per region (captions last ~3 s)
+    sources_auto_max_seconds: float = 900.0  # "auto" leaves longer videos alone (cost)
 
     # storage
     cache_dir: Path | None = None  # None = no observation cache
