@@ -11,6 +11,7 @@ from pathlib import Path
 from agent.graph import AgentContext, MemoryAgent
 from agent.llm import make_chat_model
 from agent.reasoning import EvidenceReasoner
+from agent.composed import SourceAnswerer
 from agent.state import AgentAnswer
 from agent.symbolic import SymbolicAnswerer
 from memory.memory import Memory
@@ -83,7 +84,7 @@ class MemlensSystem:
                     reasoner=EvidenceReasoner(memory.embedder),
                     config=self.config.agent,
                     chat=make_chat_model(self.config.agent.llm),
-                    structured=(SymbolicAnswerer(memory.tracks),),
+                    structured=(SymbolicAnswerer(memory.tracks), SourceAnswerer(memory.tracks)),
                 ))
             return self._agent
 

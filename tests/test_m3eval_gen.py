@@ -157,7 +157,7 @@ def test_question_constraints(big):
     unrelated_pool = {o for t in TOPICS.values() if t.name != a.topic for objs in t.objects for o in objs}
     for verb in qs.mi_verbs(a, b):
         q = qs.mi(a, b, verb, rng).named("the second video")
-        assert q.question == f"In the second video, what does the clerk {verb}?"
+        assert q.question == f"In the second video, what does the clerk {qs.base_form(verb)}?"
         roles = [o.role for o in q.options]
         assert roles.count("intrusion") == 2 and roles.count("distractor") == 1 and roles.count("correct") == 1
         assert q.options[q.answer].text == "the " + next(x.obj for x in a.beats if x.verb == verb)

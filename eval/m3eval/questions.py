@@ -123,8 +123,17 @@ def mi(target: StoryScript, other: StoryScript, verb: str, rng: random.Random) -
     if len(intrusions) < 2:
         raise ValueError(f"{other.story_id}: fewer than 2 intrusion objects for {verb!r}")
     odd = unrelated_object(target, other, rng)
-    return _draft("MI", f"In {{target}}, what does the {target.actor} {verb}?", f"the {right}",
+    return _draft("MI", f"In {{target}}, what does the {target.actor} {base_form(verb)}?", f"the {right}",
                   [(f"the {o}", "intrusion") for o in intrusions] + [(f"the {odd}", "distractor")], rng)
+
+
+def base_form(verb: str) -> str:
+    """The base form of a caption's third-person verb, for "what does the chef slice?"."""
+    if verb.endswith("ies"):
+        return verb[:-1] if len(verb) <= 4 else verb[:-3] + "y"
+    if verb.endswith(("sses", "shes", "ches", "xes", "zzes")):
+        return verb[:-2]
+    return verb[:-1] if verb.endswith("s") else verb
 
 
 def absent_verbs(a: StoryScript, b: StoryScript, extra: tuple[str, ...] = ()) -> list[str]:
@@ -139,7 +148,7 @@ def fmd(target: StoryScript, other: StoryScript, name: str, verb: str, rng: rand
         raise ValueError(f"{verb!r} occurs in a source: not a false premise")
     objs = objects_of(target) + objects_of(other)
     picks = rng.sample(objs, 3)
-    return _draft("FMD", f"In {name}, what does the {target.actor} {verb}?", NOT_IN_EITHER,
+    return _draft("FMD", f"In {name}, what does the {target.actor} {base_form(verb)}?", NOT_IN_EITHER,
                   [(f"the {o}", "distractor") for o in picks], rng)
 
 
