@@ -8,10 +8,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from pathlib import Path
 
+from agent.composed import SourceAnswerer
 from agent.graph import AgentContext, MemoryAgent
 from agent.llm import make_chat_model
 from agent.reasoning import EvidenceReasoner
-from agent.composed import SourceAnswerer
 from agent.state import AgentAnswer
 from agent.symbolic import SymbolicAnswerer
 from memory.memory import Memory
