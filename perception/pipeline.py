@@ -195,8 +195,10 @@ class Perceiver:
             lambda: observe_symbols(path, info, self.config, None if "ocr" in self._off else self.reader()))
         sources = self._whole_video(video_id, info, "sources", SOURCES_MODEL_ID, SourceMap.from_dict,
                                     lambda: observe_sources(path, info, self.config))
-        channels["symbolic"] = "on" if symbols is not None else f"off: symbolic={self.config.symbolic!r}"
-        channels["sources"] = "on" if sources is not None else f"off: sources={self.config.sources!r}"
+        channels["symbolic"] = "on" if symbols is not None else _declined(
+            "symbolic", self.config.symbolic, "not flat-colour synthetic or game video")
+        channels["sources"] = "on" if sources is not None else _declined(
+            "sources", self.config.sources, "not a composed video (split screen, cuts with captions)")
         return VideoObservation(
             video_id=video_id, path=str(path), duration=info.duration, wall_start=wall,
             has_audio=info.has_audio, clips=clips, channels=channels, symbols=symbols, sources=sources,
@@ -338,6 +340,10 @@ class Perceiver:
         from .doctor import channel_status
 
         return channel_status(self, load)
+
+
+def _declined(stage: str, mode: str, why: str) -> str:
+    return f"off: {stage}={mode!r}" if mode == "off" else f"off: {why} ({stage}={mode!r})"
 
 
 def clip_off_reason(config: PerceptionConfig) -> str:

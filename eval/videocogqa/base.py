@@ -170,7 +170,7 @@ def frame_times(duration: float = style.DURATION, fps: int = style.FPS) -> Itera
         yield i / fps
 
 
-def encode(episode: Episode, path: Path, fps: int = style.FPS) -> Path:
+def encode(episode: Episode, path: Path, fps: int = style.FPS, crf: int = 18) -> Path:
     """H.264 (+ AAC when the episode has audio) MP4; written to a temp name, then renamed,
     so a killed render never leaves a half file that a later run would trust."""
     path = Path(path)
@@ -181,7 +181,7 @@ def encode(episode: Episode, path: Path, fps: int = style.FPS) -> Path:
         vs.width, vs.height, vs.pix_fmt = style.WIDTH, style.HEIGHT, "yuv420p"
         vs.codec_context.time_base = Fraction(1, fps)
         if vs.codec_context.name == "libx264":
-            vs.options = {"crf": "18", "preset": "veryfast"}
+            vs.options = {"crf": str(crf), "preset": "veryfast"}
             vs.codec_context.thread_type = "FRAME"
         aus = None
         if episode.audio is not None:
