@@ -3,44 +3,22 @@ m3eval --size smoke`, in process, rendering every stimulus and ingesting it with
 perception (OCR, symbolic vision, source tracking), memlens beside random and blind."""
 from __future__ import annotations
 
-import time
-from dataclasses import dataclass
-from pathlib import Path
-
 import pytest
-from typer.testing import CliRunner
 
 from eval.metrics import accuracy, grouped, pair
 from eval.schema import Prediction, Suite, read_jsonl
-from service.cli import app
+from tests.bench_runs import BenchRun, run_bench
 
 pytestmark = pytest.mark.slow
 SYSTEMS = ("memlens", "random", "blind")
 SUITES = ("videocogqa", "m3eval")
 
 
-@dataclass
-class BenchRun:
-    exit_code: int
-    output: str
-    exception: BaseException | None
-    out: Path
-    suite: Path
-    seconds: float
-
-
 @pytest.fixture(scope="module")
 def runs(tmp_path_factory) -> dict[str, BenchRun]:
     root = tmp_path_factory.mktemp("generated-bench")
-    env = {"MEMLENS_HOME": str(root / "home"), "MEMLENS_CONFIG": None, "HF_HUB_OFFLINE": "1", "COLUMNS": "200"}
-    out = {}
-    for name in SUITES:
-        began = time.perf_counter()
-        result = CliRunner().invoke(app, ["bench", name, "--size", "smoke", "--data", str(root / "data"),
-                                          "--out", str(root / f"out-{name}"), "--systems", ",".join(SYSTEMS)], env=env)
-        out[name] = BenchRun(result.exit_code, result.output, result.exception, root / f"out-{name}",
-                             root / "data" / f"{name}-smoke-seed0.jsonl", time.perf_counter() - began)
-    return out
+    return {name: run_bench(name, root / "home", root / "data", root / f"out-{name}",
+                            root / "data" / f"{name}-smoke-seed0.jsonl", SYSTEMS) for name in SUITES}
 
 
 def _scored(run: BenchRun, system: str):

@@ -4,33 +4,20 @@ real models), memlens beside the Video-RAG, EgoButler, random and blind baseline
 from __future__ import annotations
 
 import json
-import time
-from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from eval.life.egomemreason import TASKS as EGO_TASKS
 from eval.life.suites import SIZES, life_folder, suite_path
 from eval.life.supermemory import CATEGORIES
 from eval.metrics import accuracy, pair
 from eval.schema import Prediction, Suite, read_jsonl
-from service.cli import app
+from tests.bench_runs import BenchRun, run_bench
 
 pytestmark = pytest.mark.slow
 SYSTEMS = ("memlens", "videorag", "egobutler", "random", "blind")
 SUITES = {"supermemory": CATEGORIES, "egomemreason": tuple(EGO_TASKS)}
-
-
-@dataclass
-class BenchRun:
-    exit_code: int
-    output: str
-    exception: BaseException | None
-    out: Path
-    suite: Path
-    seconds: float
 
 
 @pytest.fixture(scope="module")
@@ -46,16 +33,11 @@ def root(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def runs(root, data) -> dict[str, BenchRun]:
     """Both suites on one home and one --data folder, so the second reuses the render (and the
-    perception cache); MEMLENS_HOME points into tmp so nothing touches ~/.memlens."""
-    env = {"MEMLENS_HOME": str(root / "home"), "MEMLENS_CONFIG": None, "HF_HUB_OFFLINE": "1", "COLUMNS": "200"}
-    runner = CliRunner()
+    perception cache)."""
     out: dict[str, BenchRun] = {}
     for name in SUITES:
-        began = time.perf_counter()
-        result = runner.invoke(app, ["bench", name, "--size", "smoke", "--data", str(data),
-                                     "--out", str(root / f"out-{name}"), "--systems", ",".join(SYSTEMS)], env=env)
-        out[name] = BenchRun(result.exit_code, result.output, result.exception, root / f"out-{name}",
-                             suite_path(data, name, "smoke", 0), time.perf_counter() - began)
+        out[name] = run_bench(name, root / "home", data, root / f"out-{name}", suite_path(data, name, "smoke", 0),
+                              SYSTEMS)
         if name == "supermemory":
             videos = sorted(life_folder(data, "smoke", 0).glob("*.mp4"))
             (root / "mtimes.json").write_text(json.dumps({p.name: p.stat().st_mtime_ns for p in videos}))

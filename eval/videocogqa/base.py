@@ -99,6 +99,22 @@ def shuffled(correct: Any, distractors: list[Any], rng: random.Random, template:
     return Draft(template, question, tuple(texts[i] for i in order), order.index(0))
 
 
+def first_drafts(builders: list[Callable[[Any, random.Random], Draft | None]], log: Any, rng: random.Random,
+                 limit: int = 5, tries: int = 8) -> list[Draft]:
+    """Up to `limit` questions, one per template in a shuffled template order. A builder
+    returns None for an instance it cannot ask without ties, so each gets a few draws."""
+    order = list(builders)
+    rng.shuffle(order)
+    drafts: list[Draft] = []
+    for build in order:
+        draft = next((d for d in (build(log, rng) for _ in range(tries)) if d is not None), None)
+        if draft is not None:
+            drafts.append(draft)
+            if len(drafts) == limit:
+                break
+    return drafts
+
+
 def near_numbers(value: int, rng: random.Random, k: int = 3, low: int = 0) -> list[int]:
     """k distinct plausible wrong counts near `value` (never equal to it, never below `low`)."""
     pool = [v for v in range(max(low, value - 4), value + 5) if v != value]

@@ -32,6 +32,7 @@ from eval.videocogqa.base import (
     blank,
     draw_grid,
     draw_thing,
+    first_drafts,
     grid_geometry,
     near_numbers,
     shuffled,
@@ -114,17 +115,7 @@ class ChameleonGrid:
             q_largest_count, q_first_column_shape, q_total_count, q_common_attribute, q_same_attribute_scene,
             q_more_size, q_row_same_size, q_compare_shapes, q_row_same_colour,
         ]
-        rng.shuffle(builders)
-        drafts: list[Draft] = []
-        for build in builders:
-            for _ in range(8):  # a few draws until an instance without ties
-                draft = build(grids, rng)
-                if draft is not None:
-                    drafts.append(draft)
-                    break
-            if len(drafts) == 5:
-                break
-        return drafts
+        return first_drafts(builders, grids, rng)
 
 
 def grids_from_log(events: list[dict]) -> list[Grid]:

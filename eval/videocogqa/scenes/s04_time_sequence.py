@@ -30,7 +30,17 @@ from dataclasses import dataclass
 import numpy as np
 
 from eval.videocogqa import style
-from eval.videocogqa.base import Draft, Episode, Thing, blank, draw_text, draw_thing, near_numbers, shuffled
+from eval.videocogqa.base import (
+    Draft,
+    Episode,
+    Thing,
+    blank,
+    draw_text,
+    draw_thing,
+    first_drafts,
+    near_numbers,
+    shuffled,
+)
 
 INTERVAL = {"Easy": 5, "Medium": 3, "Hard": 1}  # T, seconds (Table 9)
 OBJECTS = {"Easy": 3, "Medium": 5, "Hard": 8}  # N (Table 9)
@@ -111,15 +121,7 @@ class TimeSequence:
         log = Log(episode.events, episode.facts["clock_offset_s"])
         builders = [q_next_object, q_duration, q_first_time, q_next_colour, q_duration_after, q_sequence_after,
                     q_object_after, q_any_after, q_before_and_after]
-        rng.shuffle(builders)
-        drafts: list[Draft] = []
-        for build in builders:
-            for _ in range(8):
-                draft = build(log, rng)
-                if draft is not None:
-                    drafts.append(draft)
-                    break
-        return drafts[:5]
+        return first_drafts(builders, log, rng)
 
 
 class Log:

@@ -31,6 +31,7 @@ from eval.videocogqa.base import (
     blank,
     draw_grid,
     draw_thing,
+    first_drafts,
     grid_geometry,
     near_numbers,
     shuffled,
@@ -104,15 +105,7 @@ class FlashGrid:
     def questions(self, episode: Episode, rng: random.Random) -> list[Draft]:
         log = Log(episode.events, episode.params["I"])
         builders = [q_first_object, q_first_cell, q_any_in_line, q_most_line, q_unique_cells, q_adjacent]
-        rng.shuffle(builders)
-        drafts: list[Draft] = []
-        for build in builders:
-            for _ in range(8):
-                draft = build(log, rng)
-                if draft is not None:
-                    drafts.append(draft)
-                    break
-        return drafts[:5]
+        return first_drafts(builders, log, rng)
 
 
 class Log:

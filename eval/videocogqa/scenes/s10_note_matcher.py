@@ -32,6 +32,7 @@ from eval.videocogqa.base import (
     blank,
     draw_text,
     draw_thing,
+    first_drafts,
     near_numbers,
     shuffled,
 )
@@ -108,15 +109,7 @@ class NoteMatcher:
         log = [(e["object"], e["note"]) for e in episode.events if e["kind"] == "note"]
         builders = [q_note_of, q_distinct_notes, q_most_frequent, q_first_note, q_note_played, q_note_with_object,
                     q_colour_with_note]
-        rng.shuffle(builders)
-        drafts: list[Draft] = []
-        for build in builders:
-            for _ in range(8):
-                draft = build(log, rng)
-                if draft is not None:
-                    drafts.append(draft)
-                    break
-        return drafts[:5]
+        return first_drafts(builders, log, rng)
 
 
 Log = list[tuple[str, int]]  # (object short name, note) per event, in order
