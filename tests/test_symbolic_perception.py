@@ -214,6 +214,10 @@ def test_auto_declines_a_natural_picture_and_accepts_a_synthetic_one(clock_video
     _, frame = next(iter_frames(clock_video, 1))
     assert looks_synthetic(frame) is True
     assert looks_synthetic(base.blank()) is None  # an empty frame says nothing either way
+    sparse = base.blank()  # S3 Easy: three small movers, >99.5 % background, still a drawing
+    for k, colour in enumerate(("red", "green", "blue")):
+        base.draw_thing(sparse, base.Thing("small", colour, "square"), 100 + 120 * k, 200)
+    assert looks_synthetic(sparse) is True
     assert observe(clock_video, AUTO) is not None
 
 

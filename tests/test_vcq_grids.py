@@ -202,7 +202,7 @@ def perceive(ep, tmp_path) -> SymbolTrack | None:
     from perception.symbolic import observe_symbols
 
     path = encode(ep, tmp_path / f"{ep.scene}-{ep.level}.mp4")
-    return observe_symbols(path, probe(path), PerceptionConfig(symbolic="on"), None)
+    return observe_symbols(path, probe(path), PerceptionConfig(symbolic="auto"), None)  # as ingest runs it
 
 
 def accuracy(scene, level, seeds, tmp_path) -> tuple[int, int]:

@@ -169,7 +169,7 @@ def test_s7_log_matches_parameters_and_answers():
 def _perceived(code: str, level: str, seed: int, tmp_path):
     scene, ep = _episode(code, level, seed)
     path = encode(ep, tmp_path / f"{code}-{level}-{seed}.mp4")
-    track = observe_symbols(path, probe(path), PerceptionConfig(symbolic="on"), None)
+    track = observe_symbols(path, probe(path), PerceptionConfig(symbolic="auto"), None)  # as ingest runs it
     assert track is not None
     return scene.all_questions(ep, random.Random(seed)), SymbolicTimeline(track)
 

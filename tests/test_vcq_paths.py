@@ -135,7 +135,7 @@ def test_s8_answers_follow_the_log():
 def _perceive(code: str, level: str, seed: int, tmp_path):
     scene, ep = _episode(code, level, seed)
     path = encode(ep, tmp_path / f"{code}-{level}-{seed}.mp4")
-    track = observe_symbols(path, probe(path), PerceptionConfig(symbolic="on"), None)
+    track = observe_symbols(path, probe(path), PerceptionConfig(symbolic="auto"), None)  # as ingest runs it
     return scene, ep, SymbolicTimeline(track)
 
 

@@ -158,7 +158,7 @@ def _perceive(code: str, level: str, seed: int, folder, reader=None):
 
     _, ep, drafts = _episode(code, level, seed)
     path = encode(ep, folder / f"{code}-{level}-{seed}.mp4")
-    track = observe_symbols(path, probe(path), PerceptionConfig(symbolic="on"), reader)
+    track = observe_symbols(path, probe(path), PerceptionConfig(symbolic="auto"), reader)  # as ingest runs it
     return drafts, SymbolicTimeline(track)
 
 

@@ -96,10 +96,14 @@ def flat_share(rgb: np.ndarray, palette: Palette = DEFAULT_PALETTE, step: int = 
     return float(near[bins].mean()), float((classes[bins] == BACKGROUND).mean())
 
 
-def looks_synthetic(rgb: np.ndarray, palette: Palette = DEFAULT_PALETTE, min_flat: float = 0.9) -> bool | None:
+def looks_synthetic(rgb: np.ndarray, palette: Palette = DEFAULT_PALETTE, min_flat: float = 0.9,
+                    min_drawn: float = 5e-4) -> bool | None:
     """True for a picture made of the palette's flat colours, False for anything else, None
-    for a blank frame (all background: a fade or an empty scene says nothing either way)."""
+    for a blank frame (all background: a fade or an empty scene says nothing either way).
+    A few small shapes on a wide background (S3's three movers cover ~0.3 % of the frame)
+    are a drawing, not a blank: `min_drawn` is the share of non-background flat pixels
+    that counts as drawn."""
     flat, background = flat_share(rgb, palette)
     if flat < min_flat:
         return False
-    return None if background > 0.995 else True
+    return None if flat - background < min_drawn else True
