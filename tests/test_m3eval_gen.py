@@ -12,7 +12,7 @@ import pytest
 
 from eval.m3eval import questions as qs
 from eval.m3eval.metrics import intrusion_rate, linear_fit, m3eval_metrics
-from eval.m3eval.nback import NK_FULL, make_instance, render_clip
+from eval.m3eval.nback import NK_FULL, describe_nk, make_instance, render_clip
 from eval.m3eval.report import m3eval_plots, m3eval_report
 from eval.m3eval.stimuli import Manifest, concatenate, interleave, nback, split_screen
 from eval.m3eval.stories import TOPICS, StoryScript, make_pair, render_story
@@ -138,6 +138,11 @@ def test_nback_builder_and_gold(tmp_path):
         assert q.options[q.answer].text == ("Yes" if gold else "No")
         assert q.question == (f"This video is a sequence of {k} clips. Does the last clip show the same action as "
                               f"the clip {n} positions before it?")
+
+
+def test_nk_sets_read_as_ranges_per_k():
+    assert describe_nk(NK_FULL) == "K=6: N=1-5; K=8: N=1-5; K=10: N=1-5; K=12: N=1-11"
+    assert describe_nk(((7, 8), (1, 8), (2, 8), (5, 8), (3, 8), (2, 6))) == "K=6: N=2; K=8: N=1-3,5,7"
 
 
 def test_question_constraints(big):

@@ -26,6 +26,21 @@ NK_FULL = tuple(sorted([(n, k) for k in (6, 8, 10, 12) for n in range(1, 6)] + [
 assert len(NK_FULL) == 26
 
 
+def describe_nk(nk: tuple[tuple[int, int], ...]) -> str:
+    """The (N, K) set for a reader: "K=6: N=1-5; K=12: N=1-11" (N runs shown as ranges)."""
+    parts = []
+    for k in sorted({k for _, k in nk}):
+        ns = sorted(n for n, kk in nk if kk == k)
+        runs: list[list[int]] = []
+        for n in ns:
+            if runs and n == runs[-1][-1] + 1:
+                runs[-1].append(n)
+            else:
+                runs.append([n])
+        parts.append(f"K={k}: N=" + ",".join(f"{r[0]}-{r[-1]}" if len(r) > 1 else str(r[0]) for r in runs))
+    return "; ".join(parts)
+
+
 @dataclass(frozen=True)
 class Clip:
     clip_id: str

@@ -14,13 +14,14 @@ pair (paper 79/30/55/95)) and 8 N-Back instances (4 scene, 4 action) x the 26 (N
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from pathlib import Path
 
 from eval.m3eval import questions as qs
-from eval.m3eval.nback import NK_FULL, Instance, make_instance, render_clip
+from eval.m3eval.nback import NK_FULL, Instance, describe_nk, make_instance, render_clip
 from eval.m3eval.stimuli import Manifest, concatenate, interleave, nback, split_screen
 from eval.m3eval.stories import (
     BACKDROPS,
@@ -132,10 +133,13 @@ def build_suite(size: str, root: Path, seed: int = 0, progress: Progress | None 
         _nback(b, inst, src, folder)
         if progress:
             progress("render + ask", spec.pairs + i + 1, steps)
+    attributes = " + ".join(f"{n} {a}" for a, n in Counter(a for a, _ in spec.nback).items())
     suite = Suite("m3eval", b.videos, b.items, meta={
         "generator": "memlens M3Eval-style stories (OpenCV drawing, PyAV H.264) and builders", "size": size,
         "seed": seed, "source": f"{WIDTH}x{HEIGHT} @ {FPS} fps, 10 beats x 3 s", "pairs": topics,
-        "nback_nk": {f"nb{i}-{a}": [list(x) for x in nk] for i, (a, nk) in enumerate(spec.nback)},
+        "nback": "; ".join(f"nb{i}-{a} ({describe_nk(nk)})" for i, (a, nk) in enumerate(spec.nback))
+        if len({nk for _, nk in spec.nback}) > 1 else
+        f"{len(spec.nback)} instances ({attributes}), each {describe_nk(spec.nback[0][1])}",
     })
     return suite.write(suite_path(root, size, seed))
 
