@@ -1,7 +1,8 @@
 """How much of memlens's VideoCogQA accuracy survives a worse picture: every scene and level
 rendered clean, then the same frames with sensor-like noise, blur and heavy H.264
-compression (a phone filming a screen is worse still). Perception and the templates run on
-both; prints accuracy per scene and condition, writes JSON and a plot.
+compression (a phone filming a screen is worse still). Perception runs as ingest runs it,
+auto gate included (a declined video answers nothing), then the templates; prints accuracy
+per scene and condition and the videos declined, writes JSON and a plot.
 
     .venv/bin/python benchmarks/symbolic_robustness.py --videos 1 --out benchmarks/results
 """
@@ -43,8 +44,12 @@ def degrade(clean: Path, episode: Episode, out: Path, sigma: float, blur: int, c
     return encode(replace(episode, paint=paint), out, crf=crf)
 
 
-def accuracy(path: Path, drafts, templates, reader) -> list[bool]:
-    track = observe_symbols(path, probe(path), PerceptionConfig(symbolic="on"), reader)
+def accuracy(path: Path, drafts, templates, reader) -> list[bool] | None:
+    """Per draft, answered right; None when the auto gate (as ingest runs it) declined the
+    video, so every question of it goes unanswered."""
+    track = observe_symbols(path, probe(path), PerceptionConfig(symbolic="auto"), reader)
+    if track is None:
+        return None
     timeline = SymbolicTimeline(track)
     right = []
     for d in drafts:
@@ -65,6 +70,7 @@ def main() -> None:
     args = ap.parse_args()
     templates, reader = all_templates(), make_text_reader(PerceptionConfig())
     results: dict[str, dict[str, list[bool]]] = {}
+    declined = {name: 0 for name in CONDITIONS}
     began = time.perf_counter()
     plan = [(c, lv, n) for c in SCENE_MODULES for lv in load_scene(c).levels for n in range(args.videos)]
     with tempfile.TemporaryDirectory() as tmp, Progress() as bar:
@@ -78,7 +84,9 @@ def main() -> None:
             for name, spec in CONDITIONS.items():
                 path = clean if spec is None else degrade(clean, episode, Path(tmp) / f"{code}-{level}-{n}-{name}.mp4",
                                                           *spec, seed=n)
-                results.setdefault(code, {}).setdefault(name, []).extend(accuracy(path, drafts, templates, reader))
+                right = accuracy(path, drafts, templates, reader)
+                declined[name] += right is None
+                results.setdefault(code, {}).setdefault(name, []).extend(right or [False] * len(drafts))
             bar.advance(task)
     table = Table(title=f"VideoCogQA accuracy under degraded pictures ({time.perf_counter() - began:.0f} s)")
     table.add_column("scene")
@@ -90,10 +98,12 @@ def main() -> None:
     overall = {c: 100 * sum(sum(v[c]) for v in results.values()) / sum(len(v[c]) for v in results.values())
                for c in CONDITIONS}
     table.add_row("all", *(f"{overall[c]:.1f}" for c in CONDITIONS))
+    table.add_row("videos declined by the gate", *(f"{declined[c]} / {len(plan)}" for c in CONDITIONS))
     Console().print(table)
     args.out.mkdir(parents=True, exist_ok=True)
     (args.out / "symbolic_robustness.json").write_text(json.dumps(
-        {"conditions": {k: v for k, v in CONDITIONS.items()}, "per_scene": summary, "overall": overall}, indent=2))
+        {"conditions": {k: v for k, v in CONDITIONS.items()}, "per_scene": summary, "overall": overall,
+         "declined": declined, "videos": len(plan)}, indent=2))
     import matplotlib
 
     matplotlib.use("Agg")

@@ -7,6 +7,7 @@ import itertools
 import math
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -218,6 +219,10 @@ def test_auto_declines_a_natural_picture_and_accepts_a_synthetic_one(clock_video
     for k, colour in enumerate(("red", "green", "blue")):
         base.draw_thing(sparse, base.Thing("small", colour, "square"), 100 + 120 * k, 200)
     assert looks_synthetic(sparse) is True
+    rng = np.random.default_rng(1)
+    for picture in (frame, sparse):  # noise, blur and compression do not make a drawing natural
+        harsh = cv2.GaussianBlur(picture, (5, 5), 0) + rng.normal(0, 16, picture.shape)
+        assert looks_synthetic(np.clip(harsh, 0, 255).astype(np.uint8)) is True
     assert observe(clock_video, AUTO) is not None
 
 

@@ -87,23 +87,26 @@ def classify(rgb: np.ndarray, palette: Palette = DEFAULT_PALETTE) -> np.ndarray:
     return _tables(palette)[0][_bins(rgb)]
 
 
-def flat_share(rgb: np.ndarray, palette: Palette = DEFAULT_PALETTE, step: int = 2) -> tuple[float, float]:
-    """(share of pixels near a flat colour, share that is background), on every `step`-th
-    pixel: the two numbers the synthetic-video gate needs."""
+def flat_share(rgb: np.ndarray, palette: Palette = DEFAULT_PALETTE, step: int = 2) -> tuple[float, float, float]:
+    """(share of pixels near a flat colour, share nearest the background, share near a
+    flat colour other than the background), on every `step`-th pixel: the numbers the
+    synthetic-video gate needs."""
     sub = rgb[::step, ::step]
     bins = _bins(sub)
     classes, near = _tables(palette)
-    return float(near[bins].mean()), float((classes[bins] == BACKGROUND).mean())
+    on_flat, on_background = near[bins], classes[bins] == BACKGROUND
+    return float(on_flat.mean()), float(on_background.mean()), float((on_flat & ~on_background).mean())
 
 
-def looks_synthetic(rgb: np.ndarray, palette: Palette = DEFAULT_PALETTE, min_flat: float = 0.9,
+def looks_synthetic(rgb: np.ndarray, palette: Palette = DEFAULT_PALETTE, min_flat: float = 0.75,
                     min_drawn: float = 5e-4) -> bool | None:
     """True for a picture made of the palette's flat colours, False for anything else, None
     for a blank frame (all background: a fade or an empty scene says nothing either way).
     A few small shapes on a wide background (S3's three movers cover ~0.3 % of the frame)
-    are a drawing, not a blank: `min_drawn` is the share of non-background flat pixels
-    that counts as drawn."""
-    flat, background = flat_share(rgb, palette)
+    are a drawing, not a blank: `min_drawn` is the share of non-background flat pixels that
+    counts as drawn. `min_flat` leaves room for noise, blur and heavy compression (a noisy,
+    blurred render keeps ~88 % flat pixels; natural pictures have 8-25 %)."""
+    flat, _, drawn = flat_share(rgb, palette)
     if flat < min_flat:
         return False
-    return None if flat - background < min_drawn else True
+    return None if drawn < min_drawn else True
