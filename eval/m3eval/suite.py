@@ -134,12 +134,11 @@ def build_suite(size: str, root: Path, seed: int = 0, progress: Progress | None 
         if progress:
             progress("render + ask", spec.pairs + i + 1, steps)
     attributes = " + ".join(f"{n} {a}" for a, n in Counter(a for a, _ in spec.nback).items())
+    nk_sets = " | ".join(sorted({describe_nk(nk) for _, nk in spec.nback}))
     suite = Suite("m3eval", b.videos, b.items, meta={
         "generator": "memlens M3Eval-style stories (OpenCV drawing, PyAV H.264) and builders", "size": size,
         "seed": seed, "source": f"{WIDTH}x{HEIGHT} @ {FPS} fps, 10 beats x 3 s", "pairs": topics,
-        "nback": "; ".join(f"nb{i}-{a} ({describe_nk(nk)})" for i, (a, nk) in enumerate(spec.nback))
-        if len({nk for _, nk in spec.nback}) > 1 else
-        f"{len(spec.nback)} instances ({attributes}), each {describe_nk(spec.nback[0][1])}",
+        "nback": f"{len(spec.nback)} instances ({attributes}); (N, K) probed: {nk_sets}",
     })
     return suite.write(suite_path(root, size, seed))
 

@@ -22,7 +22,7 @@ from .palette import DEFAULT_PALETTE, Palette, classify, looks_synthetic
 from .texts import read_band, read_static
 from .tones import find_tones
 
-MODEL_ID = "opencv-symbolic-v2"  # v2: sparse drawings pass the auto gate (cached declines are stale)
+MODEL_ID = "opencv-symbolic-v2"  # v2: the auto gate passes sparse and degraded drawings (v1 declines are stale)
 AUDIO_RATE = 16000
 MEDIAN_FRAMES = 15
 __all__ = ["MODEL_ID", "DEFAULT_PALETTE", "Palette", "looks_synthetic", "observe_symbols"]
