@@ -131,6 +131,31 @@ def test_square_grids_come_out_exact(tmp_path, n):
     assert len(layout.segments) == 2 * (n + 1)  # one segment per line, the moving circle leaves none
 
 
+def test_a_noisy_blurred_board_keeps_every_line(tmp_path):
+    """Noise, blur and heavy compression break thin lines where the per-pixel vote narrowly
+    loses; a short gap along a line is bridged, so a degraded tic-tac-toe board still has
+    all four lines each way."""
+    x0, y0, cell = base.grid_geometry(3, 3)
+
+    def paint(t):
+        img = base.blank()
+        base.draw_grid(img, x0, y0, 3, 3, cell)
+        for k in range(min(9, int(t * 4) + 1)):  # a mark every 0.25 s, as S9 plays
+            cx, cy, r = int(x0 + cell * (k % 3 + 0.5)), int(y0 + cell * (k // 3 + 0.5)), int(cell * 0.3)
+            if k % 2:
+                cv2.circle(img, (cx, cy), r, style.COLOURS["blue"], 6, cv2.LINE_AA)
+            else:
+                for d in (1, -1):
+                    cv2.line(img, (cx - r, cy - d * r), (cx + r, cy + d * r), style.COLOURS["red"], 6, cv2.LINE_AA)
+        noisy = cv2.GaussianBlur(img, (5, 5), 0) + np.random.default_rng(int(t * 10)).normal(0, 16, img.shape)
+        return np.clip(noisy, 0, 255).astype(np.uint8)
+
+    path = base.encode(base.Episode("T", "Easy", {}, [], paint, duration=3.0), tmp_path / "board.mp4", crf=38)
+    layout = observe(path).layout
+    assert np.allclose(layout.grid_xs, [round(x0 + i * cell) for i in range(4)], atol=2)
+    assert np.allclose(layout.grid_ys, [round(y0 + i * cell) for i in range(4)], atol=2)
+
+
 # ---- a moving object, the clock and the notes: one 3 s video ---------------------------
 NOTES = [(0.2, 0.9, 1), (1.1, 1.6, 5), (1.8, 2.2, None), (2.4, 2.9, 6)]  # None: 370 Hz, off the scale
 

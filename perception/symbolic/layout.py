@@ -15,6 +15,7 @@ from .palette import DEFAULT_PALETTE, LINE, Palette, classify
 
 MIN_LINE = 12  # pixels: shorter straight runs are shape edges or noise, not structure
 CLUSTER = 4  # pixels: line positions closer than this are one line (a 2-px line blurs to 3-4)
+BRIDGE = 9  # pixels: a gap this short along a line is noise or blur, not an opening (cells are wider)
 
 
 def median_frame(frames: Sequence[np.ndarray]) -> np.ndarray:
@@ -44,14 +45,21 @@ def find_layout(frames: Sequence[np.ndarray], hud_height: int, palette: Palette 
     """Segments and full-extent grid lines of the structure that stays put over `frames`."""
     height, width = frames[0].shape[:2]
     mask = static_lines(frames, hud_height, palette)
-    horizontal = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((1, MIN_LINE), np.uint8))
-    vertical = cv2.morphologyEx(mask, cv2.MORPH_OPEN, np.ones((MIN_LINE, 1), np.uint8))
+    horizontal = _axis_lines(mask, (1, MIN_LINE), (1, BRIDGE))
+    vertical = _axis_lines(mask, (MIN_LINE, 1), (BRIDGE, 1))
     hs = _axis_segments(horizontal, horizontal=True)
     vs = _axis_segments(vertical, horizontal=False)
     rest = cv2.bitwise_and(mask, cv2.bitwise_not(cv2.dilate(cv2.bitwise_or(horizontal, vertical), np.ones((3, 3)))))
     diagonal = _hough_segments(rest)
     grid_xs, grid_ys = _grid(hs, vs)
     return Layout(width, height, tuple(hs + vs + diagonal), grid_xs, grid_ys, labels, hud_height)
+
+
+def _axis_lines(mask: np.ndarray, keep: tuple[int, int], bridge: tuple[int, int]) -> np.ndarray:
+    """The axis-aligned runs of `mask` at least `keep` long, after bridging short gaps along
+    the axis (noise and blur break a thin line where the vote narrowly lost)."""
+    closed = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones(bridge, np.uint8))
+    return cv2.morphologyEx(closed, cv2.MORPH_OPEN, np.ones(keep, np.uint8))
 
 
 def _axis_segments(mask: np.ndarray, horizontal: bool) -> list[Segment]:
