@@ -11,6 +11,7 @@ import pytest
 
 from agent.symbolic import all_templates
 from agent.symbolic.s02_action_arena import ACTIONS as AGENT_ACTIONS
+from agent.symbolic.s03_straight_paths import identities
 from agent.symbolic.templates import option_scores
 from eval.videocogqa import style
 from eval.videocogqa.base import LEVELS, encode
@@ -21,6 +22,7 @@ from eval.videocogqa.scenes.s07_sky_battle import max_visible
 from perception.config import PerceptionConfig
 from perception.decode import probe
 from perception.symbolic import observe_symbols
+from perception.symbols import Layout, SymbolFrame, SymbolShape, SymbolTrack
 from retrieval.symbolic import SymbolicTimeline
 
 TABLE9 = {"S2": {"Easy": {"N": 3, "A": 3}, "Medium": {"N": 6, "A": 6}, "Hard": {"N": 9, "A": 8}},
@@ -200,3 +202,24 @@ def test_answers_from_perception_end_to_end(code, tmp_path):
 def test_answers_from_perception_other_levels(code, level, tmp_path):
     drafts, timeline = _perceived(code, level, 1, tmp_path)
     assert _accuracy(drafts, timeline, code) >= 0.8
+
+
+def _timeline(frames: list[list[SymbolShape]]) -> SymbolicTimeline:
+    return SymbolicTimeline(SymbolTrack(10.0, Layout(480, 360, hud_height=36),
+                                        [SymbolFrame(i / 10, tuple(f)) for i, f in enumerate(frames)]))
+
+
+def test_a_shape_misread_folds_back_into_its_object_but_a_real_twin_stays():
+    """Noise reads a moving blue circle as a square in 30 of 100 frames: one object, whole
+    path. A real blue square, seen alongside the circle, stays its own object."""
+    def circle(i, shape="circle"):
+        return SymbolShape(shape, "blue", 60 + 3 * i, 200, 20, 20, 314.0 if shape == "circle" else 400.0)
+
+    misread = [[circle(i, "square" if i % 10 < 3 else "circle")] for i in range(100)]
+    ids = identities(_timeline(misread))
+    assert list(ids) == [("blue", "circle")] and len(ids["blue", "circle"].pts) == 100
+    assert [p[0] for p in ids["blue", "circle"].pts] == sorted(p[0] for p in ids["blue", "circle"].pts)
+    twin = [[circle(i), SymbolShape("square", "blue", 400 - 3 * i, 120, 20, 20, 400.0)] for i in range(100)]
+    ids = identities(_timeline(twin))
+    assert sorted(ids) == [("blue", "circle"), ("blue", "square")]
+    assert all(len(s.pts) == 100 for s in ids.values())

@@ -6,6 +6,8 @@ series robust to a frame where two objects overlap and one is half hidden.
 """
 from __future__ import annotations
 
+import bisect
+import math
 import re
 import statistics
 from dataclasses import dataclass, field
@@ -64,7 +66,34 @@ def identities(tl: SymbolicTimeline, extent_tol: float | None = 0.3, max_step: f
             last = (t, s.cx, s.cy, s.extent, s.w, s.h)
             series.pts.append(last)
         out[key] = series
+    _absorb_misreads(out, max_step, tl.fps)
     return out
+
+
+def _absorb_misreads(series: dict[tuple[str, str], Series], max_step: float, fps: float,
+                     min_fit: float = 0.8) -> None:
+    """Fold a shape misread back into its object: noise can read a circle as a square for a
+    few dozen frames, which makes a phantom "blue square". A phantom's detections fall in
+    frames where a same-colour object is missing and continue that object's path; a real
+    second object is seen in the same frames as the first."""
+    for key in sorted(series, key=lambda k: len(series[k].pts)):
+        b = series[key]
+        for other, a in series.items():
+            if other == key or other[0] != key[0] or len(a.pts) <= len(b.pts):
+                continue
+            seen = {p[0] for p in a.pts}
+            times = a.times()
+            fits = 0
+            for p in b.pts:
+                if p[0] in seen:
+                    continue
+                i = bisect.bisect_left(times, p[0])
+                q = min(a.pts[max(0, i - 1):i + 1], key=lambda q: abs(q[0] - p[0]))
+                fits += math.dist(p[1:3], q[1:3]) <= max_step * max(1.0, abs(p[0] - q[0]) * fps)
+            if fits >= min_fit * len(b.pts):
+                a.pts = sorted(a.pts + [p for p in b.pts if p[0] not in seen])
+                del series[key]
+                break
 
 
 def find(series: dict[tuple[str, str], Series], text: str) -> Series | None:
