@@ -36,10 +36,12 @@ class Series:
 
 
 def identities(tl: SymbolicTimeline, extent_tol: float | None = 0.3, max_step: float = 32.0,
-               min_share: float = 0.15) -> dict[tuple[str, str], Series]:
+               min_share: float = 0.15, fold_misreads: bool = True) -> dict[tuple[str, str], Series]:
     """Per (colour, shape): the detection per frame that continues the object's path. With
     `extent_tol`, detections whose extent strays from the object's median (a half-hidden or
-    merged blob) are dropped; an object seen in fewer than `min_share` of frames is noise."""
+    merged blob) are dropped; an object seen in fewer than `min_share` of frames is noise.
+    `fold_misreads` suits objects that keep their shape (S3); a rotating, scaling object
+    (S2) is misread more often than not under blur, and folding would rename it."""
     groups: dict[tuple[str, str], list[tuple[float, list]]] = {}
     for f in tl.frames:
         per: dict[tuple[str, str], list] = {}
@@ -66,7 +68,8 @@ def identities(tl: SymbolicTimeline, extent_tol: float | None = 0.3, max_step: f
             last = (t, s.cx, s.cy, s.extent, s.w, s.h)
             series.pts.append(last)
         out[key] = series
-    _absorb_misreads(out, max_step, tl.fps)
+    if fold_misreads:
+        _absorb_misreads(out, max_step, tl.fps)
     return out
 
 
