@@ -104,6 +104,11 @@ def main() -> None:
     (args.out / "symbolic_robustness.json").write_text(json.dumps(
         {"conditions": {k: v for k, v in CONDITIONS.items()}, "per_scene": summary, "overall": overall,
          "declined": declined, "videos": len(plan)}, indent=2))
+    plot(summary, args.out / "symbolic_robustness.png")
+
+
+def plot(summary: dict[str, dict[str, float]], path: Path) -> None:
+    """Bars per scene, one per condition."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -114,11 +119,12 @@ def main() -> None:
     for i, c in enumerate(CONDITIONS):
         ax.bar(x + (i - 1) * 0.27, [summary[s][c] for s in summary], 0.27, label=c)
     ax.set_xticks(x, list(summary))
+    ax.set_ylim(0, 118)
     ax.set_ylabel("accuracy (%)")
     ax.set_title("memlens on VideoCogQA-style scenes: clean vs degraded video")
-    ax.legend()
+    ax.legend(loc="upper center", ncol=len(CONDITIONS))
     fig.tight_layout()
-    fig.savefig(args.out / "symbolic_robustness.png", dpi=120)
+    fig.savefig(path, dpi=120)
 
 
 if __name__ == "__main__":

@@ -103,11 +103,11 @@ def _axes(size: tuple[float, float]):
     return plt.subplots(figsize=size)
 
 
-def _save(fig, ax, path: Path, title: str) -> Path:
+def _save(fig, ax, path: Path, title: str, **legend) -> Path:
     import matplotlib.pyplot as plt
 
     ax.set_title(title)
-    ax.legend(fontsize=8)
+    ax.legend(**{"fontsize": 8, **legend})
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
@@ -124,7 +124,8 @@ def plot_per_task(runs: Mapping[str, Mapping[str, float]], tasks: tuple[str, ...
         ax.bar(x + k * width, [100 * per_task.get(t, 0.0) for t in tasks], width, label=name)
     ax.set_xticks(x + 0.4 - width / 2, tasks, rotation=20, ha="right")
     ax.set_ylabel("accuracy (%)")
-    return _save(fig, ax, path, title)
+    ax.set_ylim(0, 128)  # headroom: the legend sits above the bars, never on them
+    return _save(fig, ax, path, title, loc="upper center", ncol=min(len(runs), 4))
 
 
 def plot_risk_coverage(runs: Mapping[str, list[Scored]], path: Path, title: str) -> Path:
