@@ -79,10 +79,16 @@ def phases(tl: SymbolicTimeline, s: Series) -> list[tuple[float, str]]:
     return out
 
 
+def _objects(tl: SymbolicTimeline) -> dict[tuple[str, str], Series]:
+    """S2's objects change size (scaling) and blink, so no extent filter; a blurred rotating
+    shape is misread more often than not, so misreads are not folded (that would rename it)."""
+    return identities(tl, extent_tol=None, fold_misreads=False)
+
+
 def _cast(tl: SymbolicTimeline) -> dict[str, tuple[Series, list[str]]]:
     """Every object's perceived name -> (series, its actions in order)."""
     out = {}
-    for (colour, shape), s in identities(tl, extent_tol=None, fold_misreads=False).items():
+    for (colour, shape), s in _objects(tl).items():
         size = _size(tl, statistics.median(p[3] for p in s.pts))
         acts = [a for _, a in phases(tl, s)]
         if acts:
@@ -103,7 +109,7 @@ def _how_many(tl, m):
 
 
 def _distinct(tl, m):
-    s = find(identities(tl, extent_tol=None, fold_misreads=False), m.group(1))
+    s = find(_objects(tl), m.group(1))
     return None if s is None else Solved(len({a for _, a in phases(tl, s)}))
 
 
@@ -130,7 +136,7 @@ def _above(tl, m):
 
 
 def _action_of(tl, m):
-    s = find(identities(tl, extent_tol=None, fold_misreads=False), m.group(1))
+    s = find(_objects(tl), m.group(1))
     ph = phases(tl, s) if s is not None else []
     return Solved(Counter(a for _, a in ph).most_common(1)[0][0], tuple(t for t, _ in ph)) if ph else None
 

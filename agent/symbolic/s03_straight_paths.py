@@ -40,8 +40,7 @@ def identities(tl: SymbolicTimeline, extent_tol: float | None = 0.3, max_step: f
     """Per (colour, shape): the detection per frame that continues the object's path. With
     `extent_tol`, detections whose extent strays from the object's median (a half-hidden or
     merged blob) are dropped; an object seen in fewer than `min_share` of frames is noise.
-    `fold_misreads` suits objects that keep their shape (S3); a rotating, scaling object
-    (S2) is misread more often than not under blur, and folding would rename it."""
+    `fold_misreads` suits objects that keep their shape (S3), see `_absorb_misreads`."""
     groups: dict[tuple[str, str], list[tuple[float, list]]] = {}
     for f in tl.frames:
         per: dict[tuple[str, str], list] = {}

@@ -87,15 +87,14 @@ def classify(rgb: np.ndarray, palette: Palette = DEFAULT_PALETTE) -> np.ndarray:
     return _tables(palette)[0][_bins(rgb)]
 
 
-def flat_share(rgb: np.ndarray, palette: Palette = DEFAULT_PALETTE, step: int = 2) -> tuple[float, float, float]:
-    """(share of pixels near a flat colour, share nearest the background, share near a
-    flat colour other than the background), on every `step`-th pixel: the numbers the
-    synthetic-video gate needs."""
+def flat_share(rgb: np.ndarray, palette: Palette = DEFAULT_PALETTE, step: int = 2) -> tuple[float, float]:
+    """(share of pixels near a flat colour, share near a flat colour other than the
+    background), on every `step`-th pixel: the two numbers the synthetic-video gate needs."""
     sub = rgb[::step, ::step]
     bins = _bins(sub)
     classes, near = _tables(palette)
-    on_flat, on_background = near[bins], classes[bins] == BACKGROUND
-    return float(on_flat.mean()), float(on_background.mean()), float((on_flat & ~on_background).mean())
+    on_flat = near[bins]
+    return float(on_flat.mean()), float((on_flat & (classes[bins] != BACKGROUND)).mean())
 
 
 def looks_synthetic(rgb: np.ndarray, palette: Palette = DEFAULT_PALETTE, min_flat: float = 0.75,
@@ -106,7 +105,7 @@ def looks_synthetic(rgb: np.ndarray, palette: Palette = DEFAULT_PALETTE, min_fla
     are a drawing, not a blank: `min_drawn` is the share of non-background flat pixels that
     counts as drawn. `min_flat` leaves room for noise, blur and heavy compression (a noisy,
     blurred render keeps ~88 % flat pixels; natural pictures have 8-25 %)."""
-    flat, _, drawn = flat_share(rgb, palette)
+    flat, drawn = flat_share(rgb, palette)
     if flat < min_flat:
         return False
     return None if drawn < min_drawn else True
