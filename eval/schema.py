@@ -113,6 +113,10 @@ class Prediction:
     evidence: list[dict] = field(default_factory=list)
     latency_s: float = 0.0
     error: str | None = None
+    # which wording was asked: "template" (the item's question), "dev" or "heldout" (one of
+    # the item's phrasings, eval/phrasings), and the text itself; old logs default to template
+    phrasing: str = "template"
+    question: str = ""
 
     @staticmethod
     def from_dict(d: dict) -> Prediction:

@@ -2,13 +2,15 @@
 report. The composition lives here because eval must not import the system it measures."""
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
 from agent.baselines import BaselineAnswer, EgoButlerBaseline, VideoRagBaseline
 from eval.baselines import BlindBaseline, RandomBaseline
 from eval.metrics import Scored, grouped, pair
+from eval.phrasing_report import phrasing_report
+from eval.phrasings import DEFAULT_SETS, TEMPLATE
 from eval.report import egomemreason_report, plot_per_task, plot_risk_coverage, supermemory_report, versus
 from eval.runner import Runner
 from eval.schema import Item, Prediction, QASystem, Suite, VideoRef
@@ -68,13 +70,31 @@ def make_systems(names: list[str], system: MemlensSystem) -> list[QASystem]:
     return [factories[n]() for n in names]
 
 
+# Systems asked in every requested phrasing set; baselines are asked the template wording only.
+PHRASED_SYSTEMS = ("memlens",)
+
+
 def run_bench(suite: Suite, out: Path, systems: list[QASystem], workers: int = 1,
-              progress: Callable[[str, int, int], None] | None = None, command: str = "") -> Path:
+              progress: Callable[[str, int, int], None] | None = None, command: str = "",
+              phrasings: Sequence[str] = DEFAULT_SETS) -> Path:
+    """Each system over the suite; memlens once per phrasing set (memory ingested once), the
+    paper tables from its template run, and the template vs held-out section beside them."""
     runner = Runner(out / "predictions", workers=workers, progress=progress)
-    runs = {s.name: pair(suite.items, runner.run(s, suite)) for s in systems}
+    runs: dict[str, list[Scored]] = {}
+    phrased: dict[str, dict[str, list[Scored]]] = {}
+    for s in systems:
+        sets = tuple(phrasings) if s.name in PHRASED_SYSTEMS else (TEMPLATE,)
+        by_set = {p: pair(suite.items, runner.run(s, suite, phrasing=p)) for p in sets}
+        primary = TEMPLATE if TEMPLATE in by_set else sets[0]
+        runs[s.name if primary == TEMPLATE else f"{s.name} [{primary}]"] = by_set[primary]
+        if s.name in PHRASED_SYSTEMS:
+            phrased[s.name] = by_set
     title = f"memlens bench: {suite.name} ({len(suite.items)} items, {len(suite.videos)} videos)"
     text, plots = _paper_report(suite.name, runs, out, title)
     text += "\n\n" + versus(runs)
+    baselines = [s.name for s in systems if s.name not in phrased]
+    for name, by_set in phrased.items():
+        text += "\n\n" + phrasing_report(name, by_set, len(suite.items), baselines)
     if suite.meta:
         text += "\n\n## Suite\n\n" + "\n".join(f"- {k}: {v}" for k, v in suite.meta.items())
     if command:

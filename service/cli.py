@@ -196,13 +196,24 @@ def bench(
         None, help="Comma-separated systems to run side by side (default: the suite's usual set, else "
                    "memlens,videorag,egobutler,random,blind)."),
     workers: int = typer.Option(1, help="Parallel asks per system."),
+    phrasing: str = typer.Option(
+        "template,heldout", help="Which wordings memlens is asked: template (the generator's), dev, heldout "
+                                 "(one of each item's phrasings of that split, eval/phrasings), all, or a "
+                                 "comma-separated list. Baselines are asked the template only."),
     config: Optional[Path] = ConfigOption,
 ):
-    """Run memlens and baselines over a suite; write the report in the paper's table shape."""
+    """Run memlens and baselines over a suite; write the report in the paper's table shape,
+    with memlens's held-out phrasing accuracy beside its template accuracy."""
     from eval.generated import GENERATED as SUITES
+    from eval.phrasings import DEFAULT_SETS, parse_phrasing_sets
     from eval.schema import Suite
     from service.bench import make_systems, run_bench
 
+    try:
+        phrasing_sets = parse_phrasing_sets(phrasing)
+    except ValueError as exc:
+        err.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from exc
     system = _system(config)
     try:
         if suite in SUITES:
@@ -213,11 +224,12 @@ def bench(
                 err.print(f"[red]{suite_file}: no such suite file (generated suites: {', '.join(SUITES)})[/red]")
                 raise typer.Exit(2)
         with progress_bars(err) as bars:
-            command = " ".join(["memlens", "bench", suite] + (["--size", size, "--seed", str(seed)] if suite in SUITES else []))
+            command = " ".join(["memlens", "bench", suite] + (["--size", size, "--seed", str(seed)] if suite in SUITES else [])
+                               + ([] if phrasing_sets == DEFAULT_SETS else ["--phrasing", ",".join(phrasing_sets)]))
             names = systems.split(",") if systems else list(
                 SUITES[suite].default_systems if suite in SUITES else ("memlens", "videorag", "egobutler", "random", "blind"))
             report = run_bench(Suite.read(suite_file), out, make_systems(names, system),
-                               workers, _bars_callback(bars), command)
+                               workers, _bars_callback(bars), command, phrasing_sets)
     except ValueError as exc:
         err.print(f"[red]{exc}[/red]")
         raise typer.Exit(2) from exc

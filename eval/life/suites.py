@@ -25,6 +25,7 @@ from eval.life.simulate import LifeSimulator
 from eval.life.supermemory import SHARES as SM_SHARES
 from eval.life.supermemory import UNANSWERABLE_SHARE, SuperMemoryQuestions
 from eval.life.world import make_world
+from eval.phrasings import bank_for, with_phrasings
 from eval.schema import Item, Suite, VideoRef
 
 SUITES = ("supermemory", "egomemreason")
@@ -79,6 +80,7 @@ def build_suite(name: str, size: str, root: Path, embed: Embed, seed: int = 0,
         "generator": "memlens life simulator", "size": size, "seed": seed, "people": spec.people,
         "days": spec.days, "video_minutes": round(minutes, 1),
         "blind_filter": "blind-correct items capped at chance per task",
+        "phrasings": "each item's meta holds its template's dev and held-out phrasings (eval/phrasings)",
     })
     return suite.write(suite_path(root, name, size, seed))
 
@@ -133,8 +135,12 @@ def _select(pool: list[Item], k: int, rng: random.Random, blind: BlindBaseline) 
 
 
 def _number(items: list[Item], suite: str) -> list[Item]:
+    """Ids in a stable order; then each item's phrasings (meta only: the id, options, times and
+    template question stay as selected)."""
     items = sorted(items, key=lambda i: (i.person or "", i.asked_at, i.task, i.question))
-    return [replace(i, id=f"{suite}-{n:04d}") for n, i in enumerate(items, 1)]
+    bank = bank_for(suite)
+    numbered = [replace(i, id=f"{suite}-{n:04d}") for n, i in enumerate(items, 1)]
+    return [with_phrasings(i, bank) for i in numbered] if bank else numbered
 
 
 def _supermemory_items(log: LifeLog, total: int, seed: int, embed: Embed) -> list[Item]:

@@ -1,0 +1,56 @@
+"""Phrasing banks: natural ways a person asks each generated question, for evaluation only.
+
+memlens's generated suites ask every question in one template wording, and the same team
+wrote those templates and the agent, so template accuracy says little about a real wearer
+who never speaks a template. Every template of the generated life suites
+(eval/life/supermemory.py, eval/life/egomemreason.py) and of the demo morning
+(eval/synthetic/morning.py) has here a bank of at least 8 phrasings (wake words,
+contractions, reordered clauses, synonyms, indirect and casual questions, shorter and
+longer) with the same slots, the same time and the same answer; options never change.
+
+Each phrasing carries a fixed split: about 3 **dev** phrasings per template, which may be
+looked at while developing, and at least 5 **held-out** ones, which are reported beside
+the template accuracy (`memlens bench --phrasing ...`) and must never be tuned on.
+
+THIS IS EVALUATION MATERIAL. Nothing under agent/, retrieval/, memory/, perception/ or
+service/ (other than the bench report) may import this package or copy its wording; a
+system that has seen the held-out phrasings makes the held-out figure meaningless.
+
+Items keep their id, options, times and template question; the phrasings ride along in
+`item.meta["phrasings"] = {"template": id, "slots": {...}, "dev": [...], "heldout": [...]}`.
+"""
+from __future__ import annotations
+
+from eval.phrasings.bank import (
+    DEV,
+    GRAMMAR_SLOTS,
+    HELDOUT,
+    META_KEY,
+    PHRASING_SETS,
+    TEMPLATE,
+    Bank,
+    Phrasing,
+    Template,
+    asked_question,
+    parse_phrasing_sets,
+    phrasings_of,
+    pick_index,
+    with_phrasings,
+)
+from eval.phrasings.egomemreason import EGOMEMREASON
+from eval.phrasings.morning import MORNING, morning_phrasings
+from eval.phrasings.supermemory import SUPERMEMORY
+
+BANKS = {b.name: b for b in (SUPERMEMORY, EGOMEMREASON, MORNING)}
+DEFAULT_SETS = (TEMPLATE, HELDOUT)
+
+
+def bank_for(suite: str) -> Bank | None:
+    return BANKS.get(suite)
+
+
+__all__ = [
+    "BANKS", "DEFAULT_SETS", "DEV", "EGOMEMREASON", "GRAMMAR_SLOTS", "HELDOUT", "META_KEY", "MORNING",
+    "PHRASING_SETS", "SUPERMEMORY", "TEMPLATE", "Bank", "Phrasing", "Template", "asked_question", "bank_for",
+    "morning_phrasings", "parse_phrasing_sets", "phrasings_of", "pick_index", "with_phrasings",
+]
