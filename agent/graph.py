@@ -1,31 +1,32 @@
 """The memlens agent as a LangGraph StateGraph.
 
-understand -> plan -> retrieve -> reason -> judge -> (refine -> plan ...) | answer | abstain.
+scene plugins -> understand (QueryPlan) -> ground (anchors) -> plan (tool calls) -> tools
+(parallel branches via Send) -> reason -> judge -> (refine -> plan ...) | answer | abstain.
 Nodes are small typed functions returning partial state; dependencies arrive through the
 runtime context; the wiring sits at the bottom.
 """
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
+from langgraph.types import Send
 
+from agent.compose import abstain_options, typed_option_scores
+from agent.compose import draft as compose_draft
 from agent.config import AgentConfig
 from agent.llm import ChatModel
 from agent.llm_reasoning import ask_model
-from agent.planning import make_plan
+from agent.planners import Vocabulary
 from agent.reasoning import Draft, EvidenceReasoner
-from agent.skills import SkillContext, parse_scope, premise_failure, resolve_anchor, run_skills
-from agent.state import AgentAnswer, AgentState, Evidence, RetrievalStep
+from agent.state import AgentAnswer, AgentState
 from agent.structured import StructuredAnswerer
-from agent.understand import understand as analyse
+from agent.tools import ToolCall, calls_for
+from agent.tools.base import ToolContext
 from retrieval.operators import MemoryOperators
-from retrieval.search import HybridRetriever, SearchQuery
-
-CONTEXT_TURNS = 5  # utterance hits whose follow-up turns are fetched as conversation context
+from retrieval.search import HybridRetriever
 
 
 @dataclass
@@ -34,113 +35,103 @@ class AgentContext:
     operators: MemoryOperators
     reasoner: EvidenceReasoner
     config: AgentConfig
+    planner: object  # agent.plan.Planner
     chat: ChatModel | None = None
-    structured: tuple[StructuredAnswerer, ...] = ()  # symbolic timelines, source maps
+    # Scene-specific plugins (symbolic game scenes, composed videos): programs that answer
+    # the benchmark questions they recognise; any other question reaches the planner.
+    structured: tuple[StructuredAnswerer, ...] = ()
+
+
+@dataclass
+class ToolTask:
+    """What one tool branch receives (Send payload)."""
+
+    call: ToolCall
+    namespace: str
+    at: datetime | None
+    plan_time: object
+
+
+def _tool_context(ctx: AgentContext, namespace: str, at: datetime | None, time) -> ToolContext:
+    return ToolContext(ctx.retriever, ctx.operators, namespace, at, time)
 
 
 # -- nodes -------------------------------------------------------------------------------
-def structured(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
-    """Questions a program over a whole-video track answers exactly (symbolic scenes,
-    composed videos) are answered here; every other question goes on to understand."""
-    for answerer in runtime.context.structured:
-        result = answerer.answer(state.question, state.namespace, state.at, state.options)
+def scene_plugins(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    for plugin in runtime.context.structured:
+        result = plugin.answer(state.question, state.namespace, state.at, state.options)
         if result is not None:
-            result.trace = state.trace + [f"structured: {answerer.name}"] + result.trace
+            result.trace = state.trace + [f"scene-specific plugin: {plugin.name}"] + result.trace
             return {"result": result}
     return {}
 
 
-def route_after_structured(state: AgentState) -> str:
+def route_after_plugins(state: AgentState) -> str:
     return END if state.result is not None else "understand"
 
 
-def understand(state: AgentState) -> dict:
-    scope = parse_scope(state.question)
-    # An anchor clause only says which day: the question proper is what evidence must cover.
-    analysis = analyse(scope.body if scope.anchor else state.question, state.options)
-    return {"analysis": analysis, "scope": scope,
-            "trace": state.trace + [f"understand: {analysis.qtype} '{analysis.target}'"]}
-
-
-def _skill_context(state: AgentState, ctx: AgentContext) -> SkillContext:
-    return SkillContext(ctx.retriever, ctx.operators, ctx.operators.memory.config.places, state.namespace, state.at,
-                        state.scope)
+def understand(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    ops = runtime.context.operators
+    vocabulary = Vocabulary(
+        places=tuple(_tool_context(runtime.context, state.namespace, state.at, None).known_places()),
+        people=tuple(sorted(ops.speakers(state.namespace, state.at))))
+    plan = runtime.context.planner.plan(state.question, state.at, state.options, vocabulary)
+    return {"plan": plan, "trace": [f"understand ({plan.planner}): {plan.summary()}"]}
 
 
 def ground(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
-    """Resolve an anchor ("on the day Bob asked for the slides") to the day it names."""
-    scope, record = resolve_anchor(state.scope, _skill_context(state, runtime.context))
-    note = f"ground: '{scope.anchor}' -> {record.wall_start:%Y-%m-%d}" if record else "ground: no anchor"
-    return {"scope": scope, "trace": state.trace + [note]}
+    """Resolve an anchor ("the day Bob asked for the slides", "after I got home") to the
+    time it names, so tools see a plain window."""
+    time = state.plan.time
+    if time.anchor is None or state.at is None:
+        return {}
+    ctx = _tool_context(runtime.context, state.namespace, state.at, replace(time, anchor=None, relation=None))
+    record = ctx.locate(time.anchor)
+    if record is None:
+        return {"trace": [f"ground: '{time.anchor}' not found"]}
+    if time.relation == "day_of":
+        time = replace(time, day_offset=(record.wall_start.date() - state.at.date()).days)
+    elif time.relation == "after":
+        time = replace(time, start=record.wall_end, end=record.wall_end + timedelta(hours=6), day_offset=None)
+    elif time.relation == "before":
+        time = replace(time, start=record.wall_start - timedelta(hours=6), end=record.wall_start, day_offset=None)
+    return {"plan": replace(state.plan, time=time),
+            "trace": [f"ground: '{time.anchor}' -> {record.wall_start:%Y-%m-%d %H:%M}"]}
 
 
-def plan(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
-    steps = make_plan(state.question, state.analysis, state.refinements, runtime.context.config.top_k)
-    return {"plan": steps, "trace": state.trace + [f"plan: {', '.join(s.operator for s in steps)}"]}
+def plan(state: AgentState) -> dict:
+    calls = calls_for(state.plan, state.options or [], state.refinements)
+    return {"calls": calls, "trace": [f"plan: {', '.join(c.tool for c in calls)}"]}
 
 
-def _run_step(step: RetrievalStep, state: AgentState, ctx: AgentContext) -> list[Evidence]:
-    after, before = _skill_context(state, ctx).window()  # the question's time scope is a constraint, never relaxed
-    ns = state.namespace
-    if step.operator in ("last_seen", "count"):
-        match = ctx.operators.resolve_entity(step.query, ns, before)
-        if match is None:
-            return []
-        if step.operator == "count":
-            n = ctx.operators.count_sightings(ns, match.entity, before)
-            return [Evidence(r, match.score, f"count={n}") for r in ctx.operators.trajectory(ns, match.entity, before)]
-        trail = ctx.operators.trajectory(ns, match.entity, before)
-        last_placed = ctx.operators.last_seen_with_place(ns, match.entity, before)
-        chosen = [r for r in trail if r.id != getattr(last_placed, "id", None)][-2:] + ([last_placed] if last_placed else [])
-        return [Evidence(r, match.score, f"last_seen:{match.entity}") for r in chosen]
-    query = SearchQuery(
-        text=step.query, namespace=ns, stores=step.stores, kinds=step.kinds, before=before, after=after, k=step.k,
-        attrs=(("speaker_name", step.speaker),) if step.speaker else (),
-    )
-    if step.operator == "coarse_to_fine":
-        hits = ctx.retriever.coarse_to_fine(query)
-    else:
-        hits = ctx.retriever.search(query)
-        if step.speaker and not hits:  # the named person may not have been recognised by voice
-            hits = ctx.retriever.search(replace(query, attrs=()))
-    return [Evidence(h.record, h.score, step.operator) for h in hits]
+def fan_out(state: AgentState) -> list[Send]:
+    return [Send("run_tool", ToolTask(call, state.namespace, state.at, state.plan.time)) for call in state.calls]
 
 
-def retrieve(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
-    with ThreadPoolExecutor(max_workers=max(1, len(state.plan))) as pool:
-        found = list(pool.map(lambda s: _run_step(s, state, runtime.context), state.plan))
-    merged: dict[int, Evidence] = {e.record.id: e for e in state.evidence}
-    for evidence in (e for batch in found for e in batch):
-        merged.setdefault(evidence.record.id, evidence)
-    top_turns = sorted((e for e in merged.values() if e.record.kind == "utterance"), key=lambda e: -e.score)
-    for turn in top_turns[:CONTEXT_TURNS]:
-        for later in runtime.context.operators.follow_up_turns(turn.record, state.at):
-            merged.setdefault(later.id, Evidence(later, turn.score * 0.5, "context"))
-    evidence = sorted(merged.values(), key=lambda e: e.record.wall_start)
-    return {"evidence": evidence, "trace": state.trace + [f"retrieve: {len(evidence)} records before {state.at}"]}
+def run_tool(task: ToolTask, runtime: Runtime[AgentContext]) -> dict:
+    ctx = _tool_context(runtime.context, task.namespace, task.at, task.plan_time)
+    result = task.call.run(ctx)
+    if not task.call.primary and result.tool != "premise":
+        result = replace(result, tool="search")
+    return {"results": [result], "trace": [f"tool {task.call.tool}: {result.note or result.answer[:60]}"]}
 
 
 def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
-    ctx, analysis = runtime.context, state.analysis
-    entity_found = None
-    if analysis.qtype in ("entity_location", "count"):
-        entity_found = any(e.why.startswith(("last_seen", "count")) for e in state.evidence)
-    skills = _skill_context(state, ctx)
-    threshold, scores = ctx.config.abstain_threshold, None
-    if (failed := premise_failure(state.question, skills)) is not None:
-        draft = Draft("", [], 0.0, f"false premise: {failed}")
-    elif (skill := run_skills(state.question, state.options or [], analysis, skills)) is not None:
-        draft = Draft(skill.answer, skill.support, skill.sufficiency, skill.note, claim=skill.claim)
-        if state.options and skill.raw is not None:
-            scores = ctx.reasoner.distribute(skill.raw, analysis, draft.sufficiency, threshold)
-    else:
-        # Only a question that names a person needs the list of known speakers.
-        people = ctx.operators.speakers(state.namespace, state.at) if analysis.person else set()
-        draft = ctx.reasoner.draft(analysis, state.evidence, people, entity_found)
-    if state.options and scores is None:
-        scores = ctx.reasoner.score_options(state.options, analysis, draft, threshold)
-    if ctx.chat is not None and state.evidence and draft.sufficiency > 0:
-        reply = ask_model(ctx.chat, state.question, state.at, state.options, state.evidence)
+    ctx = runtime.context
+    threshold = ctx.config.abstain_threshold
+    abstain = abstain_options(state.options or [])
+    draft = compose_draft(state.plan, state.results)
+    scores = None
+    if state.options:
+        typed = next((typed_option_scores(r, state.options) for r in reversed(state.results)
+                      if r.found and r.tool not in ("premise", "search") and typed_option_scores(r, state.options)), None)
+        if typed is not None:
+            scores = ctx.reasoner.distribute(typed, abstain, draft.sufficiency, threshold)
+        else:
+            scores = ctx.reasoner.score_options(state.options, abstain, draft, threshold)
+    evidence = [e for r in state.results for e in r.support]
+    if ctx.chat is not None and evidence and draft.sufficiency > 0:
+        reply = ask_model(ctx.chat, state.question, state.at, state.options, evidence)
         draft = Draft(reply["answer"] or draft.answer, draft.support, draft.sufficiency * (1.0 if reply["sufficient"] else 0.5),
                       f"{draft.note}; {ctx.chat.name} answered")
         if state.options:
@@ -148,23 +139,23 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     return {
         "draft": draft.answer, "sufficiency": draft.sufficiency, "option_scores": scores,
         "support": draft.support, "note": draft.note,
-        "trace": state.trace + [f"reason: {draft.note}; sufficiency {draft.sufficiency:.2f}"],
+        "trace": [f"reason: {draft.note}; sufficiency {draft.sufficiency:.2f}"],
     }
 
 
 def route_after_judge(state: AgentState, runtime: Runtime[AgentContext]) -> str:
     config = runtime.context.config
-    if state.sufficiency >= config.abstain_threshold:
-        return "answer"
+    if state.sufficiency >= config.abstain_threshold or state.note.startswith("false premise"):
+        return "answer" if state.sufficiency >= config.abstain_threshold else "abstain"
     return "refine" if state.refinements < config.max_refinements else "abstain"
 
 
 def judge(state: AgentState) -> dict:
-    return {"trace": state.trace + [f"judge: sufficiency {state.sufficiency:.2f}"]}
+    return {"trace": [f"judge: sufficiency {state.sufficiency:.2f}"]}
 
 
 def refine(state: AgentState) -> dict:
-    return {"refinements": state.refinements + 1, "trace": state.trace + ["refine: broaden the plan"]}
+    return {"refinements": state.refinements + 1, "trace": ["refine: change the plan"]}
 
 
 def _result(state: AgentState, answer: str, abstained: bool, chosen: int | None) -> AgentAnswer:
@@ -173,7 +164,7 @@ def _result(state: AgentState, answer: str, abstained: bool, chosen: int | None)
     )
     return AgentAnswer(
         question=state.question, answer=answer, abstained=abstained, confidence=round(confidence, 4),
-        sufficiency=round(state.sufficiency, 4), question_type=state.analysis.qtype,
+        sufficiency=round(state.sufficiency, 4), question_type=state.plan.intent if state.plan else "",
         evidence=[] if abstained else state.support, option_scores=state.option_scores,
         chosen_option=chosen, trace=state.trace,
     )
@@ -182,14 +173,15 @@ def _result(state: AgentState, answer: str, abstained: bool, chosen: int | None)
 def answer(state: AgentState) -> dict:
     chosen = None
     if state.options and state.option_scores:
-        candidates = [i for i in range(len(state.options)) if i not in state.analysis.abstain_options]
+        offered = abstain_options(state.options)
+        candidates = [i for i in range(len(state.options)) if i not in offered]
         chosen = max(candidates, key=lambda i: state.option_scores[i]) if candidates else None
     text = state.options[chosen] if chosen is not None else state.draft
     return {"result": _result(state, text, abstained=False, chosen=chosen)}
 
 
 def abstain(state: AgentState) -> dict:
-    offered = state.analysis.abstain_options
+    offered = abstain_options(state.options or [])
     chosen = offered[0] if offered else None
     if chosen is None and state.options and state.option_scores:
         # No "cannot be answered" option: the protocol forces a choice, so give the best
@@ -202,15 +194,16 @@ def abstain(state: AgentState) -> dict:
 # -- wiring ------------------------------------------------------------------------------
 def build_graph():
     graph = StateGraph(AgentState, context_schema=AgentContext)
-    for name, node in (("structured", structured), ("understand", understand), ("ground", ground), ("plan", plan), ("retrieve", retrieve), ("reason", reason),
-                       ("judge", judge), ("refine", refine), ("answer", answer), ("abstain", abstain)):
+    for name, node in (("scene_plugins", scene_plugins), ("understand", understand), ("ground", ground),
+                       ("plan", plan), ("run_tool", run_tool), ("reason", reason), ("judge", judge),
+                       ("refine", refine), ("answer", answer), ("abstain", abstain)):
         graph.add_node(name, node)
-    graph.add_edge(START, "structured")
-    graph.add_conditional_edges("structured", route_after_structured, ["understand", END])
+    graph.add_edge(START, "scene_plugins")
+    graph.add_conditional_edges("scene_plugins", route_after_plugins, ["understand", END])
     graph.add_edge("understand", "ground")
     graph.add_edge("ground", "plan")
-    graph.add_edge("plan", "retrieve")
-    graph.add_edge("retrieve", "reason")
+    graph.add_conditional_edges("plan", fan_out, ["run_tool"])
+    graph.add_edge("run_tool", "reason")
     graph.add_edge("reason", "judge")
     graph.add_conditional_edges("judge", route_after_judge, ["answer", "refine", "abstain"])
     graph.add_edge("refine", "plan")

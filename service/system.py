@@ -11,6 +11,7 @@ from pathlib import Path
 from agent.composed import SourceAnswerer
 from agent.graph import AgentContext, MemoryAgent
 from agent.llm import make_chat_model
+from agent.planners import make_planner
 from agent.reasoning import EvidenceReasoner
 from agent.state import AgentAnswer
 from agent.symbolic import SymbolicAnswerer
@@ -78,12 +79,14 @@ class MemlensSystem:
         memory, retriever = self.memory, self.retriever
         with self._lock:
             if self._agent is None:
+                chat = make_chat_model(self.config.agent.llm)
                 self._agent = MemoryAgent(AgentContext(
                     retriever=retriever,
                     operators=MemoryOperators(memory),
                     reasoner=EvidenceReasoner(memory.embedder),
                     config=self.config.agent,
-                    chat=make_chat_model(self.config.agent.llm),
+                    planner=make_planner(self.config.agent, memory.embedder, chat),
+                    chat=chat,
                     structured=(SymbolicAnswerer(memory.tracks), SourceAnswerer(memory.tracks)),
                 ))
             return self._agent

@@ -6,7 +6,6 @@ from datetime import datetime, timedelta
 
 import pytest
 
-from agent.timescope import parse_scope
 from memory.config import MemoryConfig
 from memory.memory import Memory
 from memory.records import ENTITY_SIGHTING, RecordFilter
@@ -69,17 +68,21 @@ def agent(tmp_path_factory, embedder):
 
 def choose(agent, question: str, options: list[str], when: datetime) -> str:
     answer = agent.ask(question, "me", when, options)
+    import os
+    if os.environ.get("DEBUG_TRACE"):
+        print(answer.trace, answer.option_scores)
     return options[answer.chosen_option]
 
 
-def test_scope_parsing():
-    assert parse_scope("What did Bob ask me to send today?").day_offset == 0
-    last_night = parse_scope("Last night, what did I say I need to do today?")
+def test_time_slots_from_the_question(agent):
+    planner = agent.context.planner
+    assert planner.plan("What did Bob ask me to send today?", at(2, 22)).time.day_offset == 0
+    last_night = planner.plan("Last night, what did I say I need to do today?", at(2, 22)).time
     assert (last_night.day_offset, last_night.part) == (-1, "night")
-    anchored = parse_scope("Where did I have lunch on the day Bob asked me for the slides?")
-    assert anchored.anchor == "Bob asked me for the slides" and anchored.part == "lunch"
-    assert anchored.body == "Where did I have lunch?"
-    assert parse_scope("Where am I most likely to go after lunch?").part is None  # "after lunch" is not a window
+    anchored = planner.plan("Where did I have lunch on the day Bob asked me for the slides?", at(3, 22)).time
+    assert anchored.anchor == "Bob asked me for the slides" and anchored.part == "lunch" and anchored.relation == "day_of"
+    after = planner.plan("Where am I most likely to go after lunch?", at(3, 22)).time
+    assert (after.relation, after.part) == ("after", "lunch")  # "after lunch" relates, it is not the window
 
 
 def test_side_by_side_labels_and_states(agent):

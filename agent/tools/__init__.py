@@ -1,0 +1,115 @@
+"""General tools over memory and the calls a plan makes of them.
+
+Each tool is a typed function of (ToolContext, slots...) -> ToolResult with its own unit
+tests; none reads the question's wording. `calls_for` turns a QueryPlan into tool calls
+(the graph runs them as parallel branches); a refinement changes the plan (the runner-up
+intent, no time window, a broad coarse-to-fine search) instead of re-running the same calls.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from agent.plan import QueryPlan
+from agent.state import Evidence
+from agent.tools.base import ToolContext, ToolResult
+from agent.tools.premise import premise_check
+from agent.tools.talk import people, read, said, speech_acts
+from agent.tools.things import count, locate, state, trajectory
+from agent.tools.timeline import activity, duration, habit, order, when, where_was_i
+
+# Steps of an ordering option: "the cafe, then the park -> the office".
+STEP_SPLIT = re.compile(r"\s*(?:;\s*then|,\s*then|->|→|,|\bthen\b)\s*", re.I)
+
+
+def search(ctx: ToolContext, query: str, broad: bool = False) -> ToolResult:
+    """Open hybrid retrieval over every store; `broad` adds day -> hour -> clip roll-ups."""
+    from retrieval.search import SearchQuery
+
+    hits = ctx.search(query, kinds=None, k=8)
+    if broad:
+        lo, hi = ctx.window()
+        hits += [Evidence(h.record, h.score, "coarse_to_fine") for h in ctx.retriever.coarse_to_fine(SearchQuery(
+            text=query, namespace=ctx.namespace, stores=("event",), before=hi, after=lo, k=8))]
+    return ToolResult("search", "", hits, bool(hits), None, f"{len(hits)} records")
+
+
+TOOLS = {
+    "locate": locate, "trajectory": trajectory, "state": state, "count": count, "where_was_i": where_was_i,
+    "when": when, "duration": duration, "order": order, "activity": activity, "habit": habit, "said": said,
+    "people": people, "speech_acts": speech_acts, "read": read, "premise_check": premise_check, "search": search,
+}
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    tool: str
+    args: dict = field(default_factory=dict)
+    primary: bool = True  # the call whose result answers; others give context
+
+    def run(self, ctx: ToolContext) -> ToolResult:
+        return TOOLS[self.tool](ctx, **self.args)
+
+
+def option_steps(option: str) -> list[str]:
+    return [s.strip(" .") for s in STEP_SPLIT.split(option) if s.strip(" .")]
+
+
+def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[ToolCall]:
+    thing = plan.objects[0] if plan.objects else None
+    terms = plan.topic + plan.objects
+    query = plan.text or " ".join(terms)
+    if intent == "locate":
+        return [ToolCall("locate", {"thing": thing})] if thing else [ToolCall("where_was_i")]
+    if intent in ("trajectory", "state") and thing:
+        return [ToolCall(intent, {"thing": thing})]
+    if intent == "count" and (thing or plan.places):
+        return [ToolCall("count", {"what": plan.places[0] if plan.places and not thing else thing})]
+    if intent in ("activity", "search", "verify") and plan.answer_type in ("date", "time"):
+        intent = "when"  # the answer type decides what the tool must return: a moment
+    if intent == "when" and "scheduled" in plan.constraints:  # a time someone said or wrote
+        return [ToolCall("said", {"topic": terms, "speaker": plan.speaker, "query": query})]
+    if intent == "when":
+        return [ToolCall("when", {"terms": terms or [query], "places": plan.places, "answer_type": plan.answer_type})]
+    if intent == "duration" and plan.places:
+        return [ToolCall("duration", {"place": plan.places[0]})]
+    if intent == "order":
+        steps = [s for o in options for s in option_steps(o)] or plan.places + plan.objects
+        return [ToolCall("order", {"steps": steps})] if len(steps) >= 2 else []
+    if intent == "activity":
+        if plan.answer_type == "place":
+            return [ToolCall("where_was_i")]
+        return [ToolCall("activity")]
+    if intent == "habit":
+        after = plan.time.part if plan.time.relation == "after" else (plan.places[0] if plan.places else None)
+        return [ToolCall("habit", {"thing": thing or plan.time.part if after is None else None, "after_part": after})]
+    if intent == "speech":
+        return [ToolCall("said", {"topic": terms, "speaker": plan.speaker, "query": query})]
+    if intent == "people":
+        return [ToolCall("people")]
+    if intent in ("requests", "commitments"):
+        return [ToolCall("speech_acts", {"act": plan.act or ("request" if intent == "requests" else "commitment"),
+                                         "speaker": plan.speaker, "topic": plan.topic})]
+    if intent == "read":
+        return [ToolCall("read", {"topic": terms, "query": query, "places": plan.places})]
+    return []
+
+
+def calls_for(plan: QueryPlan, options: list[str], refinement: int) -> list[ToolCall]:
+    """The tool calls a plan needs: its intent's tools, a premise check, and an open search
+    for context. Refinement 1 tries the runner-up intent; refinement 2 searches broadly."""
+    query = plan.text or " ".join(plan.topic + plan.objects)
+    calls: list[ToolCall] = []
+    if refinement == 0:
+        calls = _intent_calls(plan, plan.intent, options)
+        people = [p for p in plan.premises if p in plan.people]
+        places = [p for p in plan.premises if p in plan.places]
+        things = [p for p in plan.premises if p in plan.objects]
+        if people or places or things:
+            calls.append(ToolCall("premise_check", {"people": people, "places": places, "things": things}, False))
+        calls.append(ToolCall("search", {"query": query}, primary=not calls))
+    elif refinement == 1 and plan.alternatives:
+        calls = _intent_calls(plan, plan.alternatives[0], options)
+    if not calls or refinement >= 2:
+        calls.append(ToolCall("search", {"query": query, "broad": True}))
+    return calls

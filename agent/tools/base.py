@@ -1,0 +1,95 @@
+"""What every tool shares: its view of memory (cut strictly before t_q, narrowed to the
+plan's time window) and the result it returns."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from agent.plan import TimeSlot
+from agent.state import Evidence
+from memory.records import ENTITY_SIGHTING, PLACE_VISIT, TEXT_SIGHTING, UTTERANCE, MemoryRecord, RecordFilter
+from memory.scene import normalise
+from retrieval.operators import MemoryOperators, order_by_time
+from retrieval.search import HybridRetriever, SearchQuery
+
+FINE_KINDS = (UTTERANCE, TEXT_SIGHTING, ENTITY_SIGHTING, PLACE_VISIT)
+
+
+@dataclass
+class ToolResult:
+    """`answer` is short and natural; `value` is what options are compared with (a place,
+    a number, a date, a list); `found` says whether memory held what the tool looked for."""
+
+    tool: str
+    answer: str
+    support: list[Evidence]
+    found: bool
+    value: Any = None
+    note: str = ""
+    raw: list[float] | None = None  # per-option preference in [0, 1] when the tool can judge options
+
+
+@dataclass
+class ToolContext:
+    retriever: HybridRetriever
+    operators: MemoryOperators
+    namespace: str
+    at: datetime | None
+    time: TimeSlot = field(default_factory=TimeSlot)
+
+    def window(self) -> tuple[datetime | None, datetime | None]:
+        """The plan's time slot as (after, before) on the wall clock; before never passes t_q."""
+        at, t = self.at, self.time
+        if t.start is not None or t.end is not None:
+            return t.start, min(x for x in (t.end, at) if x is not None) if (t.end or at) else None
+        if t.day_offset is None or at is None:
+            return None, at
+        midnight = datetime.combine((at + timedelta(days=t.day_offset)).date(), datetime.min.time())
+        lo, hi = t.hours or (0.0, 24.0)
+        if t.relation == "after":
+            lo, hi = lo, 24.0
+        return midnight + timedelta(hours=lo), min(midnight + timedelta(hours=hi), at)
+
+    def records(self, kinds: tuple[str, ...], store: str = "event", after: datetime | None = None,
+                before: datetime | None = None) -> list[MemoryRecord]:
+        cut = min(before, self.at) if before and self.at else (before or self.at)
+        return order_by_time(self.operators.memory.store(store).query(RecordFilter(
+            namespace=self.namespace, kinds=kinds, before=cut, not_before=after)))
+
+    def visits(self, after: datetime | None = None, before: datetime | None = None) -> list[MemoryRecord]:
+        return self.records((PLACE_VISIT,), after=after, before=before)
+
+    def known_places(self) -> list[str]:
+        return list(dict.fromkeys(v.attrs["place"] for v in self.visits() if v.attrs.get("place")))
+
+    def places_in(self, text: str) -> list[str]:
+        """Places memory knows that a phrase names, longest first, none inside another."""
+        words = f" {normalise(text)} "
+        found = [p for p in sorted(self.known_places(), key=len, reverse=True) if f" {p} " in words]
+        return [p for p in found if not any(p != q and p in q for q in found)]
+
+    def search(self, text: str, kinds: tuple[str, ...] | None = FINE_KINDS, k: int = 8,
+               after: datetime | None = None, before: datetime | None = None, attrs=()) -> list[Evidence]:
+        lo, hi = self.window()
+        hits = self.retriever.search(SearchQuery(
+            text=text, namespace=self.namespace, kinds=kinds, k=k, attrs=attrs,
+            after=after or lo, before=min(x for x in (before, hi) if x is not None) if (before or hi) else None))
+        return [Evidence(h.record, h.score, "search") for h in hits]
+
+    def locate(self, phrase: str, exclude: set[int] = frozenset()) -> MemoryRecord | None:
+        """The remembered moment a phrase describes: a visit when it names a place the
+        wearer went to ("the cafe"), else the fine record sharing most words with it."""
+        places = self.places_in(phrase)
+        if places and len(normalise(phrase).split()) <= 3:
+            visits = [v for v in self.visits(*self.window()) if v.attrs.get("place") == places[0] and v.id not in exclude]
+            return visits[0] if visits else None
+        hits = self.search(phrase, k=6, before=self.at)
+        terms = set(normalise(phrase).split())
+        hits.sort(key=lambda e: (-len(terms & set(normalise(e.record.text).split())), -e.score))
+        return next((e.record for e in hits if e.record.id not in exclude), None)
+
+
+def evidence(records: Sequence[MemoryRecord], why: str) -> list[Evidence]:
+    return [Evidence(r, 1.0, why) for r in records]

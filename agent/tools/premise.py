@@ -1,0 +1,30 @@
+"""Premise check: every person, place and thing a question presupposes must be in memory
+before t_q. Better to say "you never met Carol" than to answer about someone else."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from agent.tools.base import ToolContext, ToolResult
+from memory.records import RecordFilter
+from memory.scene import normalise
+
+
+def premise_check(ctx: ToolContext, people: Sequence[str], places: Sequence[str], things: Sequence[str]) -> ToolResult:
+    seen_before = RecordFilter(namespace=ctx.namespace, before=ctx.at)
+
+    def mentioned(phrase: str) -> bool:
+        return any(ctx.operators.memory.store(store).search_lexical(phrase, seen_before, 1)
+                   for store in ("event", "entity"))
+
+    speakers = ctx.operators.speakers(ctx.namespace, ctx.at)
+    for person in people:
+        if person.lower() not in speakers and not mentioned(person):
+            return ToolResult("premise", "", [], False, person, f"nothing in memory mentions {person}")
+    known = set(ctx.known_places())
+    for place in places:
+        if normalise(place) not in known and not ctx.places_in(place) and not mentioned(place):
+            return ToolResult("premise", "", [], False, place, f"never been to the {place}")
+    for thing in things:
+        if ctx.operators.resolve_entity(thing, ctx.namespace, ctx.at) is None and not mentioned(thing):
+            return ToolResult("premise", "", [], False, thing, f"'{thing}' is not in memory")
+    return ToolResult("premise", "", [], True, None, "every presupposed person, place and thing is in memory")

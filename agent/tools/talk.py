@@ -1,0 +1,131 @@
+"""Tools over what was said and read: who said what (corrections included), who the wearer
+talked to, open requests and commitments, and text read on signs, notes and screens."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from agent.plan import WEARER
+from agent.state import Evidence
+from agent.tools.base import ToolContext, ToolResult
+from memory.conversation import CORRECTION_CUE
+from memory.records import TEXT_SIGHTING, UTTERANCE, MemoryRecord
+from memory.scene import normalise
+
+
+def _speaker(record: MemoryRecord) -> str:
+    return record.attrs.get("speaker_name") or record.attrs.get("speaker") or "someone"
+
+
+def _is_wearer(record: MemoryRecord) -> bool:
+    """The wearer's own voice: diarisation labels the glasses' owner, or the turn says so."""
+    return bool(record.attrs.get("is_wearer")) or (record.attrs.get("speaker_name") or "").lower() == WEARER
+
+
+def _words(text: str) -> set[str]:
+    return {w.rstrip("s") for w in normalise(text).split()}
+
+
+def _overlap(terms: Sequence[str], text: str) -> float:
+    if not terms:
+        return 0.0
+    have, words = _words(text), [w for t in terms for w in normalise(t).split()]
+    return sum(w.rstrip("s") in have for w in words) / max(len(words), 1)
+
+
+def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act: str | None = None,
+         query: str = "") -> ToolResult:
+    """What someone said about a topic; the latest best match, and a correction by the same
+    speaker shortly after overrides it ("at 3. Actually, no, 5")."""
+    attrs = (("speaker_name", speaker),) if speaker and speaker != WEARER else ()
+    hits = ctx.search(query or " ".join(topic), kinds=(UTTERANCE,), k=12, attrs=attrs)
+    if attrs and not hits:  # the named person may not have been recognised by voice
+        hits = ctx.search(query or " ".join(topic), kinds=(UTTERANCE,), k=12)
+    if speaker and speaker != WEARER:
+        named = [e for e in hits if (e.record.attrs.get("speaker_name") or "").lower() == speaker.lower()]
+        talks = {e.record.video_id for e in named}
+        # Diarisation can split one voice: unnamed turns in a recording where the person spoke may be theirs.
+        unnamed = [e for e in hits if e.record.video_id in talks and not e.record.attrs.get("speaker_name")]
+        hits = named + unnamed if named else hits
+    acts = {"commitment": ("commitment", "intention")}.get(act or "", (act,) if act else ())
+    if not hits:
+        return ToolResult("said", "", [], False, note="no utterance retrieved")
+    top = max(hits, key=lambda e: (any(a in e.record.attrs.get("acts", []) for a in acts),
+                                   _overlap(topic, e.record.text), e.record.wall_start, e.score))
+    record = top.record
+    words, who = record.attrs.get("said", record.text), _speaker(record)
+    claim = f"{who}: {words}"
+    fix = CORRECTION_CUE.search(words)
+    if fix is not None and len(words) - fix.end() > 3:
+        claim = f"{who}: {words[fix.end():]}"
+    support, answer = [top], f'{who} said: "{words}" (at {record.wall_start:%H:%M})'
+    for later in ctx.operators.follow_up_turns(record, ctx.at):
+        if CORRECTION_CUE.search(later.attrs.get("said", "")):
+            support.append(Evidence(later, top.score, "said"))
+            answer = f'{who} corrected it: "{later.attrs["said"]}" (at {later.wall_start:%H:%M}; first said "{words}")'
+            claim = f'{who}: {later.attrs["said"]}'
+            break
+    on_topic = _overlap(topic, " ".join(e.record.text for e in support))
+    matched_act = any(a in record.attrs.get("acts", []) for a in acts)
+    return ToolResult("said", answer, support, on_topic > 0 or matched_act, claim,
+                      f"speaker-attributed transcript (topic {on_topic:.2f})")
+
+
+def people(ctx: ToolContext) -> ToolResult:
+    """Who the wearer talked with in the window: named voices, in order of first turn."""
+    after, before = ctx.window()
+    turns = [r for r in ctx.records((UTTERANCE,), "event", after, before) if not _is_wearer(r)]
+    if ctx.time.hours:
+        h0, h1 = ctx.time.hours
+        turns = [r for r in turns if h0 <= r.wall_start.hour + r.wall_start.minute / 60 < h1]
+    firsts: dict[str, MemoryRecord] = {}
+    for r in turns:
+        name = r.attrs.get("speaker_name")
+        if name:
+            firsts.setdefault(name, r)
+    if not firsts:
+        voices = {r.attrs.get("speaker") for r in turns if r.attrs.get("speaker")}
+        note = f"{len(voices)} unnamed voice(s)" if voices else "nobody talked in that window"
+        return ToolResult("people", "", [Evidence(r, 0.5, "people") for r in turns[:3]], False, note=note)
+    names = list(firsts)
+    return ToolResult("people", ", ".join(names), [Evidence(r, 1.0, "people") for r in firsts.values()], True, names,
+                      "named voices in the window")
+
+
+def speech_acts(ctx: ToolContext, act: str, speaker: str | None = None, topic: Sequence[str] = ()) -> ToolResult:
+    """Requests made to the wearer, or the wearer's own commitments and intentions, in the
+    window; with a topic, the matching one, else all of them (latest first)."""
+    acts = ("commitment", "intention") if act == "commitment" else (act,)
+    after, before = ctx.window()
+    turns = [r for r in ctx.records((UTTERANCE,), "event", after, before)
+             if any(a in r.attrs.get("acts", []) for a in acts)]
+    if speaker and speaker != WEARER:
+        named = [r for r in turns if (r.attrs.get("speaker_name") or "").lower() == speaker.lower()]
+        turns = named or turns
+    if topic:
+        scored = sorted(turns, key=lambda r: (_overlap(topic, r.text), r.wall_start), reverse=True)
+        turns = [r for r in scored if _overlap(topic, r.text) > 0][:3] or scored[:1]
+    else:
+        turns = list(reversed(turns))[:5]
+    if not turns:
+        return ToolResult("speech_acts", "", [], False, note=f"no {act} remembered")
+    lines = [f'{_speaker(r)}: "{r.attrs.get("said", r.text)}" ({r.wall_start:%a %H:%M})' for r in turns]
+    return ToolResult("speech_acts", "; ".join(lines), [Evidence(r, 1.0, "speech_acts") for r in turns], True,
+                      "; ".join(f"{_speaker(r)}: {r.attrs.get('said', r.text)}" for r in turns), f"{len(turns)} {act}(s)")
+
+
+def read(ctx: ToolContext, topic: Sequence[str], query: str, places: Sequence[str] = ()) -> ToolResult:
+    """Text read on signs, notes, screens and receipts: the text block that best matches."""
+    hits = ctx.search(query, kinds=(TEXT_SIGHTING,), k=10)
+    if places:
+        hits = [e for e in hits if e.record.attrs.get("place") in places] or hits
+    if not hits:
+        return ToolResult("read", "", [], False, note="no text read")
+    top = max(hits, key=lambda e: (_overlap(topic, _block(e.record)), e.score))
+    block = _block(top.record)
+    where = f" in the {top.record.attrs['place']}" if top.record.attrs.get("place") else ""
+    return ToolResult("read", f'"{block}" (read{where} at {top.record.wall_start:%H:%M})', [top],
+                      _overlap(topic, block) > 0, block, "best text block")
+
+
+def _block(record: MemoryRecord) -> str:
+    return " / ".join(record.attrs.get("block") or [record.attrs.get("line", record.text)])

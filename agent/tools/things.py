@@ -1,0 +1,85 @@
+"""Tools about things the camera saw: where a thing is, where it has been, what state it
+was in, how many distinct things or visits there were."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from agent.state import Evidence
+from agent.tools.base import ToolContext, ToolResult, evidence
+from memory.records import ENTITY_SIGHTING, MemoryRecord
+
+
+def locate(ctx: ToolContext, thing: str) -> ToolResult:
+    """Where a thing was last seen (the latest sighting with a recognised place), before t_q."""
+    match = ctx.operators.resolve_entity(thing, ctx.namespace, ctx.window()[1])
+    if match is None:
+        return ToolResult("locate", "", [], False, note=f"'{thing}' was never seen")
+    before = ctx.window()[1]
+    trail = ctx.operators.trajectory(ctx.namespace, match.entity, before)
+    last = ctx.operators.last_seen_with_place(ctx.namespace, match.entity, before)
+    if last is None:
+        latest = trail[-1]
+        return ToolResult("locate", f"{latest.attrs.get('label', thing)}, at {latest.wall_start:%H:%M} "
+                          "(the place was not recognised)", evidence([latest], "locate"), True, None,
+                          "seen, place unknown")
+    place = last.attrs["place"]
+    earlier = [r for r in trail if r.id != last.id][-2:]
+    support = [Evidence(r, match.score, "locate") for r in earlier + [last]]
+    return ToolResult("locate", f"In the {place}, at {last.wall_start:%H:%M}", support, True, place,
+                      f"last sighting of {match.entity}")
+
+
+def trajectory(ctx: ToolContext, thing: str) -> ToolResult:
+    """The places a thing was seen in, earliest to latest, repeats merged."""
+    match = ctx.operators.resolve_entity(thing, ctx.namespace, ctx.window()[1])
+    if match is None:
+        return ToolResult("trajectory", "", [], False, note=f"'{thing}' was never seen")
+    trail = [r for r in ctx.operators.trajectory(ctx.namespace, match.entity, ctx.window()[1]) if r.attrs.get("place")]
+    places = [p for i, p in enumerate(r.attrs["place"] for r in trail) if i == 0 or trail[i - 1].attrs["place"] != p]
+    return ToolResult("trajectory", " -> ".join(places[-6:]), evidence(trail[-6:], "trajectory"), bool(places),
+                      places, "sighting places in stored-time order")
+
+
+def state(ctx: ToolContext, thing: str) -> ToolResult:
+    """The condition a thing was in (and where) the last time it was seen."""
+    match = ctx.operators.resolve_entity(thing, ctx.namespace, ctx.window()[1])
+    last = ctx.operators.last_seen(ctx.namespace, match.entity, ctx.window()[1]) if match else None
+    if last is None:
+        return ToolResult("state", "", [], False, note=f"'{thing}' was never seen")
+    condition, place = last.attrs.get("state") or "", last.attrs.get("place") or ""
+    answer = f"{condition or 'no visible condition'}, in the {place or 'an unrecognised place'} ({last.wall_start:%a %H:%M})"
+    return ToolResult("state", answer, evidence([last], "state"), bool(condition), f"{condition} {place}".strip(),
+                      "last sighting with its condition")
+
+
+def _same_thing(category: str, key: str) -> bool:
+    words = [w.rstrip("s") for w in key.split()]
+    return any(c.rstrip("s") in words for c in category.split()[-1:])
+
+
+def count(ctx: ToolContext, what: str) -> ToolResult:
+    """How many: distinct visits when `what` names a place the wearer went to, else distinct
+    remembered instances whose name contains the thing asked about."""
+    after, before = ctx.window()
+    places = ctx.places_in(what)
+    if places:
+        place = places[0]
+        visits = [v for v in ctx.visits(after, before) if v.attrs.get("place") == place]
+        distinct: list[MemoryRecord] = []
+        for v in visits:  # one stay split by a glance elsewhere is still one visit
+            if not distinct or (v.video_id != distinct[-1].video_id
+                                and (v.wall_start - distinct[-1].wall_end) > timedelta(minutes=10)):
+                distinct.append(v)
+        n = len(distinct)
+        return ToolResult("count", f"{n} time{'s' if n != 1 else ''} at the {place}", evidence(distinct, "count"),
+                          True, n, "distinct visits")
+    firsts: dict[str, MemoryRecord] = {}
+    for r in ctx.records((ENTITY_SIGHTING,), "entity", after, before):
+        key = r.attrs.get("entity", "")
+        if _same_thing(what, key):
+            firsts.setdefault(key, r)
+    n = len(firsts)
+    noun = what.split()[-1].rstrip("s") if what else "thing"
+    listing = f": {', '.join(firsts)}" if firsts else ""
+    return ToolResult("count", f"{n} different {noun}{'s' if n != 1 else ''}{listing}",
+                      evidence(list(firsts.values()), "count"), n > 0, n, "distinct instances")

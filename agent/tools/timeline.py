@@ -1,0 +1,157 @@
+"""Tools over the wearer's timeline: where they were, when something happened, how long a
+stay lasted, in which order things happened, what happened around an anchor, and habits."""
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from datetime import date, datetime
+
+from agent.question_nlp import DAY_PARTS
+from agent.tools.base import FINE_KINDS, ToolContext, ToolResult, evidence
+from memory.records import ENTITY_SIGHTING, MemoryRecord
+from memory.scene import normalise
+from retrieval.operators import order_by_time
+
+
+def _in_hours(when: datetime, hours: tuple[float, float] | None) -> bool:
+    return hours is None or hours[0] <= when.hour + when.minute / 60 < hours[1]
+
+
+def _day_label(day: date) -> str:
+    return f"{day:%A} ({day:%B} {day.day})"
+
+
+def where_was_i(ctx: ToolContext) -> ToolResult:
+    """The place the wearer was in during the plan's window (the first stay in it)."""
+    after, before = ctx.window()
+    visits = [v for v in ctx.visits(after, before) if _in_hours(v.wall_start, ctx.time.hours)]
+    if not visits:
+        return ToolResult("where_was_i", "", [], False, note="no place remembered in that window")
+    first = visits[0]
+    return ToolResult("where_was_i", f"In the {first.attrs['place']} ({first.wall_start:%H:%M})",
+                      evidence([first], "where_was_i"), True, first.attrs["place"], "place visited in the window")
+
+
+def moments(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = ()) -> list[MemoryRecord]:
+    """Fine records mentioning any of the terms, inside the window, hours and places asked."""
+    after, before = ctx.window()
+    wanted = {normalise(t) for t in terms if t}
+    found = []
+    for r in ctx.records(FINE_KINDS[:2], "event", after, before) + ctx.records((ENTITY_SIGHTING,), "entity", after, before):
+        words = set(normalise(r.text).split()) | set(normalise(r.attrs.get("entity", "")).split())
+        if not wanted or not any(w in words or all(x in words for x in w.split()) for w in wanted):
+            continue
+        if not _in_hours(r.wall_start, ctx.time.hours):
+            continue
+        if places and r.attrs.get("place") not in places:
+            continue
+        found.append(r)
+    return found
+
+
+def when(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = (), answer_type: str = "time") -> ToolResult:
+    """When something happened: the moments that meet every constraint; a date when the
+    day is asked, else the latest clock time."""
+    found = moments(ctx, terms, places)
+    if not found:
+        hits = ctx.search(" ".join(terms), k=3)
+        found = [e.record for e in hits if e.score > 0]
+        if not found:
+            return ToolResult("when", "", [], False, note="no moment matches")
+        exact = False
+    else:
+        exact = True
+    days = Counter(r.wall_start.date() for r in found)
+    if answer_type == "date":
+        day = max(days, key=lambda d: (days[d], d))
+        support = [r for r in found if r.wall_start.date() == day]
+        return ToolResult("when", _day_label(day), evidence(support[:4], "when"), exact, day,
+                          f"{len(days)} day(s) match")
+    last = found[-1]
+    return ToolResult("when", f"{last.wall_start:%A} at {last.wall_start:%H:%M}", evidence([last], "when"), exact,
+                      last.wall_start, "latest matching moment")
+
+
+def duration(ctx: ToolContext, place: str) -> ToolResult:
+    """How long the wearer stayed in a place within the window (stays added up)."""
+    after, before = ctx.window()
+    stays = [v for v in ctx.visits(after, before) if v.attrs.get("place") == place]
+    if not stays:
+        return ToolResult("duration", "", [], False, note=f"no stay in the {place}")
+    seconds = sum((v.wall_end - v.wall_start).total_seconds() for v in stays)
+    minutes = round(seconds / 60)
+    text = f"{minutes} min" if minutes < 90 else f"{minutes / 60:.1f} h"
+    return ToolResult("duration", f"About {text} in the {place} ({stays[0].wall_start:%H:%M}-{stays[-1].wall_end:%H:%M})",
+                      evidence(stays, "duration"), True, seconds, f"{len(stays)} stay(s)")
+
+
+def order(ctx: ToolContext, steps: Sequence[str]) -> ToolResult:
+    """Locate each step in memory and list them by stored time."""
+    located: dict[str, MemoryRecord | None] = {}
+    used: set[int] = set()
+    for step in dict.fromkeys(steps):
+        located[step] = ctx.locate(step, used)
+        if located[step] is not None and located[step].id is not None and not ctx.places_in(step):
+            used.add(located[step].id)
+    found = {s: r for s, r in located.items() if r is not None}
+    ordered = sorted(found, key=lambda s: found[s].wall_start)
+    return ToolResult("order", " -> ".join(ordered), evidence(order_by_time(found.values()), "order"),
+                      len(found) == len(located) and len(found) > 0, {s: found[s].wall_start for s in ordered},
+                      f"located {len(found)}/{len(located)} steps")
+
+
+def activity(ctx: ToolContext) -> ToolResult:
+    """What happened in the window (or after / before its anchor): places, talk and reading."""
+    after, before = ctx.window()
+    visits = [v for v in ctx.visits(after, before) if ctx.time.relation == "after" or _in_hours(v.wall_start, ctx.time.hours)]
+    if ctx.time.relation == "after" and ctx.time.hours:
+        visits = [v for v in visits if v.wall_start.hour + v.wall_start.minute / 60 >= ctx.time.hours[1] - 0.5
+                  or v.wall_start.date() != (after or v.wall_start).date()]
+    elif ctx.time.relation == "before" and ctx.time.hours:
+        visits = [v for v in ctx.visits(after, before) if v.wall_start.hour + v.wall_start.minute / 60 < ctx.time.hours[0]]
+    if not visits:
+        return ToolResult("activity", "", [], False, note="nothing remembered in that window")
+    places = [p for i, p in enumerate(v.attrs.get("place") for v in visits) if p and (i == 0 or visits[i - 1].attrs.get("place") != p)]
+    first = visits[0]
+    return ToolResult("activity", f"You went to the {', then the '.join(places[:4])} (from {first.wall_start:%H:%M})",
+                      evidence(visits[:6], "activity"), bool(places), places, "visits in the window")
+
+
+def habit(ctx: ToolContext, thing: str | None, after_part: str | None) -> ToolResult:
+    """What usually happens: where the wearer goes after a meal / part of the day / place,
+    where a meal usually happens, or where a thing is usually seen."""
+    visits = ctx.visits()
+    if after_part is not None:
+        hours = DAY_PARTS.get(after_part)
+        nexts: list[MemoryRecord] = []
+        for i, v in enumerate(visits):
+            hit = _in_hours(v.wall_start, hours) if hours else v.attrs.get("place") in ctx.places_in(after_part)
+            if not hit:
+                continue
+            later = next((w for w in visits[i + 1:] if w.attrs.get("place") != v.attrs.get("place")), None)
+            if later is not None and later.wall_start.date() == v.wall_start.date() and not (
+                    hours and _in_hours(later.wall_start, hours) and later.video_id == v.video_id):
+                if not nexts or nexts[-1].id != later.id:
+                    nexts.append(later)
+        support, why = nexts, f"where the wearer went after {after_part}"
+    elif thing in DAY_PARTS:
+        by_day: dict[date, MemoryRecord] = {}
+        for v in visits:
+            if _in_hours(v.wall_start, DAY_PARTS[thing]):
+                by_day.setdefault(v.wall_start.date(), v)  # the first place of that meal each day
+        support, why = list(by_day.values()), f"where {thing} usually happens"
+    elif thing:
+        match = ctx.operators.resolve_entity(thing, ctx.namespace, ctx.at)
+        support = [r for r in ctx.operators.trajectory(ctx.namespace, match.entity, ctx.at)
+                   if r.attrs.get("place")] if match else []
+        why = f"where {thing} is usually seen"
+    else:
+        return ToolResult("habit", "", [], False, note="no habit asked about")
+    values = [r.attrs["place"] for r in support]
+    if not values:
+        return ToolResult("habit", "", [], False, note=f"no pattern for {why}")
+    counts = Counter(values)
+    top = max(counts, key=lambda v: (counts[v], -values.index(v)))
+    days = len({r.wall_start.date() for r in support})
+    return ToolResult("habit", f"Usually the {top} ({counts[top]} of {len(values)} times over {days} day(s))",
+                      evidence(support, "habit"), days >= 1, top, why)
