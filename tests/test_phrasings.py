@@ -69,7 +69,8 @@ def test_every_template_has_eight_distinct_phrasings_five_held_out(bank):
         assert norm(t.text) not in texts, f"{t.id}: a phrasing repeats the template"
         splits = [p.split for p in t.phrasings]
         assert set(splits) <= {DEV, HELDOUT}, t.id
-        assert 2 <= splits.count(DEV) <= 4 and splits.count(HELDOUT) >= 5, t.id
+        # about 3 dev; more where a held-out phrasing turned up in system code and moved to dev
+        assert splits.count(DEV) >= 2 and splits.count(HELDOUT) >= 5, t.id
         for p in t.phrasings:  # every phrasing names the slots its template names
             assert set(re.findall(r"{(\w+)}", p.text)) >= set(t.slots) - GRAMMAR_SLOTS, (t.id, p.text)
 
@@ -287,3 +288,50 @@ def test_bench_refuses_an_unknown_phrasing_set(tmp_path):
 
     result = CliRunner().invoke(app, ["bench", "supermemory", "--phrasing", "paraphrase", "--out", str(tmp_path)])
     assert result.exit_code == 2 and "unknown set" in result.output
+
+
+# ---- the held-out set stays held out ----------------------------------------------------------
+SYSTEM_PACKAGES = ("agent", "retrieval", "memory", "perception")
+
+
+def _system_sources() -> dict[str, str]:
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    return {str(p.relative_to(root)): p.read_text() for pkg in SYSTEM_PACKAGES for p in (root / pkg).rglob("*.py")}
+
+
+def test_no_system_code_imports_the_phrasing_banks():
+    importers = [path for path, text in _system_sources().items()
+                 if re.search(r"^\s*(from|import)\s+eval\.phrasing", text, re.M)]
+    assert not importers, f"evaluation phrasings imported by the system under test: {importers}"
+
+
+def _string_literals(source: str) -> list[str]:
+    import ast
+
+    return [node.value for node in ast.walk(ast.parse(source))
+            if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+
+
+def copied_held_out_phrasings() -> list[tuple[str, str, str, str]]:
+    """(template, held-out phrasing, file, string literal) for every string literal of the
+    system's code that contains a whole held-out phrasing, slots matching any short words."""
+    literals = [(path, lit, norm(lit)) for path, text in _system_sources().items() for lit in _string_literals(text)]
+    copied = []
+    for bank in BANKS.values():
+        for t in bank.templates:
+            for p in t.phrasings:
+                if p.split != HELDOUT:
+                    continue
+                parts = [re.escape(norm(part)) for part in re.split(r"{\w+}", p.text)]
+                pattern = re.compile(r"(?<![\w'])" + r"\s*[\w' ]{1,40}?\s*".join(parts).strip() + r"(?![\w'])")
+                copied += [(t.id, p.text, path, lit) for path, lit, n in literals if pattern.search(n)]
+    return copied
+
+
+def test_no_held_out_phrasing_is_copied_into_system_code():
+    """A held-out phrasing in the system's own strings (an intent example, a prompt) means the
+    held-out figure no longer measures unseen wording: move it to dev and write a new one."""
+    copied = copied_held_out_phrasings()
+    assert not copied, "held-out phrasings found in system code:\n" + "\n".join(map(str, copied))

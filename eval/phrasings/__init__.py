@@ -10,7 +10,10 @@ longer) with the same slots, the same time and the same answer; options never ch
 
 Each phrasing carries a fixed split: about 3 **dev** phrasings per template, which may be
 looked at while developing, and at least 5 **held-out** ones, which are reported beside
-the template accuracy (`memlens bench --phrasing ...`) and must never be tuned on.
+the template accuracy (`memlens bench --phrasing ...`) and must never be tuned on. A
+held-out phrasing later found in the system's own strings (tests/test_phrasings.py looks)
+is no longer unseen: it moves to dev, marked where it was seen, and a new held-out
+phrasing takes its place, so some templates have more than 3 dev phrasings.
 
 THIS IS EVALUATION MATERIAL. Nothing under agent/, retrieval/, memory/, perception/ or
 service/ (other than the bench report) may import this package or copy its wording; a

@@ -106,7 +106,8 @@ USUAL_MEAL_PLACE = Template("spatial-meal", "Where do I usually have {meal}?", (
     held("where do I usually eat my {meal}?"),
     held("do you know where I usually have {meal}?"),
     held("any idea where I have {meal} most of the time?"),
-    held("what's my usual spot for {meal}?"),
+    dev("what's my usual spot for {meal}?"),  # seen in agent/intent_bank.py (3b9aa87): dev
+    held("where's my regular place to have {meal}?"),
     held("remind me where I typically have {meal}"),
     held("where do I mostly have {meal}?"),
     held("I have {meal} in different places. Where do I usually have it?"),

@@ -95,7 +95,8 @@ LAST_SAW_MY = Template("morning-last-saw", "Where did I last see my {thing}?", (
     held("do you remember where my {thing} ended up?"),
     held("any idea where I left the {thing}?"),
     held("can you remind me where I last saw my {thing}?"),
-    held("trace my {thing} for me"),
+    dev("trace my {thing} for me"),  # seen in agent/intent_bank.py (3b9aa87): dev
+    held("my {thing} {is} missing, where did I see {it} last?"),
     held("last place I saw my {thing}?"),
     held("I'm looking for my {thing}. Where {was} {they} when I last saw {it}?"),
 ), derive=plural_forms)
@@ -104,13 +105,17 @@ WHERE_IS_MY = Template("morning-where-is", "Where is my {thing}?", (
     dev("Hey glasses, where is my {thing}?"),
     dev("Where's my {thing}?"),
     dev("Do you know where my {thing} {is}?"),
-    held("any idea where my {thing} {is}?"),
+    dev("any idea where my {thing} {is}?"),  # seen in agent/intent_bank.py (3b9aa87): dev
+    dev("I can't find my {thing}. Where {is} {they}?"),  # seen in agent/intent_bank.py (3b9aa87): dev
+    dev("help me find my {thing}"),  # seen in agent/intent_bank.py (3b9aa87): dev
+    dev("where did my {thing} end up?"),  # seen in agent/intent_bank.py (3b9aa87): dev
     held("where'd my {thing} go?"),
     held("can you tell me where my {thing} {is} right now?"),
-    held("I can't find my {thing}. Where {is} {they}?"),
-    held("help me find my {thing}"),
-    held("where did my {thing} end up?"),
     held("Have you seen where my {thing} {is}?"),
+    held("hey glasses, where's my {thing} at?"),
+    held("could you check where my {thing} {is}?"),
+    held("my {thing}, where {is} {they} now?"),
+    held("which room is my {thing} in right now?"),
 ), derive=plural_forms)
 
 CAR_COLOUR = Template("morning-car", "What colour is my car?", (

@@ -17,7 +17,8 @@ OBJECT_LOCATION = Template("olm-thing", "I can't find my {thing}. Where did I la
     held("Can you remind me where I last saw my {thing}?"),
     held("last place I saw my {thing}?"),
     held("I'm looking for my {thing} and can't find {it} anywhere. Where {was} {they} when I last saw {it}?"),
-    held("trace my {thing} for me"),
+    dev("trace my {thing} for me"),  # seen in agent/intent_bank.py (3b9aa87): dev
+    held("my {thing} {is} gone again, where did I last see {it}?"),
     held("where did my {thing} end up the last time I had {it}?"),
 ), derive=plural_forms)
 
