@@ -59,7 +59,7 @@ INTENT_BANK: dict[str, tuple[str, ...]] = {
         "list what I did today in order", "what happened first and what happened next",
     ),
     "activity": (
-        "what did I do after lunch", "what was I doing before the meeting", "what happened this morning",
+        "what did I do once dinner was over", "what was I doing before the meeting", "what happened this morning",
         "what did I do yesterday evening", "what did I get up to after the gym", "what happened after I got home",
         "what was going on around 3pm", "what did I do right before I left the office",
         "summarise my afternoon", "what have I been doing today", "what happened at the park",
@@ -76,7 +76,7 @@ INTENT_BANK: dict[str, tuple[str, ...]] = {
         "what did the guy at the counter say", "what did they say the password was",
     ),
     "people": (
-        "who did I talk to this morning", "who did I meet today", "who was at the meeting",
+        "who did I chat with earlier", "who did I meet today", "who was at the meeting",
         "who was with me at lunch", "who did I run into at the store", "who came over yesterday",
         "who have I spoken with today", "who was in the room", "which people did I see at the party",
         "did I talk to anyone after work", "who visited me this week", "who was I chatting with",
@@ -91,14 +91,14 @@ INTENT_BANK: dict[str, tuple[str, ...]] = {
         "what was the name on the badge", "what did the slide say",
     ),
     "requests": (
-        "did anyone ask me for anything", "what did Jo ask me to buy", "what was I asked to do",
+        "did somebody need something from me", "what did Jo ask me to buy", "what was I asked to do",
         "what did my manager want me to send", "did someone ask me to pick something up",
         "what favors did people ask of me", "what did my partner ask me to get",
         "is there anything people need from me", "what did Ken want me to bring",
         "who asked me to call them back", "what did she ask me to send over", "any requests for me today",
     ),
     "commitments": (
-        "is there anything I promised to do", "what did I promise to do after work", "what did I say I would buy",
+        "anything I said I'd take care of", "what did I promise to do after work", "what did I say I would buy",
         "what did I agree to do", "what was I planning to do tonight", "what did I intend to do tomorrow",
         "did I commit to anything today", "what did I tell Ana I would do", "what am I supposed to do later",
         "what did I say I needed to do", "remind me what I said I'd get", "what did I plan to do this weekend",

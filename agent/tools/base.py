@@ -47,9 +47,7 @@ class ToolContext:
         if t.day_offset is None or at is None:
             return None, at
         midnight = datetime.combine((at + timedelta(days=t.day_offset)).date(), datetime.min.time())
-        lo, hi = t.hours or (0.0, 24.0)
-        if t.relation == "after":
-            lo, hi = lo, 24.0
+        lo, hi = (0.0, 24.0) if t.relation in ("after", "before") else (t.hours or (0.0, 24.0))
         return midnight + timedelta(hours=lo), min(midnight + timedelta(hours=hi), at)
 
     def records(self, kinds: tuple[str, ...], store: str = "event", after: datetime | None = None,

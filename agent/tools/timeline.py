@@ -101,14 +101,20 @@ def order(ctx: ToolContext, steps: Sequence[str]) -> ToolResult:
 
 
 def activity(ctx: ToolContext) -> ToolResult:
-    """What happened in the window (or after / before its anchor): places, talk and reading."""
+    """What happened in the window: the places the wearer went. "after lunch" is what came
+    after the stay in the lunch hours; "before dinner" what came before it."""
     after, before = ctx.window()
-    visits = [v for v in ctx.visits(after, before) if ctx.time.relation == "after" or _in_hours(v.wall_start, ctx.time.hours)]
-    if ctx.time.relation == "after" and ctx.time.hours:
-        visits = [v for v in visits if v.wall_start.hour + v.wall_start.minute / 60 >= ctx.time.hours[1] - 0.5
-                  or v.wall_start.date() != (after or v.wall_start).date()]
-    elif ctx.time.relation == "before" and ctx.time.hours:
-        visits = [v for v in ctx.visits(after, before) if v.wall_start.hour + v.wall_start.minute / 60 < ctx.time.hours[0]]
+    visits = ctx.visits(after, before)
+    hours, relation = ctx.time.hours, ctx.time.relation
+    if hours and relation in ("after", "before"):
+        anchor = next((v for v in visits if _in_hours(v.wall_start, hours)), None)
+        if anchor is None:
+            return ToolResult("activity", "", [], False, note=f"no {ctx.time.part} remembered")
+        same_day = [v for v in visits if v.wall_start.date() == anchor.wall_start.date()]
+        visits = ([v for v in same_day if v.wall_start > anchor.wall_start and v.attrs.get("place") != anchor.attrs.get("place")]
+                  if relation == "after" else [v for v in same_day if v.wall_end <= anchor.wall_start])
+    else:
+        visits = [v for v in visits if _in_hours(v.wall_start, hours)]
     if not visits:
         return ToolResult("activity", "", [], False, note="nothing remembered in that window")
     places = [p for i, p in enumerate(v.attrs.get("place") for v in visits) if p and (i == 0 or visits[i - 1].attrs.get("place") != p)]

@@ -1,0 +1,107 @@
+"""Each general tool over a real memory of three days (tests/test_skills.py's episodes):
+called directly with typed slots, so a wrong answer fails here before any planner runs."""
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from agent.plan import TimeSlot
+from agent.tools import ToolCall, calls_for
+from agent.tools.base import ToolContext
+from agent.tools.premise import premise_check
+from agent.tools.talk import people, read, said, speech_acts
+from agent.tools.things import count, locate, state, trajectory
+from agent.tools.timeline import activity, duration, habit, order, when, where_was_i
+from tests.test_skills import agent, at  # noqa: F401  (the three-day memory fixture)
+
+
+def ctx_at(agent, when: datetime, time: TimeSlot | None = None) -> ToolContext:  # noqa: F811
+    c = agent.context
+    return ToolContext(c.retriever, c.operators, "me", when, time or TimeSlot())
+
+
+def test_locate_is_the_last_place_before_t_q(agent):  # noqa: F811
+    assert locate(ctx_at(agent, at(1, 10)), "keys").value == "office"
+    assert locate(ctx_at(agent, at(1, 22)), "keys").value == "living room"
+    assert not locate(ctx_at(agent, at(3, 22)), "passport").found
+
+
+def test_trajectory_and_state(agent):  # noqa: F811
+    assert trajectory(ctx_at(agent, at(2, 22)), "bottle").value == ["park", "gym"]
+    assert state(ctx_at(agent, at(1, 22)), "pan").value == "dirty kitchen"
+    assert state(ctx_at(agent, at(2, 22)), "pan").value == "clean kitchen"
+
+
+def test_count_instances_and_visits(agent):  # noqa: F811
+    assert count(ctx_at(agent, at(1, 22)), "mugs").value == 2
+    assert count(ctx_at(agent, at(2, 22)), "mug").value == 3
+    assert count(ctx_at(agent, at(3, 22)), "cafe").value == 2
+    assert count(ctx_at(agent, at(3, 22)), "unicorns").value == 0
+
+
+def test_when_gives_the_day_that_meets_every_constraint(agent):  # noqa: F811
+    lunch = TimeSlot(hours=(11.0, 14.5), part="lunch")
+    soup = when(ctx_at(agent, at(3, 22), lunch), ["soup"], ["cafe"], "date")
+    assert soup.found and soup.value == at(1, 0).date()
+    assert when(ctx_at(agent, at(3, 22), lunch), ["sandwich"], ["park"], "date").value == at(3, 0).date()
+    assert not when(ctx_at(agent, at(3, 22), lunch), ["soup"], ["park"], "date").found
+
+
+def test_duration_adds_up_stays(agent):  # noqa: F811
+    gym = duration(ctx_at(agent, at(3, 22)), "gym")
+    assert gym.found and 0 < gym.value <= 20
+    assert not duration(ctx_at(agent, at(1, 22)), "gym").found  # first gym visit is on day 2
+
+
+def test_order_and_where_was_i(agent):  # noqa: F811
+    result = order(ctx_at(agent, at(2, 22), TimeSlot(day_offset=0)), ["the park", "the office", "the cafe"])
+    assert result.answer == "the office -> the cafe -> the park"
+    lunch_day3 = TimeSlot(day_offset=0, hours=(11.0, 14.5), part="lunch")
+    assert where_was_i(ctx_at(agent, at(3, 22), lunch_day3)).value == "park"
+
+
+def test_activity_after_an_anchor(agent):  # noqa: F811
+    after_lunch = TimeSlot(day_offset=0, hours=(11.0, 14.5), part="lunch", relation="after")
+    assert activity(ctx_at(agent, at(3, 22), after_lunch)).value == ["library"]
+
+
+def test_habits(agent):  # noqa: F811
+    assert habit(ctx_at(agent, at(3, 22)), "lunch", None).value == "cafe"
+    assert habit(ctx_at(agent, at(3, 22)), None, "lunch").value == "park"
+    assert habit(ctx_at(agent, at(2, 22)), "laptop", None).value == "office"
+
+
+def test_said_follows_corrections_and_speakers(agent):  # noqa: F811
+    plumber = said(ctx_at(agent, at(1, 22)), ["plumber"], "Alice")
+    assert plumber.found and "five" in plumber.value.lower() and "Alice" in plumber.answer
+    budget = said(ctx_at(agent, at(2, 22), TimeSlot(day_offset=0)), ["send"], "Bob")
+    assert "budget" in budget.value
+
+
+def test_people_requests_commitments_and_reading(agent):  # noqa: F811
+    assert people(ctx_at(agent, at(1, 22), TimeSlot(day_offset=0))).value == ["Bob", "Alice"]
+    assert people(ctx_at(agent, at(3, 22), TimeSlot(day_offset=0))).found is False
+    asks = speech_acts(ctx_at(agent, at(2, 22)), "request", "Bob")
+    assert asks.found and "budget" in asks.support[0].record.text
+    plans = speech_acts(ctx_at(agent, at(2, 7)), "commitment")
+    assert "dentist" in plans.value
+    locker = read(ctx_at(agent, at(2, 22)), ["locker"], "locker number")
+    assert locker.found and "42" in locker.value
+
+
+def test_premise_check(agent):  # noqa: F811
+    c = ctx_at(agent, at(3, 22))
+    assert premise_check(c, ["Bob"], ["cafe"], ["laptop"]).found
+    assert premise_check(c, ["Carol"], [], []).note == "nothing in memory mentions Carol"
+    assert "pharmacy" in premise_check(c, [], ["pharmacy"], []).note
+    assert not premise_check(ctx_at(agent, at(1, 8)), [], ["gym"], []).found  # not yet visited at t_q
+
+
+def test_calls_for_a_plan_and_refinement_changes_it(agent):  # noqa: F811
+    plan = agent.context.planner.plan("where did I leave my keys?", at(2, 22))
+    first = calls_for(plan, [], 0)
+    assert first[0] == ToolCall("locate", {"thing": "keys"}) and any(c.tool == "premise_check" for c in first)
+    second = calls_for(plan, [], 1)
+    assert [c.tool for c in second] != [c.tool for c in first]
+    assert calls_for(plan, [], 2)[-1].args.get("broad") is True
