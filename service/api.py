@@ -15,6 +15,8 @@ from pathlib import Path
 from fastapi import Depends, FastAPI, File, Form, Header, HTTPException, UploadFile
 from pydantic import BaseModel, Field
 
+from agent.graph import MAX_QUESTION_CHARS
+from agent.llm import LLMError
 from memory.records import STORE_NAMES, RecordFilter
 from perception.decode import probe
 from perception.errors import PerceptionError
@@ -26,7 +28,7 @@ _CHUNK = 1 << 20
 
 
 class AskRequest(BaseModel):
-    question: str = Field(min_length=1, max_length=2000)
+    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
     at: datetime | None = Field(None, description="question time; memory is cut strictly before it")
     options: list[str] | None = Field(None, max_length=26)
 
@@ -69,6 +71,8 @@ def create_app(system: MemlensSystem) -> FastAPI:
             return answer_view(system.ask(body.question, namespace, body.at, body.options))
         except ValueError as exc:
             raise HTTPException(422, str(exc)) from exc
+        except LLMError as exc:  # the configured language model is down or timed out
+            raise HTTPException(502, f"language model failed: {exc}") from exc
 
     @app.post("/ingest", status_code=202)
     def ingest(file: UploadFile = File(...), start: datetime | None = Form(None),

@@ -9,6 +9,7 @@ from typing import Optional
 import typer
 from rich.console import Console
 
+from agent.llm import LLMError
 from perception.errors import PerceptionError
 from service.config import ConfigError, load_config
 from service.console import print_answer, progress_bars
@@ -82,6 +83,9 @@ def ask(
     except ValueError as exc:
         err.print(f"[red]{exc}[/red]")
         raise typer.Exit(2) from exc
+    except LLMError as exc:  # a configured model that is down is an error, never an abstention
+        err.print(f"[red]language model failed: {exc}[/red]")
+        raise typer.Exit(3) from exc
     finally:
         system.close()
     if as_json:
