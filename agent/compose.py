@@ -37,6 +37,7 @@ def key_terms(plan: QueryPlan) -> list[str]:
 
 
 def draft(plan: QueryPlan, results: Sequence[ToolResult]) -> Draft:
+    """The answer and the evidence it rests on; how sufficient it is, agent.sufficiency decides."""
     premise = next((r for r in results if r.tool == "premise"), None)
     if premise is not None and not premise.found:
         return Draft("", [], 0.0, f"false premise: {premise.note}")
@@ -50,11 +51,11 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult]) -> Draft:
             speakers = [e.record.attrs.get("speaker_name") for e in best.support if e.record.kind == UTTERANCE]
             named = list(dict.fromkeys(s for s in speakers if s))
             answer = ", ".join(named) if named else answer
-        return Draft(answer, best.support, 0.9, f"{best.tool}: {best.note}", claim=claim)
+        return Draft(answer, best.support, 0.0, f"{best.tool}: {best.note}", claim=claim)
     evidence = [e for r in results for e in r.support]
     partial = next((r for r in reversed(primary) if r.answer), None)
     if partial is not None:  # the tool answered, but memory did not hold all it looked for
-        return Draft(partial.answer, partial.support, 0.45, f"{partial.tool}: {partial.note}")
+        return Draft(partial.answer, partial.support, 0.0, f"{partial.tool}: {partial.note}")
     return best_evidence(plan, evidence, [r.note for r in primary])
 
 
@@ -64,7 +65,6 @@ def best_evidence(plan: QueryPlan, evidence: Sequence[Evidence], notes: Sequence
         return Draft("", [], 0.0, "; ".join(notes) or "no evidence retrieved")
     terms = key_terms(plan)
     top = max(evidence, key=lambda e: (coverage(terms, [evidence_text(e.record)]), e.score))
-    cov = coverage(terms, [evidence_text(top.record)])
     text = evidence_text(top.record)
     if top.record.kind == UTTERANCE:
         who = top.record.attrs.get("speaker_name") or top.record.attrs.get("speaker") or "someone"
@@ -73,7 +73,7 @@ def best_evidence(plan: QueryPlan, evidence: Sequence[Evidence], notes: Sequence
         answer = f'"{text}" (read at {top.record.wall_start:%H:%M})'
     else:
         answer = f"{text} ({top.record.wall_start:%H:%M})"
-    return Draft(answer, [top], cov, f"best {top.source} evidence ({'; '.join(notes) or 'search'})")
+    return Draft(answer, [top], 0.0, f"best {top.source} evidence ({'; '.join(notes) or 'search'})")
 
 
 def _number(text: str) -> int | None:
@@ -84,7 +84,7 @@ def _number(text: str) -> int | None:
 
 
 def _bare(phrase: str) -> str:
-    return re.sub(r"^(?:the|a|an|my) ", "", normalise(phrase))
+    return re.sub(r"^(?:(?:in|at|on|to|into) )?(?:(?:the|a|an|my) )?", "", normalise(phrase))
 
 
 def typed_option_scores(result: ToolResult, options: Sequence[str]) -> list[float] | None:

@@ -7,22 +7,23 @@ runtime context; the wiring sits at the bottom.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
-from agent.compose import abstain_options, typed_option_scores
+from agent.compose import abstain_options, key_terms, typed_option_scores
 from agent.compose import draft as compose_draft
 from agent.config import AgentConfig
 from agent.llm import ChatModel
 from agent.llm_reasoning import ask_model
 from agent.planners import Vocabulary
-from agent.reasoning import Draft, EvidenceReasoner
+from agent.reasoning import Draft, EvidenceReasoner, evidence_text
 from agent.state import AgentAnswer, AgentState
 from agent.structured import StructuredAnswerer
+from agent.sufficiency import SufficiencyModel, features, support_texts
 from agent.tools import ToolCall, calls_for
 from agent.tools.base import ToolContext
 from retrieval.operators import MemoryOperators
@@ -37,6 +38,7 @@ class AgentContext:
     config: AgentConfig
     planner: object  # agent.plan.Planner
     chat: ChatModel | None = None
+    sufficiency: SufficiencyModel = field(default_factory=SufficiencyModel.load)
     # Scene-specific plugins (symbolic game scenes, composed videos): programs that answer
     # the benchmark questions they recognise; any other question reaches the planner.
     structured: tuple[StructuredAnswerer, ...] = ()
@@ -117,18 +119,20 @@ def run_tool(task: ToolTask, runtime: Runtime[AgentContext]) -> dict:
 
 
 def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
-    ctx = runtime.context
+    ctx, options = runtime.context, state.options or []
     threshold = ctx.config.abstain_threshold
-    abstain = abstain_options(state.options or [])
+    abstain = abstain_options(options)
     draft = compose_draft(state.plan, state.results)
-    scores = None
-    if state.options:
-        typed = next((typed_option_scores(r, state.options) for r in reversed(state.results)
-                      if r.found and r.tool not in ("premise", "search") and typed_option_scores(r, state.options)), None)
-        if typed is not None:
-            scores = ctx.reasoner.distribute(typed, abstain, draft.sufficiency, threshold)
-        else:
-            scores = ctx.reasoner.score_options(state.options, abstain, draft, threshold)
+    typed = next((t for r in reversed(state.results) if r.found and r.tool not in ("premise", "search")
+                  and (t := typed_option_scores(r, options)) is not None), None) if options else None
+    raw = typed if typed is not None else (ctx.reasoner.option_agreement(options, abstain, draft.claim) if options else None)
+    texts = support_texts(state.results) or [evidence_text(e.record) for e in draft.support]
+    values = features(state.plan, state.results, texts, key_terms(state.plan), typed,
+                      [raw[i] for i in range(len(options)) if i not in abstain] if raw else None,
+                      state.refinements, ctx.config.max_refinements)
+    sufficiency = ctx.sufficiency(values) if draft.answer else 0.0
+    draft = Draft(draft.answer, draft.support, sufficiency, draft.note, claim=draft.claim)
+    scores = ctx.reasoner.distribute(raw, abstain, sufficiency, threshold) if options else None
     evidence = [e for r in state.results for e in r.support]
     if ctx.chat is not None and evidence and draft.sufficiency > 0:
         reply = ask_model(ctx.chat, state.question, state.at, state.options, evidence)
@@ -138,8 +142,8 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
             scores = [round(0.5 * a + 0.5 * float(b), 4) for a, b in zip(scores, reply["option_scores"])]
     return {
         "draft": draft.answer, "sufficiency": draft.sufficiency, "option_scores": scores,
-        "support": draft.support, "note": draft.note,
-        "trace": [f"reason: {draft.note}; sufficiency {draft.sufficiency:.2f}"],
+        "support": draft.support, "note": draft.note, "features": values,
+        "trace": [f"reason: {draft.note}; sufficiency {draft.sufficiency:.2f} ({ctx.sufficiency.source})"],
     }
 
 
@@ -166,7 +170,7 @@ def _result(state: AgentState, answer: str, abstained: bool, chosen: int | None)
         question=state.question, answer=answer, abstained=abstained, confidence=round(confidence, 4),
         sufficiency=round(state.sufficiency, 4), question_type=state.plan.intent if state.plan else "",
         evidence=[] if abstained else state.support, option_scores=state.option_scores,
-        chosen_option=chosen, trace=state.trace,
+        chosen_option=chosen, trace=state.trace, features=state.features,
     )
 
 

@@ -102,7 +102,8 @@ INTENT_BANK: dict[str, tuple[str, ...]] = {
         "what did I agree to do", "what was I planning to do tonight", "what did I intend to do tomorrow",
         "did I commit to anything today", "what did I tell Ana I would do", "what am I supposed to do later",
         "what did I say I needed to do", "remind me what I said I'd get", "what did I plan to do this weekend",
-        "what did I offer to help with", "what do I still owe people",
+        "what did I offer to help with", "what do I still owe people", "yesterday I said there was a chore I had to do, which one",
+        "what was that errand I told myself I needed to run", "the other day I mentioned a task for this week, what was it",
     ),
     "habit": (
         "where do I usually eat lunch", "what do I normally do after dinner", "where do I typically go after the gym",

@@ -64,7 +64,7 @@ class QuestionParse:
     root_lemma: str = ""
     time: TimeSlot = field(default_factory=TimeSlot)
     money: bool = False
-    tense: str = ""  # "past" / "present" of the main clause ("when did ..." vs "when is ...")
+    modifiers: list[str] = field(default_factory=list)  # nouns that qualify a thing ("pharmacy" receipt)
 
 
 def _strip_wake(doc) -> int:
@@ -81,7 +81,29 @@ def _chunk_text(span) -> str:
     return " ".join(words).strip().lower()
 
 
-def _wh(doc, start: int) -> tuple[str | None, bool]:
+# Verbs that frame an embedded question ("do you remember where ...", "remind me what ...").
+_FRAMES = {"remember", "know", "recall", "remind", "tell", "wonder", "think", "guess", "say", "show"}
+# Nouns that name the kind of answer in a question without a question word ("meeting time?").
+_ANSWER_NOUNS = {"time": "what time", "day": "what day", "date": "what date", "order": "what order"}
+
+
+def main_verb(doc, start: int):
+    """The verb the question is about: the root, or the clause a framing verb embeds
+    ("do you remember [the order I went ...]", "remind me [what I promised ...]")."""
+    root = next((t for t in doc[start:] if t.dep_ == "ROOT"), doc[start] if len(doc) > start else None)
+    if root is None or root.lemma_ not in _FRAMES:
+        return root, False
+    subjects = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")]
+    if subjects and subjects[0].lower_ != "you":
+        return root, False
+    embedded = next((c for c in root.children if c.dep_ in ("ccomp", "xcomp", "advcl")), None)
+    if embedded is None:
+        obj = next((c for c in root.children if c.dep_ == "dobj" and c.lower_ not in _FIRST_PERSON), None)
+        embedded = next((c for c in obj.subtree if c.dep_ in ("relcl", "acl") and c.pos_ in ("VERB", "AUX")), None) if obj else None
+    return (embedded, True) if embedded is not None else (root, False)
+
+
+def _wh(doc, start: int, indirect: bool) -> tuple[str | None, bool]:
     toks = [t for t in doc[start:] if not t.is_punct]
     if not toks:
         return None, False
@@ -94,11 +116,30 @@ def _wh(doc, start: int) -> tuple[str | None, bool]:
             return f"{w} {nxt}", False
         if w in ("where", "when", "who", "whom", "whose", "what", "which", "why", "how"):
             return w, False
-    return None, toks[0].pos_ == "AUX" or toks[0].lemma_ in ("do", "be", "have")
+    noun = next((_ANSWER_NOUNS[t.lower_] for t in toks if t.lower_ in _ANSWER_NOUNS and t.pos_ == "NOUN"), None)
+    yes_no = not indirect and (toks[0].pos_ == "AUX" or toks[0].lemma_ in ("do", "be", "have"))
+    return (noun, False) if noun and not yes_no else (None, yes_no)
+
+
+# Verbs whose complement is something said or intended: a time inside it is its content.
+_REPORTING = {"say", "tell", "ask", "promise", "agree", "plan", "intend", "want", "need", "remind", "mention",
+              "offer", "suggest", "decide", "expect", "hope", "have", "commit"}
+
+
+def _reported(tok) -> bool:
+    """Whether a token sits in the complement of a verb of saying or intending
+    ("what did I promise [to do after work]") rather than in the question's own clause."""
+    while tok.dep_ != "ROOT" and tok.head is not tok:
+        if tok.dep_ in ("xcomp", "ccomp") and tok.head.lemma_ in _REPORTING:
+            return True
+        tok = tok.head
+    return False
 
 
 def _time_slot(doc, start: int, at: datetime | None) -> tuple[TimeSlot, set[int]]:
-    """Times named in the question and the token indexes they cover."""
+    """Times named in the question and the token indexes they cover. "after" / "before" place
+    the question only when they modify its main verb: in "what did I promise to do after
+    work?" the time is part of what was promised."""
     used: set[int] = set()
     day_offset, part, hours, relation, anchor = None, None, None, None, None
     clock_start = clock_end = None
@@ -131,8 +172,11 @@ def _time_slot(doc, start: int, at: datetime | None) -> tuple[TimeSlot, set[int]
         used.add(tok.i)
         part, hours = tok.lower_, DAY_PARTS[tok.lower_]
         if tok.head.lower_ in ("after", "before", "since", "until") and tok.dep_ == "pobj":
-            relation = "after" if tok.head.lower_ in ("after", "since") else "before"
             used.add(tok.head.i)
+            if _reported(tok.head.head):  # part of what was said or planned, not when the question is about
+                part, hours = None, None
+                continue
+            relation = "after" if tok.head.lower_ in ("after", "since") else "before"
         for left in tok.lefts:
             if left.lower_ in _TODAY:
                 day_offset = _TODAY[left.lower_] if day_offset is None else day_offset
@@ -153,15 +197,15 @@ def _time_slot(doc, start: int, at: datetime | None) -> tuple[TimeSlot, set[int]
             if tok.head.pos_ == "ADP":
                 used.add(tok.head.i)
             break
-        if tok.dep_ == "advcl" and any(c.dep_ == "mark" and c.lower_ in ("after", "before", "since", "until", "when", "while")
-                                       for c in tok.children):
+        if tok.dep_ == "advcl" and not _reported(tok.head) and any(
+                c.dep_ == "mark" and c.lower_ in ("after", "before", "since", "until", "when", "while") for c in tok.children):
             mark = next(c for c in tok.children if c.dep_ == "mark")
             relation = {"after": "after", "since": "after", "before": "before", "until": "before"}.get(mark.lower_, "during")
             anchor = _phrase(t for t in tok.subtree if t.i != mark.i)
             used.update(t.i for t in tok.subtree)
             break
         if (tok.lower_ in ("after", "before", "since", "until") and tok.dep_ == "prep" and tok.i not in used
-                and any(c.dep_ == "pobj" for c in tok.children)):
+                and not _reported(tok.head) and any(c.dep_ == "pobj" for c in tok.children)):
             obj = next(c for c in tok.children if c.dep_ == "pobj")
             if obj.i not in used:
                 relation = "after" if tok.lower_ in ("after", "since") else "before"
@@ -188,11 +232,14 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
                    known_places: Collection[str] = (), known_people: Collection[str] = ()) -> QuestionParse:
     doc = nlp(question)
     start = _strip_wake(doc)
-    wh, yes_no = _wh(doc, start)
+    verb, indirect = main_verb(doc, start)
+    wh, yes_no = _wh(doc, start, indirect)
     time, used = _time_slot(doc, start, at)
     places_known = {p.lower() for p in known_places}
     people_known = {p.lower() for p in known_people}
-    root = next((t for t in doc[start:] if t.dep_ == "ROOT"), doc[start] if len(doc) > start else None)
+    root = verb
+    if indirect:  # the framing verb ("remember", "remind") is not what the question is about
+        used.update(t.i for t in doc[start:] if t.dep_ == "ROOT")
     parse = QuestionParse(text=doc[start:].text, wh=wh, yes_no=yes_no, root_lemma=root.lemma_.lower() if root else "",
                           time=time)
     people: list[str] = []
@@ -228,6 +275,9 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
             continue
         if chunk.root.lower_ in ("what", "which", "who", "anything", "something", "anyone", "someone"):
             continue
+        if chunk.root.dep_ in ("ROOT", "npadvmod") and any(c.dep_ in ("relcl", "acl", "ccomp", "advcl") for c in chunk.root.children):
+            used.update(t.i for t in chunk)  # "any idea where ...": a frame around the question, not a thing
+            continue
         asked = [t for t in chunk if t.lower_ in ("what", "which", "how", "many", "much")]
         if asked and wh != "how many":  # "what colour", "which day": the noun names the answer, not a thing
             used.update(t.i for t in chunk)
@@ -243,15 +293,13 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
         if chunk.root.dep_ == "dobj" and chunk.root.head.lemma_ in ("visit",):
             is_place = True
         (parse.places if is_place else parse.objects).append(text)
+        if not is_place:  # "pharmacy receipt", "call from my mom": what the thing presupposes
+            parse.modifiers += [t.lower_ for t in chunk if t.dep_ == "compound" and t.i not in used]
         used.update(t.i for t in chunk)
     parse.places = list(dict.fromkeys(parse.places))
     parse.objects = list(dict.fromkeys(parse.objects))
     parse.money = wh == "how much" and not time.hours and any(
         t.lemma_ in ("spend", "cost", "pay", "price", "charge", "owe", "total", "bill") or t.tag_ == "$" for t in doc)
-    if root is not None:
-        verbs = [root] + [c for c in root.children if c.dep_ in ("aux", "auxpass")]
-        tenses = {t for v in verbs for t in v.morph.get("Tense")}
-        parse.tense = "past" if "Past" in tenses else "present" if "Pres" in tenses else ""
     frame = root.i if root is not None else -1
     topic = []
     for tok in doc[start:]:

@@ -69,21 +69,17 @@ class EvidenceReasoner:
         self.embedder = embedder
 
     # -- multiple choice ----------------------------------------------------------------
-    def score_options(self, options: Sequence[str], abstain: Sequence[int], draft: Draft,
-                      threshold: float) -> list[float]:
-        """A probability per option: agreement with the drafted answer and its evidence;
-        "cannot be answered" options take the mass the evidence leaves unexplained."""
-        answer_texts = [draft.claim]
-        proof = draft.claim
+    def option_agreement(self, options: Sequence[str], abstain: Sequence[int], claim: str) -> list[float]:
+        """How far each option agrees with the drafted claim: meaning (embedding cosine) and
+        the option's words found in it; "cannot be answered" options get 0 here."""
         scored = [i for i in range(len(options)) if i not in abstain]
         raw = np.zeros(len(options))
-        if scored and draft.answer:
-            vectors = self.embedder.embed([options[i] for i in scored] + [proof])
+        if scored and claim:
+            vectors = self.embedder.embed([options[i] for i in scored] + [claim])
             sims = vectors[:-1] @ vectors[-1]
             for j, i in enumerate(scored):
-                words = content_words(options[i])
-                raw[i] = 0.5 * float(sims[j]) + 0.5 * coverage(words, answer_texts)
-        return self.distribute(list(raw), abstain, draft.sufficiency, threshold)
+                raw[i] = 0.5 * float(sims[j]) + 0.5 * coverage(content_words(options[i]), [claim])
+        return [float(x) for x in raw]
 
     @staticmethod
     def distribute(raw: Sequence[float], abstain: Sequence[int], sufficiency: float,

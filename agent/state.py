@@ -36,6 +36,7 @@ class AgentAnswer:
     option_scores: list[float] | None = None
     chosen_option: int | None = None
     trace: list[str] = field(default_factory=list)
+    features: dict[str, float] = field(default_factory=dict)  # what the sufficiency was computed from
 
 
 @dataclass
@@ -55,6 +56,7 @@ class AgentState:
     support: list[Evidence] = field(default_factory=list)  # the evidence the draft rests on
     sufficiency: float = 0.0
     option_scores: list[float] | None = None
+    features: dict[str, float] = field(default_factory=dict)
     refinements: int = 0
     trace: Annotated[list[str], operator.add] = field(default_factory=list)
     result: AgentAnswer | None = None

@@ -119,6 +119,33 @@ def risk_coverage(scored: Sequence[Scored]) -> list[tuple[float, float]]:
     return curve
 
 
+def expected_calibration_error(scored: Sequence[Scored], bins: int = 10) -> float:
+    """|accuracy - confidence| averaged over equal-width confidence bins, weighted by their
+    size; confidence = the chosen option's score (0 when no option was chosen)."""
+    if not scored:
+        return 0.0
+    conf = [s.pred.option_scores[s.pred.chosen] if s.pred.chosen is not None and s.pred.option_scores else 0.0
+            for s in scored]
+    total = 0.0
+    for b in range(bins):
+        lo, hi = b / bins, (b + 1) / bins
+        members = [i for i, c in enumerate(conf) if lo <= c < hi or (b == bins - 1 and c == 1.0)]
+        if members:
+            acc = sum(scored[i].correct for i in members) / len(members)
+            total += len(members) / len(scored) * abs(acc - sum(conf[i] for i in members) / len(members))
+    return total
+
+
+def answered_right(s: Scored) -> int:
+    """1 when the system's best real answer (abstain options aside) is the gold one on an
+    answerable item: what a sufficiency model must predict from its features."""
+    scores = s.pred.option_scores
+    real = [i for i in range(len(s.item.options)) if s.item.options[i].role != "not_answerable"]
+    if not s.item.answerable or not scores or not real:
+        return 0
+    return int(max(real, key=lambda i: scores[i]) == s.item.answer)
+
+
 def supermemory_metrics(scored: Sequence[Scored]) -> dict:
     per_video = grouped(scored, lambda s: s.item.videos[0] if s.item.videos else None)
     per_person = grouped(scored, lambda s: s.item.person)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Mapping, Sequence
 
-from eval.metrics import Scored, accuracy
+from eval.metrics import Scored, accuracy, expected_calibration_error
 from eval.phrasings import DEV, HELDOUT, TEMPLATE
 
 CONFIDENT = 0.8
@@ -102,9 +102,10 @@ def phrasing_report(system: str, by_set: Mapping[str, Sequence[Scored]], total_i
         if gap is not None:
             lines.append(f"Overall gap: **{gap:+.1f} points** held-out vs template on {n} items.")
     lines.append(f"### Confident wrong answers (confidence >= {CONFIDENT}, wrong)")
-    lines.append(_table(["phrasing set", "n", "accuracy", "confident wrong", "abstained"], [
+    lines.append(_table(["phrasing set", "n", "accuracy", "confident wrong", "abstained", "ECE", "s / question"], [
         [SET_LABELS[s], str(len(by_set[s])), _pct(accuracy(by_set[s])), str(confident_wrong(by_set[s])),
-         str(sum(x.chose_abstain for x in by_set[s]))] for s in sets]))
+         str(sum(x.chose_abstain for x in by_set[s])), f"{expected_calibration_error(by_set[s]):.3f}",
+         f"{sum(x.pred.latency_s for x in by_set[s]) / len(by_set[s]):.2f}"] for s in sets]))
     lines.append("Confidence is the chosen option's score. A confident wrong answer is one a wearer would act on; "
                  "held-out wording should lower confidence, not produce these.")
     return "\n\n".join(lines)

@@ -117,6 +117,8 @@ class Prediction:
     # the item's phrasings, eval/phrasings), and the text itself; old logs default to template
     phrasing: str = "template"
     question: str = ""
+    # memlens: the sufficiency features its answer rests on (for fitting agent/sufficiency.py)
+    features: dict[str, float] = field(default_factory=dict)
 
     @staticmethod
     def from_dict(d: dict) -> Prediction:

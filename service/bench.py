@@ -32,7 +32,7 @@ class MemlensQA:
     def answer(self, item: Item, namespace: str) -> Prediction:
         a = self.system.ask(item.question, namespace, item.asked_time, [o.text for o in item.options])
         return Prediction(item.id, self.name, a.chosen_option, list(a.option_scores or []), a.abstained,
-                          a.answer, [evidence_view(e) for e in a.evidence])
+                          a.answer, [evidence_view(e) for e in a.evidence], features=dict(a.features))
 
 
 class MemoryBaselineQA:

@@ -189,6 +189,30 @@ def generate(
     console.print(f"suite: {path}")
 
 
+@app.command("fit-sufficiency")
+def fit_sufficiency_command(
+    runs: list[str] = typer.Argument(..., help="SUITE.jsonl:PREDICTIONS_DIR pairs of finished `memlens bench` runs."),
+    out: Optional[Path] = typer.Option(None, help="Where to write the weights (default: the agent's own file)."),
+):
+    """Fit the answer-sufficiency model on development runs (template and dev phrasings)."""
+    from agent.sufficiency import FITTED
+    from service.calibrate import fit_sufficiency
+
+    pairs = []
+    for run in runs:
+        suite, _, predictions = run.partition(":")
+        if not predictions or not Path(suite).is_file() or not Path(predictions).is_dir():
+            err.print(f"[red]{run}: expected SUITE.jsonl:PREDICTIONS_DIR[/red]")
+            raise typer.Exit(2)
+        pairs.append((Path(suite), Path(predictions)))
+    try:
+        data = fit_sufficiency(pairs, out or FITTED)
+    except ValueError as exc:
+        err.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from exc
+    console.print(f"fitted on {data['rows']} answers ({data['positives']} right): {data['weights']}, bias {data['bias']}")
+
+
 @app.command()
 def bench(
     suite: str = SuiteArgument,

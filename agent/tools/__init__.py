@@ -67,8 +67,6 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
         return [ToolCall("count", {"what": plan.places[0] if plan.places and not thing else thing})]
     if intent in ("activity", "search", "verify") and plan.answer_type in ("date", "time"):
         intent = "when"  # the answer type decides what the tool must return: a moment
-    if intent == "when" and "scheduled" in plan.constraints:  # a time someone said or wrote
-        return [ToolCall("said", {"topic": terms, "speaker": plan.speaker, "query": query})]
     if intent == "when":
         return [ToolCall("when", {"terms": terms or [query], "places": plan.places, "answer_type": plan.answer_type})]
     if intent == "duration" and plan.places:
@@ -89,7 +87,7 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
         return [ToolCall("people")]
     if intent in ("requests", "commitments"):
         return [ToolCall("speech_acts", {"act": plan.act or ("request" if intent == "requests" else "commitment"),
-                                         "speaker": plan.speaker, "topic": plan.topic})]
+                                         "speaker": plan.speaker, "topic": terms})]
     if intent == "read":
         return [ToolCall("read", {"topic": terms, "query": query, "places": plan.places})]
     return []

@@ -9,6 +9,7 @@ from typing import Any
 
 from agent.plan import TimeSlot
 from agent.state import Evidence
+from agent.text import STOP
 from memory.records import ENTITY_SIGHTING, PLACE_VISIT, TEXT_SIGHTING, UTTERANCE, MemoryRecord, RecordFilter
 from memory.scene import normalise
 from retrieval.operators import MemoryOperators, order_by_time
@@ -84,9 +85,11 @@ class ToolContext:
             visits = [v for v in self.visits(*self.window()) if v.attrs.get("place") == places[0] and v.id not in exclude]
             return visits[0] if visits else None
         hits = self.search(phrase, k=6, before=self.at)
-        terms = set(normalise(phrase).split())
-        hits.sort(key=lambda e: (-len(terms & set(normalise(e.record.text).split())), -e.score))
-        return next((e.record for e in hits if e.record.id not in exclude), None)
+        terms = set(normalise(phrase).split()) - STOP
+        shared = {e.record.id: len(terms & set(normalise(e.record.text).split())) for e in hits}
+        hits.sort(key=lambda e: (-shared[e.record.id], -e.score))
+        # A moment that shares no word with the phrase is not the moment it describes.
+        return next((e.record for e in hits if e.record.id not in exclude and shared[e.record.id]), None)
 
 
 def evidence(records: Sequence[MemoryRecord], why: str) -> list[Evidence]:

@@ -2,12 +2,14 @@
 stay lasted, in which order things happened, what happened around an anchor, and habits."""
 from __future__ import annotations
 
+import re
 from collections import Counter
 from collections.abc import Sequence
 from datetime import date, datetime
 
 from agent.question_nlp import DAY_PARTS
 from agent.tools.base import FINE_KINDS, ToolContext, ToolResult, evidence
+from agent.tools.talk import read, said
 from memory.records import ENTITY_SIGHTING, MemoryRecord
 from memory.scene import normalise
 from retrieval.operators import order_by_time
@@ -49,26 +51,39 @@ def moments(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = ()) 
     return found
 
 
+_HOUR_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
+_CLOCK = re.compile(
+    rf"\b\d{{1,2}}(?::\d{{2}})?\s*(?:a\.?m\b|p\.?m\b)|\b\d{{1,2}}:\d{{2}}\b|\b(?:{_HOUR_WORDS})(?:\s+(?:thirty|fifteen|forty[- ]five))?"
+    rf"\s*(?:o'clock|a\.?m\b|p\.?m\b)|\b(?:at|by|to|until|till)\s+(?:\d{{1,2}}|{_HOUR_WORDS})\b|\bnoon\b|\bmidnight\b",
+    re.IGNORECASE)
+
+
+def states_a_time(text: str) -> bool:
+    """Whether a line says a clock time ("at 5", "4:30 PM", "four thirty pm", "noon")."""
+    return bool(_CLOCK.search(text or ""))
+
+
 def when(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = (), answer_type: str = "time") -> ToolResult:
-    """When something happened: the moments that meet every constraint; a date when the
-    day is asked, else the latest clock time."""
+    """When something happens or happened. A time someone said or wrote about it ("the
+    review moved to 5", a screen reading "PLANNING 4:30 PM") answers a clock-time question;
+    otherwise the moments that meet every constraint: their day when the day is asked, else
+    the latest moment's clock time."""
+    if answer_type == "time":
+        stated = [r for r in (said(ctx, terms), read(ctx, terms, " ".join(terms), places)) if r.found and states_a_time(r.value)]
+        if stated:
+            latest = max(stated, key=lambda r: r.support[-1].record.wall_start)
+            return ToolResult("when", latest.answer, latest.support, True, latest.value, f"time stated ({latest.tool})")
     found = moments(ctx, terms, places)
     if not found:
-        hits = ctx.search(" ".join(terms), k=3)
-        found = [e.record for e in hits if e.score > 0]
-        if not found:
-            return ToolResult("when", "", [], False, note="no moment matches")
-        exact = False
-    else:
-        exact = True
+        return ToolResult("when", "", [], False, note="no moment matches")
     days = Counter(r.wall_start.date() for r in found)
     if answer_type == "date":
         day = max(days, key=lambda d: (days[d], d))
         support = [r for r in found if r.wall_start.date() == day]
-        return ToolResult("when", _day_label(day), evidence(support[:4], "when"), exact, day,
+        return ToolResult("when", _day_label(day), evidence(support[:4], "when"), True, day,
                           f"{len(days)} day(s) match")
     last = found[-1]
-    return ToolResult("when", f"{last.wall_start:%A} at {last.wall_start:%H:%M}", evidence([last], "when"), exact,
+    return ToolResult("when", f"{last.wall_start:%A} at {last.wall_start:%H:%M}", evidence([last], "when"), True,
                       last.wall_start, "latest matching moment")
 
 
