@@ -47,16 +47,28 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult]) -> Draft:
         best = found[-1]  # the latest round's result: refinements come after
         claim = best.value if isinstance(best.value, str) else best.answer
         answer = best.answer
-        if plan.answer_type == "person" and best.tool in ("said", "speech_acts"):
-            speakers = [e.record.attrs.get("speaker_name") for e in best.support if e.record.kind == UTTERANCE]
-            named = list(dict.fromkeys(s for s in speakers if s))
-            answer = ", ".join(named) if named else answer
+        if plan.answer_type == "person" and best.tool in ("said", "speech_acts", "read"):
+            answer = _who(plan, best) or answer
         return Draft(answer, best.support, 0.0, f"{best.tool}: {best.note}", claim=claim)
     evidence = [e for r in results for e in r.support]
     partial = next((r for r in reversed(primary) if r.answer), None)
     if partial is not None:  # the tool answered, but memory did not hold all it looked for
         return Draft(partial.answer, partial.support, 0.0, f"{partial.tool}: {partial.note}")
     return best_evidence(plan, evidence, [r.note for r in primary])
+
+
+# Verbs that ask who did the talking ("who said / asked / told ..."); any other verb ("who is
+# leading the meeting", "who was giving the talk") asks for the person the evidence names.
+_SPEAKING = {"say", "tell", "ask", "mention", "talk", "speak", "request", "remind", "want", "suggest", "call"}
+
+
+def _who(plan: QueryPlan, result: ToolResult) -> str:
+    speakers = [e.record.attrs.get("speaker_name") for e in result.support if e.record.kind == UTTERANCE]
+    spoke = list(dict.fromkeys(s for s in speakers if s))
+    if plan.verb in _SPEAKING and spoke:
+        return ", ".join(spoke)
+    named = [n for n in result.names if n not in spoke]
+    return ", ".join(named or spoke)
 
 
 def best_evidence(plan: QueryPlan, evidence: Sequence[Evidence], notes: Sequence[str] = ()) -> Draft:

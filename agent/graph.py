@@ -55,7 +55,8 @@ class ToolTask:
 
 
 def _tool_context(ctx: AgentContext, namespace: str, at: datetime | None, time) -> ToolContext:
-    return ToolContext(ctx.retriever, ctx.operators, namespace, at, time)
+    names = getattr(ctx.planner, "people_in", None)
+    return ToolContext(ctx.retriever, ctx.operators, namespace, at, time, *([names] if names else []))
 
 
 # -- nodes -------------------------------------------------------------------------------
@@ -93,6 +94,9 @@ def ground(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         return {"trace": [f"ground: '{time.anchor}' not found"]}
     if time.relation == "day_of":
         time = replace(time, day_offset=(record.wall_start.date() - state.at.date()).days)
+    elif time.relation == "during":  # "while we were in the kitchen": that stay, or that moment
+        time = replace(time, start=record.wall_start - timedelta(minutes=1), end=record.wall_end + timedelta(minutes=1),
+                       day_offset=None)
     elif time.relation == "after":
         time = replace(time, start=record.wall_end, end=record.wall_end + timedelta(hours=6), day_offset=None)
     elif time.relation == "before":
@@ -135,8 +139,11 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     scores = ctx.reasoner.distribute(raw, abstain, sufficiency, threshold) if options else None
     evidence = [e for r in state.results for e in r.support]
     if ctx.chat is not None and evidence and draft.sufficiency > 0:
-        reply = ask_model(ctx.chat, state.question, state.at, state.options, evidence)
-        draft = Draft(reply["answer"] or draft.answer, draft.support, draft.sufficiency * (1.0 if reply["sufficient"] else 0.5),
+        # The model writes the answer from the evidence the tools found, and cites it.
+        shown = {e.record.id: e for e in [*draft.support, *evidence]}
+        reply = ask_model(ctx.chat, state.question, state.at, state.options, list(shown.values()))
+        cited = [shown[i] for i in reply["evidence_ids"]] or draft.support
+        draft = Draft(reply["answer"] or draft.answer, cited, draft.sufficiency * (1.0 if reply["sufficient"] else 0.5),
                       f"{draft.note}; {ctx.chat.name} answered")
         if state.options:
             scores = [round(0.5 * a + 0.5 * float(b), 4) for a, b in zip(scores, reply["option_scores"])]

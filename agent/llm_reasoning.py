@@ -39,12 +39,26 @@ def build_messages(question: str, at: datetime | None, options: Sequence[str] | 
     return [{"role": "system", "content": SYSTEM}, {"role": "user", "content": "\n\n".join(user)}]
 
 
+def reply_schema(n_options: int) -> dict:
+    scores = {"type": "array", "items": {"type": "number", "minimum": 0, "maximum": 1},
+              "minItems": n_options, "maxItems": n_options}
+    return {"type": "object", "required": ["answer", "sufficient", "evidence_ids", "option_scores"],
+            "properties": {"answer": {"type": "string", "maxLength": 300}, "sufficient": {"type": "boolean"},
+                           "evidence_ids": {"type": "array", "items": {"type": "integer"}, "maxItems": 8},
+                           "option_scores": scores}}
+
+
 def ask_model(chat: ChatModel, question: str, at: datetime | None, options: Sequence[str] | None,
               evidence: Sequence[Evidence]) -> dict:
-    reply = parse_json_reply(chat.complete(build_messages(question, at, options, evidence), json_mode=True))
+    """The model's answer from the evidence; the ids it cites are kept only when they are
+    records it was shown (all before t_q)."""
+    messages = build_messages(question, at, options, evidence)
+    reply = parse_json_reply(chat.complete(messages, json_mode=True, schema=reply_schema(len(options or []))))
     if not isinstance(reply.get("answer", ""), str) or not isinstance(reply.get("sufficient", False), bool):
         raise LLMError(f"model reply has the wrong shape: {reply!r}")
     scores = reply.get("option_scores") or []
     if options and len(scores) != len(options):
         raise LLMError(f"model scored {len(scores)} options, expected {len(options)}")
+    shown = {e.record.id for e in evidence}
+    reply["evidence_ids"] = [i for i in reply.get("evidence_ids") or [] if i in shown]
     return reply

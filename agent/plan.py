@@ -80,6 +80,8 @@ class QueryPlan:
     premises: list[str] = field(default_factory=list)  # entities the question presupposes exist
     constraints: list[str] = field(default_factory=list)  # "first", "last", "distinct", "open", ...
     text: str = ""  # the question as asked, without a leading address ("Hey glasses,")
+    verb: str | None = None  # the lemma of the verb the question is about ("say", "lead", "go")
+    listed: list[str] = field(default_factory=list)  # items the question lists ("the gym, the cafe and ...")
     alternatives: list[Intent] = field(default_factory=list)  # runner-up intents, best first
     planner: str = "deterministic"
     confidence: float = 1.0  # the planner's confidence in the intent

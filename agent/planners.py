@@ -32,7 +32,7 @@ _ANSWER_TYPES = {
     "how often": "number", "how long": "duration", "what order": "list",
 }
 # Intents whose object must have been seen for the question to make sense.
-_PRESUPPOSING = ("locate", "trajectory", "state", "order")
+_PRESUPPOSING = ("locate", "trajectory", "state")
 
 
 @dataclass(frozen=True)
@@ -46,13 +46,21 @@ class Vocabulary:
 def premises_for(intent: str, people: list[str], places: list[str], objects: list[str],
                  modifiers: list[str] = ()) -> list[str]:
     """What must exist in memory for the question to make sense: the people and places it
-    names, the thing itself when it asks where, in what order or in what state that thing
-    is, and the words that qualify a thing ("the *pharmacy* receipt") otherwise."""
+    names, the thing itself when it asks where or in what state that thing is, and the
+    words that qualify a thing ("the *pharmacy* receipt") otherwise."""
     things = objects if intent in _PRESUPPOSING else [m for m in modifiers if m not in places]
     return list(dict.fromkeys([*people, *places, *things]))
 
 
 def _allowed(parse) -> tuple[str, ...]:
+    if parse.wh in ("what order", "how long", "how many", "how often"):  # the strongest cue of all
+        return _WH_INTENTS[parse.wh]
+    if parse.money:  # an amount of money is read off a receipt, a price tag or a screen
+        return ("read", "speech")
+    if parse.asked_of_wearer:
+        return ("requests", "speech")
+    if parse.wearer_intends:
+        return ("commitments", "speech")
     if parse.yes_no:
         return ("verify", "requests", "commitments", "people", "state", "speech", "read")
     return _WH_INTENTS.get(parse.wh or "", INTENTS)
@@ -60,6 +68,10 @@ def _allowed(parse) -> tuple[str, ...]:
 
 class DeterministicPlanner:
     name = "deterministic"
+
+    def people_in(self, text: str) -> list[str]:
+        """Person names a remembered text mentions (spaCy NER), for "who" answers."""
+        return list(dict.fromkeys(e.text for e in self.nlp(text).ents if e.label_ == "PERSON"))
 
     def allowed_intents(self, question: str, at: datetime | None, vocabulary: Vocabulary = Vocabulary()) -> list[str]:
         """The intents the question's grammar leaves possible, most likely first."""
@@ -78,8 +90,10 @@ class DeterministicPlanner:
         allowed = _allowed(parse)
         intent = max((i for i in scores if i in allowed), key=scores.__getitem__, default=max(scores, key=scores.get))
         answer_type = _ANSWER_TYPES.get(parse.wh or "", "yes_no" if parse.yes_no else "text")
-        if parse.wh == "how much":
-            answer_type = "money" if parse.money else "number"
+        if parse.money:
+            answer_type = "money"
+        elif parse.wh == "how much":
+            answer_type = "number"
         if intent in ("requests", "commitments", "order", "people") and answer_type == "text":
             answer_type = "list" if intent in ("order", "people") else "text"
         people = [p for p in parse.people if p != WEARER]
@@ -97,7 +111,8 @@ class DeterministicPlanner:
             speaker=speaker, listener=listener,
             act={"requests": "request", "commitments": "commitment"}.get(intent),
             topic=parse.topic, event=parse.event or None, time=parse.time, premises=premises,
-            constraints=constraints, text=parse.text, planner=self.name, confidence=round(scores[intent], 3),
+            constraints=constraints, text=parse.text, verb=parse.root_lemma or None, listed=parse.listed,
+            planner=self.name, confidence=round(scores[intent], 3),
             alternatives=[i for i in sorted(scores, key=scores.get, reverse=True) if i != intent and i in allowed][:2],
         )
 
@@ -137,6 +152,9 @@ class LLMPlanner:
     chat: ChatModel
     fallback: DeterministicPlanner
     name: str = field(default="llm")
+
+    def people_in(self, text: str) -> list[str]:
+        return self.fallback.people_in(text)
 
     def schema(self, candidates: list[str]) -> dict:
         names = {"type": "array", "items": {"type": "string"}, "maxItems": 4}

@@ -27,6 +27,11 @@ _FIRST_PERSON = {"i", "me", "my", "mine", "myself", "we", "us", "our", "ours"}
 # Verbs whose object is a person ("tell Carol", "talk to Sam"): a proper noun there names someone.
 _SOCIAL_VERBS = {"tell", "ask", "call", "text", "message", "email", "meet", "remind", "promise", "thank", "help",
                  "visit", "talk", "speak", "chat", "phone", "see", "bring", "give", "send", "show"}
+# Nouns that hedge rather than name ("any idea where ...", "no clue what ...").
+_HEDGES = {"idea", "clue", "chance", "notion"}
+# Nouns that name the kind of answer wanted; "which locker" names its topic instead.
+_ANSWER_KINDS = {"time", "day", "date", "colour", "color", "order", "kind", "type", "number", "name", "place", "one",
+                 "way", "sort"}
 _CONTENT_POS = {"NOUN", "PROPN", "ADJ", "NUM", "VERB"}
 _DROP_POS = {"DET", "PRON", "PART", "PUNCT", "AUX", "CCONJ", "SCONJ", "INTJ", "SPACE"}
 
@@ -64,7 +69,11 @@ class QuestionParse:
     root_lemma: str = ""
     time: TimeSlot = field(default_factory=TimeSlot)
     money: bool = False
+    wearer_intends: bool = False  # "what did I say I'd bring": the wearer's own commitment or plan
+    asked_of_wearer: bool = False  # "what did Alice want me to get": a request to the wearer
     modifiers: list[str] = field(default_factory=list)  # nouns that qualify a thing ("pharmacy" receipt)
+    listed: list[str] = field(default_factory=list)  # coordinated items ("the gym, the cafe and the library")
+    topic_nouns: list[str] = field(default_factory=list)  # what a "which X" asks about
 
 
 def _strip_wake(doc) -> int:
@@ -121,6 +130,11 @@ def _wh(doc, start: int, indirect: bool) -> tuple[str | None, bool]:
     return (noun, False) if noun and not yes_no else (None, yes_no)
 
 
+# Subordinators that relate the question's time to an event ("after I got home", "once I'd eaten").
+_MARKS = {"after": "after", "since": "after", "once": "after", "before": "before", "until": "before",
+          "till": "before", "when": "during", "while": "during", "whilst": "during"}
+# Nouns that name a stretch of time, never a place or a thing ("at the moment", "in a while").
+_TEMPORAL_NOUNS = {"moment", "minute", "second", "hour", "while", "instant", "now"}
 # Verbs whose complement is something said or intended: a time inside it is its content.
 _REPORTING = {"say", "tell", "ask", "promise", "agree", "plan", "intend", "want", "need", "remind", "mention",
               "offer", "suggest", "decide", "expect", "hope", "have", "commit"}
@@ -197,11 +211,15 @@ def _time_slot(doc, start: int, at: datetime | None) -> tuple[TimeSlot, set[int]
             if tok.head.pos_ == "ADP":
                 used.add(tok.head.i)
             break
-        if tok.dep_ == "advcl" and not _reported(tok.head) and any(
-                c.dep_ == "mark" and c.lower_ in ("after", "before", "since", "until", "when", "while") for c in tok.children):
-            mark = next(c for c in tok.children if c.dep_ == "mark")
-            relation = {"after": "after", "since": "after", "before": "before", "until": "before"}.get(mark.lower_, "during")
-            anchor = _phrase(t for t in tok.subtree if t.i != mark.i)
+        marks = [c for c in tok.children if c.dep_ in ("mark", "advmod") and c.lower_ in _MARKS]
+        if tok.dep_ == "advcl" and not _reported(tok.head) and marks:
+            relation = _MARKS[marks[0].lower_]
+            clause = [t for t in tok.subtree if t.i != marks[0].i]
+            named = [t for t in clause if t.lower_ in DAY_PARTS]
+            if named and relation != "during":  # "once I'd finished lunch": the meal's hours, no event to find
+                part, hours = named[0].lower_, DAY_PARTS[named[0].lower_]
+            else:
+                anchor = _phrase(clause)
             used.update(t.i for t in tok.subtree)
             break
         if (tok.lower_ in ("after", "before", "since", "until") and tok.dep_ == "prep" and tok.i not in used
@@ -212,9 +230,40 @@ def _time_slot(doc, start: int, at: datetime | None) -> tuple[TimeSlot, set[int]
                 anchor = _phrase(t for t in obj.subtree)
                 used.update(t.i for t in tok.subtree)
                 break
+    if day_offset is not None and day_offset > 0:
+        day_offset = None  # "a to-do for tomorrow": memory holds the past, so a future day is content
     slot = TimeSlot(day_offset=day_offset, hours=hours, part=part, relation=relation, anchor=anchor,
                     start=clock_start, end=clock_end)
     return slot, used
+
+
+_MONEY = {"spend", "cost", "pay", "price", "charge", "owe", "total", "bill", "dollar", "euro", "pound", "cent"}
+_MODAL_FUTURE = {"will", "would", "'d", "'ll", "shall", "going", "gon", "have", "need", "must", "should", "supposed"}
+_REQUEST_VERBS = {"ask", "want", "expect", "need", "request", "remind", "tell", "beg", "get"}
+
+
+def _speech_act_shape(doc, start: int) -> tuple[bool, bool]:
+    """The grammar of a commitment ("what did I say I'd bring", "what do I have to do")
+    and of a request ("what does Alice want me to pick up", "who asked me to call")."""
+    intends = asked = False
+    for tok in doc[start:]:
+        if tok.pos_ not in ("VERB", "AUX"):
+            continue
+        subject = next((c for c in tok.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+        first_person = subject is not None and subject.lower_ in ("i", "we")
+        if first_person and any(c.lower_ in _MODAL_FUTURE for c in tok.children if c.dep_ in ("aux", "auxpass")) \
+                and tok.dep_ in ("ccomp", "xcomp", "relcl"):
+            intends = True
+        if first_person and tok.lemma_ in ("promise", "plan", "intend", "agree", "commit", "offer"):
+            intends = True
+        wearer_object = any(c.dep_ in ("dobj", "dative", "nsubj") and c.lower_ in ("me", "us") for c in tok.children) or \
+            any(c.dep_ == "xcomp" and any(g.dep_ == "nsubj" and g.lower_ in ("me", "us") for g in c.children)
+                for c in tok.children)
+        someone_else = subject is not None and subject.lower_ not in ("i", "we", "you")
+        if tok.lemma_ in _REQUEST_VERBS and wearer_object and someone_else and \
+                any(c.dep_ in ("xcomp", "ccomp") for c in tok.children):
+            asked = True
+    return intends, asked
 
 
 def _phrase(tokens) -> str:
@@ -275,11 +324,20 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
             continue
         if chunk.root.lower_ in ("what", "which", "who", "anything", "something", "anyone", "someone"):
             continue
-        if chunk.root.dep_ in ("ROOT", "npadvmod") and any(c.dep_ in ("relcl", "acl", "ccomp", "advcl") for c in chunk.root.children):
+        if chunk.root.lemma_ in _TEMPORAL_NOUNS:
+            used.update(t.i for t in chunk)
+            continue
+        known = chunk.root.lemma_ in places_known or _chunk_text(chunk) in places_known
+        if not known and chunk.root.lemma_ in _HEDGES and any(t.lower_ in ("any", "no") for t in chunk):
             used.update(t.i for t in chunk)  # "any idea where ...": a frame around the question, not a thing
+            continue
+        if wh and wh.split()[-1] == chunk.root.lower_ and chunk.root.lower_ in _ANSWER_KINDS:
+            used.update(t.i for t in chunk)  # "the order I went ...": the noun the answer fills
             continue
         asked = [t for t in chunk if t.lower_ in ("what", "which", "how", "many", "much")]
         if asked and wh != "how many":  # "what colour", "which day": the noun names the answer, not a thing
+            if chunk.root.lower_ not in _ANSWER_KINDS:  # "which locker": what the answer is about
+                parse.topic_nouns.append(chunk.root.lower_)
             used.update(t.i for t in chunk)
             continue
         text = _chunk_text([t for t in chunk if t.i not in used and t not in asked])
@@ -293,20 +351,25 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
         if chunk.root.dep_ == "dobj" and chunk.root.head.lemma_ in ("visit",):
             is_place = True
         (parse.places if is_place else parse.objects).append(text)
-        if not is_place:  # "pharmacy receipt", "call from my mom": what the thing presupposes
-            parse.modifiers += [t.lower_ for t in chunk if t.dep_ == "compound" and t.i not in used]
+        if chunk.root.dep_ == "conj" or any(c.dep_ == "conj" for c in chunk.root.children):
+            parse.listed.append(text)  # "the gym, the cafe and the library": items of a list
+        if not is_place:  # "pharmacy receipt": what the thing presupposes; "office stint": where it was
+            compounds = [t.lower_ for t in chunk if t.dep_ == "compound" and t.i not in used]
+            parse.places += [c for c in compounds if c in places_known]
+            parse.modifiers += [c for c in compounds if c not in places_known]
         used.update(t.i for t in chunk)
     parse.places = list(dict.fromkeys(parse.places))
     parse.objects = list(dict.fromkeys(parse.objects))
-    parse.money = wh == "how much" and not time.hours and any(
-        t.lemma_ in ("spend", "cost", "pay", "price", "charge", "owe", "total", "bill") or t.tag_ == "$" for t in doc)
+    parse.money = wh in ("how much", "what") and not (wh == "how much" and any(t.lemma_ == "time" for t in doc)) and any(
+        t.lemma_ in _MONEY or t.tag_ == "$" for t in doc[start:])
+    parse.wearer_intends, parse.asked_of_wearer = _speech_act_shape(doc, start)
     frame = root.i if root is not None else -1
     topic = []
     for tok in doc[start:]:
         if tok.i in used or tok.is_stop or tok.pos_ not in _CONTENT_POS or tok.i == frame and tok.pos_ == "VERB":
             continue
         topic.append(tok.lemma_.lower() if tok.pos_ == "VERB" else tok.lower_)
-    parse.topic = list(dict.fromkeys(topic))
+    parse.topic = list(dict.fromkeys(parse.topic_nouns + topic))
     parse.event = _phrase(t for t in doc[start:] if t.i not in used and t.pos_ not in _DROP_POS
                           and t.lower_ not in ("what", "when", "where", "who", "which", "how"))
     return parse

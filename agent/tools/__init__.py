@@ -64,7 +64,9 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
     if intent in ("trajectory", "state") and thing:
         return [ToolCall(intent, {"thing": thing})]
     if intent == "count" and (thing or plan.places):
-        return [ToolCall("count", {"what": plan.places[0] if plan.places and not thing else thing})]
+        # "how many library visits / times at the gym": a named place counts visits
+        visits = plan.places and (not thing or thing.split()[-1].rstrip("s") in ("visit", "time", "trip"))
+        return [ToolCall("count", {"what": plan.places[0] if visits else thing})]
     if intent in ("activity", "search", "verify") and plan.answer_type in ("date", "time"):
         intent = "when"  # the answer type decides what the tool must return: a moment
     if intent == "when":
@@ -72,7 +74,8 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
     if intent == "duration" and plan.places:
         return [ToolCall("duration", {"place": plan.places[0]})]
     if intent == "order":
-        steps = [s for o in options for s in option_steps(o)] or plan.places + plan.objects
+        steps = [s for o in options for s in option_steps(o)] or list(dict.fromkeys(plan.places + plan.listed)) \
+            or plan.objects
         return [ToolCall("order", {"steps": steps})] if len(steps) >= 2 else []
     if intent == "activity":
         if plan.answer_type == "place":

@@ -2,7 +2,7 @@
 plan's time window) and the result it returns."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -30,6 +30,7 @@ class ToolResult:
     value: Any = None
     note: str = ""
     raw: list[float] | None = None  # per-option preference in [0, 1] when the tool can judge options
+    names: list[str] = field(default_factory=list)  # people the supporting text mentions (not who spoke)
 
 
 @dataclass
@@ -39,6 +40,7 @@ class ToolContext:
     namespace: str
     at: datetime | None
     time: TimeSlot = field(default_factory=TimeSlot)
+    people_in: Callable[[str], list[str]] = lambda text: []  # person names a text mentions (NER)
 
     def window(self) -> tuple[datetime | None, datetime | None]:
         """The plan's time slot as (after, before) on the wall clock; before never passes t_q."""
@@ -75,13 +77,14 @@ class ToolContext:
         hits = self.retriever.search(SearchQuery(
             text=text, namespace=self.namespace, kinds=kinds, k=k, attrs=attrs,
             after=after or lo, before=min(x for x in (before, hi) if x is not None) if (before or hi) else None))
-        return [Evidence(h.record, h.score, "search") for h in hits]
+        # Ranked by the fused score; each keeps its cosine to the query (0 when only BM25 found it).
+        return [Evidence(h.record, h.dense or 0.0, "search") for h in hits]
 
     def locate(self, phrase: str, exclude: set[int] = frozenset()) -> MemoryRecord | None:
         """The remembered moment a phrase describes: a visit when it names a place the
         wearer went to ("the cafe"), else the fine record sharing most words with it."""
         places = self.places_in(phrase)
-        if places and len(normalise(phrase).split()) <= 3:
+        if places and len([w for w in normalise(phrase).split() if w not in STOP]) <= 2:  # "I was at the gym"
             visits = [v for v in self.visits(*self.window()) if v.attrs.get("place") == places[0] and v.id not in exclude]
             return visits[0] if visits else None
         hits = self.search(phrase, k=6, before=self.at)

@@ -11,6 +11,8 @@ from memory.conversation import CORRECTION_CUE
 from memory.records import TEXT_SIGHTING, UTTERANCE, MemoryRecord
 from memory.scene import normalise
 
+READ_COSINE = 0.3  # a text block this close in meaning to the question is about it
+
 
 def _speaker(record: MemoryRecord) -> str:
     return record.attrs.get("speaker_name") or record.attrs.get("speaker") or "someone"
@@ -66,8 +68,13 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
             break
     on_topic = _overlap(topic, " ".join(e.record.text for e in support))
     matched_act = any(a in record.attrs.get("acts", []) for a in acts)
-    return ToolResult("said", answer, support, on_topic > 0 or matched_act, claim,
-                      f"speaker-attributed transcript (topic {on_topic:.2f})")
+    # A named speaker who never said it: what someone else said is not an answer.
+    by_them = not speaker or speaker == WEARER or (record.attrs.get("speaker_name") or "").lower() == speaker.lower() \
+        or speaker.lower() in record.text.lower()
+    names = [n for e in support for n in ctx.people_in(e.record.attrs.get("said", e.record.text))]
+    return ToolResult("said", answer, support, (on_topic > 0 or matched_act) and by_them, claim,
+                      f"speaker-attributed transcript (topic {on_topic:.2f}{'' if by_them else f', not by {speaker}'})",
+                      names=list(dict.fromkeys(names)))
 
 
 def people(ctx: ToolContext) -> ToolResult:
@@ -101,6 +108,11 @@ def speech_acts(ctx: ToolContext, act: str, speaker: str | None = None, topic: S
     if speaker and speaker != WEARER:
         named = [r for r in turns if (r.attrs.get("speaker_name") or "").lower() == speaker.lower()]
         turns = named or turns
+    if not turns and topic:  # the act was not recognised in the transcript ("cause you buy ..."): match the topic
+        everyone = ctx.records((UTTERANCE,), "event", after, before)
+        if speaker and speaker != WEARER:
+            everyone = [r for r in everyone if (r.attrs.get("speaker_name") or "").lower() == speaker.lower()]
+        turns = [r for r in everyone if _overlap(topic, r.text) > 0]
     if topic:
         scored = sorted(turns, key=lambda r: (_overlap(topic, r.text), r.wall_start), reverse=True)
         turns = [r for r in scored if _overlap(topic, r.text) > 0][:3] or scored[:1]
@@ -123,8 +135,11 @@ def read(ctx: ToolContext, topic: Sequence[str], query: str, places: Sequence[st
     top = max(hits, key=lambda e: (_overlap(topic, _block(e.record)), e.score))
     block = _block(top.record)
     where = f" in the {top.record.attrs['place']}" if top.record.attrs.get("place") else ""
-    return ToolResult("read", f'"{block}" (read{where} at {top.record.wall_start:%H:%M})', [top],
-                      _overlap(topic, block) > 0, block, "best text block")
+    # Text rarely repeats the question's words ("the code on the note" reads "WIFI PASSWORD BLUEFOX42"):
+    # a close meaning counts as well as a shared word.
+    related = _overlap(topic, block) > 0 or top.score >= READ_COSINE
+    return ToolResult("read", f'"{block}" (read{where} at {top.record.wall_start:%H:%M})', [top], related, block,
+                      f"best text block (cosine {top.score:.2f})", names=ctx.people_in(block.title()))
 
 
 def _block(record: MemoryRecord) -> str:

@@ -52,6 +52,10 @@ def state(ctx: ToolContext, thing: str) -> ToolResult:
                       "last sighting with its condition")
 
 
+# Nouns that name kinds of place rather than a thing seen ("how many rooms / shops was I in").
+PLACE_KINDS = {"room", "place", "shop", "store", "location", "spot", "building", "stop"}
+
+
 def _same_thing(category: str, key: str) -> bool:
     words = [w.rstrip("s") for w in key.split()]
     return any(c.rstrip("s") in words for c in category.split()[-1:])
@@ -73,6 +77,15 @@ def count(ctx: ToolContext, what: str) -> ToolResult:
         n = len(distinct)
         return ToolResult("count", f"{n} time{'s' if n != 1 else ''} at the {place}", evidence(distinct, "count"),
                           True, n, "distinct visits")
+    if what.split()[-1].rstrip("s") in PLACE_KINDS:  # "how many different rooms was I in": places visited
+        stays = ctx.visits(after, before)
+        firsts_at: dict[str, MemoryRecord] = {}
+        for v in stays:
+            if v.attrs.get("place"):
+                firsts_at.setdefault(v.attrs["place"], v)
+        n = len(firsts_at)
+        return ToolResult("count", f"{n} different place{'s' if n != 1 else ''}: {', '.join(firsts_at)}",
+                          evidence(list(firsts_at.values()), "count"), n > 0, n, "distinct places visited")
     firsts: dict[str, MemoryRecord] = {}
     for r in ctx.records((ENTITY_SIGHTING,), "entity", after, before):
         key = r.attrs.get("entity", "")

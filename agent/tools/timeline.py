@@ -29,9 +29,10 @@ def where_was_i(ctx: ToolContext) -> ToolResult:
     visits = [v for v in ctx.visits(after, before) if _in_hours(v.wall_start, ctx.time.hours)]
     if not visits:
         return ToolResult("where_was_i", "", [], False, note="no place remembered in that window")
-    first = visits[0]
-    return ToolResult("where_was_i", f"In the {first.attrs['place']} ({first.wall_start:%H:%M})",
-                      evidence([first], "where_was_i"), True, first.attrs["place"], "place visited in the window")
+    # Right before an event is the last stay before it; otherwise the first stay in the window.
+    chosen = visits[-1] if ctx.time.relation == "before" else visits[0]
+    return ToolResult("where_was_i", f"In the {chosen.attrs['place']} ({chosen.wall_start:%H:%M})",
+                      evidence([chosen], "where_was_i"), True, chosen.attrs["place"], "place visited in the window")
 
 
 def moments(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = ()) -> list[MemoryRecord]:
@@ -73,6 +74,15 @@ def when(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = (), ans
         if stated:
             latest = max(stated, key=lambda r: r.support[-1].record.wall_start)
             return ToolResult("when", latest.answer, latest.support, True, latest.value, f"time stated ({latest.tool})")
+    if not terms and places:  # "what time did I get to the gym": an arrival
+        stays = [v for v in ctx.visits(*ctx.window()) if v.attrs.get("place") in places]
+        if not stays:
+            return ToolResult("when", "", [], False, note=f"never at the {places[0]} in that window")
+        arrival = stays[0] if ctx.time.day_offset is not None else stays[-1]
+        day = arrival.wall_start.date()
+        answer = _day_label(day) if answer_type == "date" else f"{arrival.wall_start:%A} at {arrival.wall_start:%H:%M}"
+        return ToolResult("when", answer, evidence([arrival], "when"), True,
+                          day if answer_type == "date" else arrival.wall_start, "arrival")
     found = moments(ctx, terms, places)
     if not found:
         return ToolResult("when", "", [], False, note="no moment matches")
@@ -95,7 +105,7 @@ def duration(ctx: ToolContext, place: str) -> ToolResult:
         return ToolResult("duration", "", [], False, note=f"no stay in the {place}")
     seconds = sum((v.wall_end - v.wall_start).total_seconds() for v in stays)
     minutes = round(seconds / 60)
-    text = f"{minutes} min" if minutes < 90 else f"{minutes / 60:.1f} h"
+    text = f"{seconds:.0f} seconds" if seconds < 120 else f"{minutes} min" if minutes < 90 else f"{minutes / 60:.1f} h"
     return ToolResult("duration", f"About {text} in the {place} ({stays[0].wall_start:%H:%M}-{stays[-1].wall_end:%H:%M})",
                       evidence(stays, "duration"), True, seconds, f"{len(stays)} stay(s)")
 
