@@ -89,13 +89,13 @@ def ground(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     if time.anchor is None or state.at is None:
         return {}
     ctx = _tool_context(runtime.context, state.namespace, state.at, replace(time, anchor=None, relation=None))
-    record = ctx.locate(time.anchor)
+    record = ctx.locate(time.anchor, latest=True)  # "after I left the office": the most recent time
     if record is None:
         return {"trace": [f"ground: '{time.anchor}' not found"]}
     if time.relation == "day_of":
         time = replace(time, day_offset=(record.wall_start.date() - state.at.date()).days)
     elif time.relation == "during":  # "while we were in the kitchen": that stay, or that moment
-        time = replace(time, start=record.wall_start - timedelta(minutes=1), end=record.wall_end + timedelta(minutes=1),
+        time = replace(time, start=record.wall_start - timedelta(seconds=5), end=record.wall_end + timedelta(seconds=5),
                        day_offset=None)
     elif time.relation == "after":
         time = replace(time, start=record.wall_end, end=record.wall_end + timedelta(hours=6), day_offset=None)

@@ -58,9 +58,9 @@ def _allowed(parse) -> tuple[str, ...]:
     if parse.money:  # an amount of money is read off a receipt, a price tag or a screen
         return ("read", "speech")
     if parse.asked_of_wearer:
-        return ("requests", "speech")
+        return ("requests",)
     if parse.wearer_intends:
-        return ("commitments", "speech")
+        return ("commitments",)
     if parse.yes_no:
         return ("verify", "requests", "commitments", "people", "state", "speech", "read")
     return _WH_INTENTS.get(parse.wh or "", INTENTS)
@@ -89,6 +89,8 @@ class DeterministicPlanner:
         scores = self.classifier.scores(parse.text)
         allowed = _allowed(parse)
         intent = max((i for i in scores if i in allowed), key=scores.__getitem__, default=max(scores, key=scores.get))
+        if parse.every_place and parse.objects:
+            intent = "trajectory"  # every place a thing was in
         answer_type = _ANSWER_TYPES.get(parse.wh or "", "yes_no" if parse.yes_no else "text")
         if parse.money:
             answer_type = "money"

@@ -21,12 +21,15 @@ DAY_PARTS: dict[str, tuple[float, float]] = {
     "breakfast": (5.0, 10.5), "brunch": (9.5, 13.0), "lunch": (11.0, 14.5), "lunchtime": (11.0, 14.5),
     "dinner": (17.5, 21.5), "supper": (17.5, 21.5), "morning": (5.0, 12.0), "noon": (11.5, 13.0),
     "afternoon": (12.0, 18.0), "evening": (18.0, 24.0), "night": (18.0, 24.0), "tonight": (18.0, 24.0),
+    "bedtime": (20.0, 24.0),
 }
 _TODAY = {"today": 0, "tonight": 0, "yesterday": -1, "this": 0, "last": -1}
 _FIRST_PERSON = {"i", "me", "my", "mine", "myself", "we", "us", "our", "ours"}
 # Verbs whose object is a person ("tell Carol", "talk to Sam"): a proper noun there names someone.
 _SOCIAL_VERBS = {"tell", "ask", "call", "text", "message", "email", "meet", "remind", "promise", "thank", "help",
                  "visit", "talk", "speak", "chat", "phone", "see", "bring", "give", "send", "show"}
+# Nouns that name kinds of place rather than a thing seen ("how many rooms", "every room it was in").
+PLACE_KINDS = {"room", "place", "shop", "store", "location", "spot", "building", "stop"}
 # Nouns that hedge rather than name ("any idea where ...", "no clue what ...").
 _HEDGES = {"idea", "clue", "chance", "notion"}
 # Nouns that name the kind of answer wanted; "which locker" names its topic instead.
@@ -69,6 +72,7 @@ class QuestionParse:
     root_lemma: str = ""
     time: TimeSlot = field(default_factory=TimeSlot)
     money: bool = False
+    every_place: bool = False  # "every room / all the places ...": a list of places is asked
     wearer_intends: bool = False  # "what did I say I'd bring": the wearer's own commitment or plan
     asked_of_wearer: bool = False  # "what did Alice want me to get": a request to the wearer
     modifiers: list[str] = field(default_factory=list)  # nouns that qualify a thing ("pharmacy" receipt)
@@ -90,6 +94,8 @@ def _chunk_text(span) -> str:
     return " ".join(words).strip().lower()
 
 
+_WH_WORDS = {"where", "when", "who", "whom", "whose", "what", "which", "how"}
+_LEADING_MARKS = {"after", "before", "once", "when", "while", "since", "until"}
 # Verbs that frame an embedded question ("do you remember where ...", "remind me what ...").
 _FRAMES = {"remember", "know", "recall", "remind", "tell", "wonder", "think", "guess", "say", "show"}
 # Nouns that name the kind of answer in a question without a question word ("meeting time?").
@@ -99,7 +105,10 @@ _ANSWER_NOUNS = {"time": "what time", "day": "what day", "date": "what date", "o
 def main_verb(doc, start: int):
     """The verb the question is about: the root, or the clause a framing verb embeds
     ("do you remember [the order I went ...]", "remind me [what I promised ...]")."""
-    root = next((t for t in doc[start:] if t.dep_ == "ROOT"), doc[start] if len(doc) > start else None)
+    # Several sentences ("The library, I keep going back. How many visits is that?"): the one that asks.
+    sentences = [s for s in doc.sents if s.end > start]
+    asking = [s for s in sentences if any(t.lower_ in _WH_WORDS for t in s)] or sentences
+    root = asking[-1].root if asking else None
     if root is None or root.lemma_ not in _FRAMES:
         return root, False
     subjects = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")]
@@ -177,14 +186,19 @@ def _time_slot(doc, start: int, at: datetime | None) -> tuple[TimeSlot, set[int]
                 else:
                     day_offset = (parsed.date() - at.date()).days
         prep = doc[ent.start - 1] if ent.start > 0 else None
+        if prep is not None and prep.lower_ in _TODAY and day_offset is None:  # "this morning's", "last evening"
+            day_offset = _TODAY[prep.lower_]
+            used.add(prep.i)
         if prep is not None and prep.lower_ in ("after", "before", "since", "until"):
             relation = "after" if prep.lower_ in ("after", "since") else "before"
             used.add(prep.i)
     for tok in doc[start:]:  # day parts and meals that NER leaves untagged ("after lunch", "for breakfast")
-        if tok.i in used or tok.lower_ not in DAY_PARTS or tok.pos_ not in ("NOUN", "PROPN", "ADV"):
+        bedtime = tok.lower_ == "bed" and tok.dep_ == "pobj" and tok.head.lower_ in ("before", "after", "at", "until")
+        if tok.i in used or (tok.lower_ not in DAY_PARTS and not bedtime) or tok.pos_ not in ("NOUN", "PROPN", "ADV"):
             continue
         used.add(tok.i)
-        part, hours = tok.lower_, DAY_PARTS[tok.lower_]
+        part = "bedtime" if bedtime else tok.lower_
+        hours = DAY_PARTS[part]
         if tok.head.lower_ in ("after", "before", "since", "until") and tok.dep_ == "pobj":
             used.add(tok.head.i)
             if _reported(tok.head.head):  # part of what was said or planned, not when the question is about
@@ -211,7 +225,9 @@ def _time_slot(doc, start: int, at: datetime | None) -> tuple[TimeSlot, set[int]
             if tok.head.pos_ == "ADP":
                 used.add(tok.head.i)
             break
-        marks = [c for c in tok.children if c.dep_ in ("mark", "advmod") and c.lower_ in _MARKS]
+        before_clause = doc[tok.left_edge.i - 1] if tok.left_edge.i > start else None  # "go [once] I'd finished"
+        marks = [c for c in tok.children if c.dep_ in ("mark", "advmod") and c.lower_ in _MARKS] + (
+            [before_clause] if before_clause is not None and before_clause.lower_ in _MARKS else [])
         if tok.dep_ == "advcl" and not _reported(tok.head) and marks:
             relation = _MARKS[marks[0].lower_]
             clause = [t for t in tok.subtree if t.i != marks[0].i]
@@ -220,7 +236,7 @@ def _time_slot(doc, start: int, at: datetime | None) -> tuple[TimeSlot, set[int]
                 part, hours = named[0].lower_, DAY_PARTS[named[0].lower_]
             else:
                 anchor = _phrase(clause)
-            used.update(t.i for t in tok.subtree)
+            used.update([*(t.i for t in tok.subtree), marks[0].i])
             break
         if (tok.lower_ in ("after", "before", "since", "until") and tok.dep_ == "prep" and tok.i not in used
                 and not _reported(tok.head) and any(c.dep_ == "pobj" for c in tok.children)):
@@ -251,8 +267,9 @@ def _speech_act_shape(doc, start: int) -> tuple[bool, bool]:
             continue
         subject = next((c for c in tok.children if c.dep_ in ("nsubj", "nsubjpass")), None)
         first_person = subject is not None and subject.lower_ in ("i", "we")
-        if first_person and any(c.lower_ in _MODAL_FUTURE for c in tok.children if c.dep_ in ("aux", "auxpass")) \
-                and tok.dep_ in ("ccomp", "xcomp", "relcl"):
+        modals = [c for c in tok.children if c.dep_ in ("aux", "auxpass") and c.lower_ in _MODAL_FUTURE
+                  and not (c.lower_ == "'d" and c.i > 0 and doc[c.i - 1].lower_ in _WH_WORDS)]  # where'd = where did
+        if first_person and modals and tok.dep_ in ("ccomp", "xcomp", "relcl"):
             intends = True
         if first_person and tok.lemma_ in ("promise", "plan", "intend", "agree", "commit", "offer"):
             intends = True
@@ -281,6 +298,12 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
                    known_places: Collection[str] = (), known_people: Collection[str] = ()) -> QuestionParse:
     doc = nlp(question)
     start = _strip_wake(doc)
+    # "after I left the office, where did I go?": a leading time clause often misleads the parser;
+    # the same question with the clause last ("where did I go after I left the office?") does not.
+    comma = next((t.i for t in doc[start:] if t.text == ","), None)
+    if len(doc) > start and doc[start].lower_ in _LEADING_MARKS and comma is not None and comma + 1 < len(doc):
+        doc = nlp(f"{doc[comma + 1:].text.rstrip('?. ')} {doc[start:comma].text}?")
+        start = 0
     verb, indirect = main_verb(doc, start)
     wh, yes_no = _wh(doc, start, indirect)
     time, used = _time_slot(doc, start, at)
@@ -309,6 +332,8 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
     for tok in doc[start:]:
         if tok.head.i == (root.i if root else -1):
             who = WEARER if tok.lower_ in _FIRST_PERSON else (tok.text if tok.text in parse.people else None)
+            if who is None and tok.lower_ in ("he", "she", "they") and len(parse.people) == 1:
+                who = parse.people[0]  # "Peter talked to me ... what did he say?"
             if tok.dep_ in ("nsubj", "nsubjpass") and who:
                 parse.speaker = who
                 parse.wearer_subject = who == WEARER
@@ -325,6 +350,12 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
         if chunk.root.lower_ in ("what", "which", "who", "anything", "something", "anyone", "someone"):
             continue
         if chunk.root.lemma_ in _TEMPORAL_NOUNS:
+            used.update(t.i for t in chunk)
+            continue
+        quantifier = next((t.lower_ for t in chunk if t.lower_ in ("every", "all", "each", "which", "what")), None)
+        if chunk.root.lemma_ in PLACE_KINDS and quantifier:  # "every room my keys showed up in": it asks where
+            parse.wh = "where" if parse.wh in (None, "what", "which") else parse.wh
+            parse.every_place = quantifier in ("every", "all", "each")
             used.update(t.i for t in chunk)
             continue
         known = chunk.root.lemma_ in places_known or _chunk_text(chunk) in places_known
@@ -358,6 +389,8 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
             parse.places += [c for c in compounds if c in places_known]
             parse.modifiers += [c for c in compounds if c not in places_known]
         used.update(t.i for t in chunk)
+    lowered = f" {' '.join(t.lower_ for t in doc[start:] if t.i not in used)} "
+    parse.places += [p for p in sorted(places_known, key=len, reverse=True) if f" {p} " in lowered]
     parse.places = list(dict.fromkeys(parse.places))
     parse.objects = list(dict.fromkeys(parse.objects))
     parse.money = wh in ("how much", "what") and not (wh == "how much" and any(t.lemma_ == "time" for t in doc)) and any(

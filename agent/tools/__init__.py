@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from agent.plan import QueryPlan
+from agent.plan import WEARER, QueryPlan
 from agent.state import Evidence
 from agent.tools.base import ToolContext, ToolResult
 from agent.tools.premise import premise_check
@@ -67,10 +67,12 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
         # "how many library visits / times at the gym": a named place counts visits
         visits = plan.places and (not thing or thing.split()[-1].rstrip("s") in ("visit", "time", "trip"))
         return [ToolCall("count", {"what": plan.places[0] if visits else thing})]
-    if intent in ("activity", "search", "verify") and plan.answer_type in ("date", "time"):
-        intent = "when"  # the answer type decides what the tool must return: a moment
+    if plan.answer_type == "date" and intent in ("activity", "search", "verify") or \
+            plan.answer_type == "time" and intent in ("activity", "search", "verify", "read", "speech"):
+        intent = "when"  # the answer type decides what the tool must return: a moment (said, read or seen)
     if intent == "when":
-        return [ToolCall("when", {"terms": terms or [query], "places": plan.places, "answer_type": plan.answer_type})]
+        return [ToolCall("when", {"terms": terms or ([] if plan.places else [query]), "places": plan.places,
+                                  "answer_type": plan.answer_type})]
     if intent == "duration" and plan.places:
         return [ToolCall("duration", {"place": plan.places[0]})]
     if intent == "order":
@@ -90,9 +92,10 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
         return [ToolCall("people")]
     if intent in ("requests", "commitments"):
         return [ToolCall("speech_acts", {"act": plan.act or ("request" if intent == "requests" else "commitment"),
-                                         "speaker": plan.speaker, "topic": terms})]
+                                         "speaker": plan.speaker, "topic": terms,
+                                         "listener": plan.listener or (plan.people[0] if len(plan.people) == 1 else None)})]
     if intent == "read":
-        return [ToolCall("read", {"topic": terms, "query": query, "places": plan.places})]
+        return [ToolCall("read", {"topic": terms, "query": query, "places": plan.places, "answer_type": plan.answer_type})]
     return []
 
 
@@ -106,8 +109,11 @@ def calls_for(plan: QueryPlan, options: list[str], refinement: int) -> list[Tool
         people = [p for p in plan.premises if p in plan.people]
         places = [p for p in plan.premises if p in plan.places]
         things = [p for p in plan.premises if p in plan.objects]
-        if people or places or things:
-            calls.append(ToolCall("premise_check", {"people": people, "places": places, "things": things}, False))
+        # "what did Peter say": Peter must be a voice memory knows, not just a name it heard
+        speakers = [plan.speaker] if plan.intent in ("speech", "requests") and plan.speaker not in (None, WEARER) else []
+        if people or places or things or speakers:
+            calls.append(ToolCall("premise_check", {"people": people, "places": places, "things": things,
+                                                    "speakers": speakers}, False))
         calls.append(ToolCall("search", {"query": query}, primary=not calls))
     elif refinement == 1 and plan.alternatives:
         calls = _intent_calls(plan, plan.alternatives[0], options)

@@ -80,13 +80,14 @@ class ToolContext:
         # Ranked by the fused score; each keeps its cosine to the query (0 when only BM25 found it).
         return [Evidence(h.record, h.dense or 0.0, "search") for h in hits]
 
-    def locate(self, phrase: str, exclude: set[int] = frozenset()) -> MemoryRecord | None:
+    def locate(self, phrase: str, exclude: set[int] = frozenset(), latest: bool = False) -> MemoryRecord | None:
         """The remembered moment a phrase describes: a visit when it names a place the
-        wearer went to ("the cafe"), else the fine record sharing most words with it."""
+        wearer went to ("the cafe"; the first in the window, or the latest), else the fine
+        record sharing most words with it."""
         places = self.places_in(phrase)
         if places and len([w for w in normalise(phrase).split() if w not in STOP]) <= 2:  # "I was at the gym"
             visits = [v for v in self.visits(*self.window()) if v.attrs.get("place") == places[0] and v.id not in exclude]
-            return visits[0] if visits else None
+            return (visits[-1] if latest else visits[0]) if visits else None
         hits = self.search(phrase, k=6, before=self.at)
         terms = set(normalise(phrase).split()) - STOP
         shared = {e.record.id: len(terms & set(normalise(e.record.text).split())) for e in hits}

@@ -9,17 +9,21 @@ from memory.records import RecordFilter
 from memory.scene import normalise
 
 
-def premise_check(ctx: ToolContext, people: Sequence[str], places: Sequence[str], things: Sequence[str]) -> ToolResult:
+def premise_check(ctx: ToolContext, people: Sequence[str], places: Sequence[str], things: Sequence[str],
+                  speakers: Sequence[str] = ()) -> ToolResult:
     seen_before = RecordFilter(namespace=ctx.namespace, before=ctx.at)
 
     def mentioned(phrase: str) -> bool:
         return any(ctx.operators.memory.store(store).search_lexical(phrase, seen_before, 1)
                    for store in ("event", "entity"))
 
-    speakers = ctx.operators.speakers(ctx.namespace, ctx.at)
+    speakers_known = ctx.operators.speakers(ctx.namespace, ctx.at)
     for person in people:
-        if person.lower() not in speakers and not mentioned(person):
+        if person.lower() not in speakers_known and not mentioned(person):
             return ToolResult("premise", "", [], False, person, f"nothing in memory mentions {person}")
+    for voice in speakers:
+        if voice.lower() not in speakers_known:
+            return ToolResult("premise", "", [], False, voice, f"no voice in memory is {voice}'s")
     known = set(ctx.known_places())
     for place in places:
         if normalise(place) not in known and not ctx.places_in(place) and not mentioned(place):

@@ -2,6 +2,7 @@
 talked to, open requests and commitments, and text read on signs, notes and screens."""
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from agent.plan import WEARER
@@ -98,13 +99,19 @@ def people(ctx: ToolContext) -> ToolResult:
                       "named voices in the window")
 
 
-def speech_acts(ctx: ToolContext, act: str, speaker: str | None = None, topic: Sequence[str] = ()) -> ToolResult:
+def speech_acts(ctx: ToolContext, act: str, speaker: str | None = None, topic: Sequence[str] = (),
+                listener: str | None = None) -> ToolResult:
     """Requests made to the wearer, or the wearer's own commitments and intentions, in the
-    window; with a topic, the matching one, else all of them (latest first)."""
+    window; with a topic, the matching one, else all of them (latest first). A commitment
+    made to someone ("what did I tell Bob I'd send") is one said where that person spoke."""
     acts = ("commitment", "intention") if act == "commitment" else (act,)
     after, before = ctx.window()
     turns = [r for r in ctx.records((UTTERANCE,), "event", after, before)
              if any(a in r.attrs.get("acts", []) for a in acts)]
+    if listener and listener != WEARER:
+        heard = {r.video_id for r in ctx.records((UTTERANCE,), "event", after, before)
+                 if (r.attrs.get("speaker_name") or "").lower() == listener.lower()}
+        turns = [r for r in turns if r.video_id in heard] or turns
     if speaker and speaker != WEARER:
         named = [r for r in turns if (r.attrs.get("speaker_name") or "").lower() == speaker.lower()]
         turns = named or turns
@@ -125,19 +132,35 @@ def speech_acts(ctx: ToolContext, act: str, speaker: str | None = None, topic: S
                       "; ".join(f"{_speaker(r)}: {r.attrs.get('said', r.text)}" for r in turns), f"{len(turns)} {act}(s)")
 
 
-def read(ctx: ToolContext, topic: Sequence[str], query: str, places: Sequence[str] = ()) -> ToolResult:
-    """Text read on signs, notes, screens and receipts: the text block that best matches."""
+_AMOUNT = re.compile(r"[$€£]\s?\d|\d[.,]\d{2}\b")
+_DIGITS = re.compile(r"\d")
+
+
+def read(ctx: ToolContext, topic: Sequence[str], query: str, places: Sequence[str] = (),
+         answer_type: str = "text") -> ToolResult:
+    """Text read on signs, notes, screens and receipts: the text block that best matches; a
+    question about money or a number wants a block that shows one."""
     hits = ctx.search(query, kinds=(TEXT_SIGHTING,), k=10)
     if places:
         hits = [e for e in hits if e.record.attrs.get("place") in places] or hits
+    shape = {"money": _AMOUNT, "number": _DIGITS}.get(answer_type)
+    if shape is not None:
+        hits = [e for e in hits if shape.search(_block(e.record))] or hits
     if not hits:
         return ToolResult("read", "", [], False, note="no text read")
-    top = max(hits, key=lambda e: (_overlap(topic, _block(e.record)), e.score))
+    lo, hi = ctx.time.start, ctx.time.end
+    if lo is not None and hi is not None:  # an anchored moment: what was in view then, not the best match overall
+        middle = lo + (hi - lo) / 2
+        top = max(hits, key=lambda e: (_overlap(topic, _block(e.record)), -abs((e.record.wall_start - middle).total_seconds()),
+                                       len(e.record.attrs.get("block") or ()), e.score))
+    else:
+        top = max(hits, key=lambda e: (_overlap(topic, _block(e.record)), e.score))
     block = _block(top.record)
     where = f" in the {top.record.attrs['place']}" if top.record.attrs.get("place") else ""
     # Text rarely repeats the question's words ("the code on the note" reads "WIFI PASSWORD BLUEFOX42"):
     # a close meaning counts as well as a shared word.
-    related = _overlap(topic, block) > 0 or top.score >= READ_COSINE
+    # and text read at the very moment the question names ("when I was checking my email") is about it.
+    related = _overlap(topic, block) > 0 or top.score >= READ_COSINE or ctx.time.start is not None
     return ToolResult("read", f'"{block}" (read{where} at {top.record.wall_start:%H:%M})', [top], related, block,
                       f"best text block (cosine {top.score:.2f})", names=ctx.people_in(block.title()))
 

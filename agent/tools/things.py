@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+from agent.question_nlp import PLACE_KINDS
 from agent.state import Evidence
 from agent.tools.base import ToolContext, ToolResult, evidence
 from memory.records import ENTITY_SIGHTING, MemoryRecord
@@ -34,7 +35,9 @@ def trajectory(ctx: ToolContext, thing: str) -> ToolResult:
     match = ctx.operators.resolve_entity(thing, ctx.namespace, ctx.window()[1])
     if match is None:
         return ToolResult("trajectory", "", [], False, note=f"'{thing}' was never seen")
-    trail = [r for r in ctx.operators.trajectory(ctx.namespace, match.entity, ctx.window()[1]) if r.attrs.get("place")]
+    after, before = ctx.window()
+    trail = [r for r in ctx.operators.trajectory(ctx.namespace, match.entity, before)
+             if r.attrs.get("place") and (after is None or r.wall_end >= after)]
     places = [p for i, p in enumerate(r.attrs["place"] for r in trail) if i == 0 or trail[i - 1].attrs["place"] != p]
     return ToolResult("trajectory", " -> ".join(places[-6:]), evidence(trail[-6:], "trajectory"), bool(places),
                       places, "sighting places in stored-time order")
@@ -50,10 +53,6 @@ def state(ctx: ToolContext, thing: str) -> ToolResult:
     answer = f"{condition or 'no visible condition'}, in the {place or 'an unrecognised place'} ({last.wall_start:%a %H:%M})"
     return ToolResult("state", answer, evidence([last], "state"), bool(condition), f"{condition} {place}".strip(),
                       "last sighting with its condition")
-
-
-# Nouns that name kinds of place rather than a thing seen ("how many rooms / shops was I in").
-PLACE_KINDS = {"room", "place", "shop", "store", "location", "spot", "building", "stop"}
 
 
 def _same_thing(category: str, key: str) -> bool:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from agent.question_nlp import DAY_PARTS
 from agent.tools.base import FINE_KINDS, ToolContext, ToolResult, evidence
@@ -26,10 +26,20 @@ def _day_label(day: date) -> str:
 def where_was_i(ctx: ToolContext) -> ToolResult:
     """The place the wearer was in during the plan's window (the first stay in it)."""
     after, before = ctx.window()
-    visits = [v for v in ctx.visits(after, before) if _in_hours(v.wall_start, ctx.time.hours)]
+    if ctx.time.hours and ctx.time.relation in ("after", "before"):  # "where did I go after lunch"
+        around = _around_meal(ctx)
+        if around is None or not around[1]:
+            return ToolResult("where_was_i", "", [], False, note=f"nothing remembered {ctx.time.relation} {ctx.time.part}")
+        visits = around[1]
+    else:
+        visits = [v for v in ctx.visits(after, before) if _in_hours(v.wall_start, ctx.time.hours)]
     if not visits:
         return ToolResult("where_was_i", "", [], False, note="no place remembered in that window")
-    # Right before an event is the last stay before it; otherwise the first stay in the window.
+    # Right before an event is the last stay before it; right after, the first stay somewhere else.
+    if ctx.time.relation == "after" and after is not None and not ctx.time.hours:
+        here = [v for v in ctx.visits(before=after + timedelta(seconds=1)) if v.wall_start <= after]
+        left = here[-1].attrs.get("place") if here else None
+        visits = [v for v in visits if v.wall_start >= after and v.attrs.get("place") != left] or visits
     chosen = visits[-1] if ctx.time.relation == "before" else visits[0]
     return ToolResult("where_was_i", f"In the {chosen.attrs['place']} ({chosen.wall_start:%H:%M})",
                       evidence([chosen], "where_was_i"), True, chosen.attrs["place"], "place visited in the window")
@@ -97,13 +107,21 @@ def when(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = (), ans
                       last.wall_start, "latest matching moment")
 
 
+def _left_at(stay: MemoryRecord, visits: Sequence[MemoryRecord]) -> datetime:
+    """When a stay ended: where the same recording next shows another place, else the stay's last sighting."""
+    later = [v for v in visits if v.video_id == stay.video_id and v.wall_start >= stay.wall_end
+             and v.attrs.get("place") != stay.attrs.get("place")]
+    return later[0].wall_start if later else stay.wall_end
+
+
 def duration(ctx: ToolContext, place: str) -> ToolResult:
     """How long the wearer stayed in a place within the window (stays added up)."""
     after, before = ctx.window()
-    stays = [v for v in ctx.visits(after, before) if v.attrs.get("place") == place]
+    visits = ctx.visits(after, before)
+    stays = [v for v in visits if v.attrs.get("place") == place]
     if not stays:
         return ToolResult("duration", "", [], False, note=f"no stay in the {place}")
-    seconds = sum((v.wall_end - v.wall_start).total_seconds() for v in stays)
+    seconds = sum((_left_at(v, visits) - v.wall_start).total_seconds() for v in stays)
     minutes = round(seconds / 60)
     text = f"{seconds:.0f} seconds" if seconds < 120 else f"{minutes} min" if minutes < 90 else f"{minutes / 60:.1f} h"
     return ToolResult("duration", f"About {text} in the {place} ({stays[0].wall_start:%H:%M}-{stays[-1].wall_end:%H:%M})",
@@ -125,21 +143,32 @@ def order(ctx: ToolContext, steps: Sequence[str]) -> ToolResult:
                       f"located {len(found)}/{len(located)} steps")
 
 
+def _around_meal(ctx: ToolContext) -> tuple[MemoryRecord, list[MemoryRecord]] | None:
+    """The stay in a meal's or day part's hours (the latest such day in the window) and the
+    stays after it somewhere else, or before it, that day."""
+    visits = ctx.visits(*ctx.window())
+    in_part = [v for v in visits if _in_hours(v.wall_start, ctx.time.hours)]
+    if not in_part:
+        return None
+    day = in_part[-1].wall_start.date()
+    anchor = next(v for v in in_part if v.wall_start.date() == day)
+    same_day = [v for v in visits if v.wall_start.date() == day]
+    if ctx.time.relation == "after":
+        return anchor, [v for v in same_day if v.wall_start > anchor.wall_start and v.attrs.get("place") != anchor.attrs.get("place")]
+    return anchor, [v for v in same_day if v.wall_end <= anchor.wall_start]
+
+
 def activity(ctx: ToolContext) -> ToolResult:
     """What happened in the window: the places the wearer went. "after lunch" is what came
     after the stay in the lunch hours; "before dinner" what came before it."""
     after, before = ctx.window()
-    visits = ctx.visits(after, before)
-    hours, relation = ctx.time.hours, ctx.time.relation
-    if hours and relation in ("after", "before"):
-        anchor = next((v for v in visits if _in_hours(v.wall_start, hours)), None)
-        if anchor is None:
+    if ctx.time.hours and ctx.time.relation in ("after", "before"):
+        around = _around_meal(ctx)
+        if around is None:
             return ToolResult("activity", "", [], False, note=f"no {ctx.time.part} remembered")
-        same_day = [v for v in visits if v.wall_start.date() == anchor.wall_start.date()]
-        visits = ([v for v in same_day if v.wall_start > anchor.wall_start and v.attrs.get("place") != anchor.attrs.get("place")]
-                  if relation == "after" else [v for v in same_day if v.wall_end <= anchor.wall_start])
+        visits = around[1]
     else:
-        visits = [v for v in visits if _in_hours(v.wall_start, hours)]
+        visits = [v for v in ctx.visits(after, before) if _in_hours(v.wall_start, ctx.time.hours)]
     if not visits:
         return ToolResult("activity", "", [], False, note="nothing remembered in that window")
     places = [p for i, p in enumerate(v.attrs.get("place") for v in visits) if p and (i == 0 or visits[i - 1].attrs.get("place") != p)]
