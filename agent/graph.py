@@ -26,6 +26,7 @@ from agent.structured import StructuredAnswerer
 from agent.sufficiency import SufficiencyModel, features, support_texts
 from agent.tools import ToolCall, calls_for
 from agent.tools.base import ToolContext
+from memory.records import PLACE_VISIT
 from retrieval.operators import MemoryOperators
 from retrieval.search import HybridRetriever
 
@@ -94,9 +95,10 @@ def ground(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         return {"trace": [f"ground: '{time.anchor}' not found"]}
     if time.relation == "day_of":
         time = replace(time, day_offset=(record.wall_start.date() - state.at.date()).days)
-    elif time.relation == "during":  # "while we were in the kitchen": that stay, or that moment
-        time = replace(time, start=record.wall_start - timedelta(seconds=5), end=record.wall_end + timedelta(seconds=5),
-                       day_offset=None)
+    elif time.relation == "during":  # "while we were in the kitchen", "when I was checking my email": that stay
+        stay = record if record.kind == PLACE_VISIT else ctx.stay_at(record)
+        span = stay or record
+        time = replace(time, start=span.wall_start, end=ctx.left_at(span) + timedelta(seconds=1), day_offset=None)
     elif time.relation == "after":
         time = replace(time, start=record.wall_end, end=record.wall_end + timedelta(hours=6), day_offset=None)
     elif time.relation == "before":

@@ -362,6 +362,11 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
         if not known and chunk.root.lemma_ in _HEDGES and any(t.lower_ in ("any", "no") for t in chunk):
             used.update(t.i for t in chunk)  # "any idea where ...": a frame around the question, not a thing
             continue
+        if wh == "what" and chunk.root.lower_ in ("time", "day", "date") and chunk.root.dep_ != "pobj":
+            parse.wh = f"what {chunk.root.lower_}"  # "what's the dentist time now?": a time is asked
+            parse.topic_nouns += [t.lower_ for t in chunk if t.dep_ == "compound"]
+            used.update(t.i for t in chunk)
+            continue
         if wh and wh.split()[-1] == chunk.root.lower_ and chunk.root.lower_ in _ANSWER_KINDS:
             used.update(t.i for t in chunk)  # "the order I went ...": the noun the answer fills
             continue

@@ -65,6 +65,18 @@ class ToolContext:
     def known_places(self) -> list[str]:
         return list(dict.fromkeys(v.attrs["place"] for v in self.visits() if v.attrs.get("place")))
 
+    def stay_at(self, record: MemoryRecord) -> MemoryRecord | None:
+        """The stay (place visit) a moment happened in: the same recording's latest visit
+        that began at or before it."""
+        visits = [v for v in self.visits() if v.video_id == record.video_id and v.wall_start <= record.wall_start]
+        return visits[-1] if visits else None
+
+    def left_at(self, stay: MemoryRecord) -> datetime:
+        """When a stay ended: where the same recording next shows another place, else its last sighting."""
+        later = [v for v in self.visits() if v.video_id == stay.video_id and v.wall_start >= stay.wall_end
+                 and v.attrs.get("place") != stay.attrs.get("place")]
+        return later[0].wall_start if later else stay.wall_end
+
     def places_in(self, text: str) -> list[str]:
         """Places memory knows that a phrase names, longest first, none inside another."""
         words = f" {normalise(text)} "

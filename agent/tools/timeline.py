@@ -107,13 +107,6 @@ def when(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = (), ans
                       last.wall_start, "latest matching moment")
 
 
-def _left_at(stay: MemoryRecord, visits: Sequence[MemoryRecord]) -> datetime:
-    """When a stay ended: where the same recording next shows another place, else the stay's last sighting."""
-    later = [v for v in visits if v.video_id == stay.video_id and v.wall_start >= stay.wall_end
-             and v.attrs.get("place") != stay.attrs.get("place")]
-    return later[0].wall_start if later else stay.wall_end
-
-
 def duration(ctx: ToolContext, place: str) -> ToolResult:
     """How long the wearer stayed in a place within the window (stays added up)."""
     after, before = ctx.window()
@@ -121,7 +114,7 @@ def duration(ctx: ToolContext, place: str) -> ToolResult:
     stays = [v for v in visits if v.attrs.get("place") == place]
     if not stays:
         return ToolResult("duration", "", [], False, note=f"no stay in the {place}")
-    seconds = sum((_left_at(v, visits) - v.wall_start).total_seconds() for v in stays)
+    seconds = sum((ctx.left_at(v) - v.wall_start).total_seconds() for v in stays)
     minutes = round(seconds / 60)
     text = f"{seconds:.0f} seconds" if seconds < 120 else f"{minutes} min" if minutes < 90 else f"{minutes / 60:.1f} h"
     return ToolResult("duration", f"About {text} in the {place} ({stays[0].wall_start:%H:%M}-{stays[-1].wall_end:%H:%M})",
