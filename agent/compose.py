@@ -11,7 +11,7 @@ from datetime import date
 from agent.plan import WEARER, QueryPlan
 from agent.reasoning import Draft, coverage, evidence_text
 from agent.state import Evidence
-from agent.tools import option_steps
+from agent.tools import bare, option_steps
 from agent.tools.base import ToolResult
 from memory.records import TEXT_SIGHTING, UTTERANCE
 from memory.scene import normalise
@@ -95,10 +95,6 @@ def _number(text: str) -> int | None:
     return next((n for w, n in _NUMBER_WORDS.items() if re.search(rf"\b{w}\b", text, re.I)), None)
 
 
-def _bare(phrase: str) -> str:
-    return re.sub(r"^(?:(?:in|at|on|to|into) )?(?:(?:the|a|an|my) )?", "", normalise(phrase))
-
-
 def typed_option_scores(result: ToolResult, options: Sequence[str]) -> list[float] | None:
     """Per-option agreement with a tool's typed value; None when the value has no type an
     option can be checked against (then options are scored against the claim)."""
@@ -125,10 +121,13 @@ def typed_option_scores(result: ToolResult, options: Sequence[str]) -> list[floa
             pairs = [(a, b) for i, a in enumerate(found) for b in found[i + 1:]]
             raw.append(sum(a <= b for a, b in pairs) / len(pairs) * len(steps) / longest)
         return raw
+    if result.tool == "seen" and isinstance(value, list):
+        things = {normalise(v) for v in value}
+        return [1.0 if bare(o) in things or any(t in f" {normalise(o)} " for t in things) else 0.0 for o in options]
     if result.tool == "trajectory" and isinstance(value, list):
         raw = []
         for o in options:
-            seq = [_bare(s) for s in option_steps(o)]
+            seq = [bare(s) for s in option_steps(o)]
             tail = value[-len(seq):] if seq else []
             raw.append(1.0 if seq and seq == tail else sum(a == b for a, b in zip(seq, tail)) / max(len(seq), 1) * 0.8)
         return raw

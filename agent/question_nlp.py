@@ -135,7 +135,8 @@ def _wh(doc, start: int, indirect: bool) -> tuple[str | None, bool]:
         if w in ("where", "when", "who", "whom", "whose", "what", "which", "why", "how"):
             return w, False
     noun = next((_ANSWER_NOUNS[t.lower_] for t in toks if t.lower_ in _ANSWER_NOUNS and t.pos_ == "NOUN"), None)
-    yes_no = not indirect and (toks[0].pos_ == "AUX" or toks[0].lemma_ in ("do", "be", "have"))
+    polite = len(lowers) > 1 and lowers[0] in ("can", "could", "would", "will") and lowers[1] == "you"  # "can you trace ..."
+    yes_no = not indirect and not polite and (toks[0].pos_ == "AUX" or toks[0].lemma_ in ("do", "be", "have"))
     return (noun, False) if noun and not yes_no else (None, yes_no)
 
 
@@ -234,6 +235,9 @@ def _time_slot(doc, start: int, at: datetime | None) -> tuple[TimeSlot, set[int]
             named = [t for t in clause if t.lower_ in DAY_PARTS]
             if named and relation != "during":  # "once I'd finished lunch": the meal's hours, no event to find
                 part, hours = named[0].lower_, DAY_PARTS[named[0].lower_]
+            elif tok.lemma_ in ("see", "spot", "notice", "find") and any(
+                    c.dep_ == "dobj" and c.lower_ in ("it", "them", "him", "her") for c in tok.children):
+                relation = None  # "the last time I saw it": the thing's own last sighting, not a window
             else:
                 anchor = _phrase(clause)
             used.update([*(t.i for t in tok.subtree), marks[0].i])
@@ -353,9 +357,10 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
             used.update(t.i for t in chunk)
             continue
         quantifier = next((t.lower_ for t in chunk if t.lower_ in ("every", "all", "each", "which", "what")), None)
-        if chunk.root.lemma_ in PLACE_KINDS and quantifier:  # "every room my keys showed up in": it asks where
+        if chunk.root.lemma_ in PLACE_KINDS and wh != "how many" and _chunk_text(chunk) not in places_known:
+            # "every room / the places my keys were in": a kind of place names the answer, not a thing
             parse.wh = "where" if parse.wh in (None, "what", "which") else parse.wh
-            parse.every_place = quantifier in ("every", "all", "each")
+            parse.every_place = quantifier in ("every", "all", "each") or chunk.root.tag_ == "NNS"
             used.update(t.i for t in chunk)
             continue
         known = chunk.root.lemma_ in places_known or _chunk_text(chunk) in places_known
@@ -404,7 +409,10 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
     frame = root.i if root is not None else -1
     topic = []
     for tok in doc[start:]:
-        if tok.i in used or tok.is_stop or tok.pos_ not in _CONTENT_POS or tok.i == frame and tok.pos_ == "VERB":
+        # A content word the tagger called an adverb ("I ate [oatmeal]") still names what is asked about.
+        mistagged = tok.pos_ == "ADV" and not tok.lower_.endswith("ly") and tok.lower_ not in ("earlier", "later", "ago")
+        if tok.i in used or tok.is_stop or (tok.pos_ not in _CONTENT_POS and not mistagged) or \
+                tok.i == frame and tok.pos_ == "VERB":
             continue
         topic.append(tok.lemma_.lower() if tok.pos_ == "VERB" else tok.lower_)
     parse.topic = list(dict.fromkeys(parse.topic_nouns + topic))

@@ -15,11 +15,12 @@ from agent.state import Evidence
 from agent.tools.base import ToolContext, ToolResult
 from agent.tools.premise import premise_check
 from agent.tools.talk import people, read, said, speech_acts
-from agent.tools.things import count, locate, state, trajectory
+from agent.tools.things import count, locate, seen, state, trajectory
 from agent.tools.timeline import activity, duration, habit, order, when, where_was_i
+from memory.scene import normalise
 
 # Steps of an ordering option: "the cafe, then the park -> the office".
-STEP_SPLIT = re.compile(r"\s*(?:;\s*then|,\s*then|->|→|,|\bthen\b)\s*", re.I)
+STEP_SPLIT = re.compile(r"\s*(?:;\s*then|,\s*then|->|→|;)\s*", re.I)
 
 
 def search(ctx: ToolContext, query: str, broad: bool = False) -> ToolResult:
@@ -35,7 +36,7 @@ def search(ctx: ToolContext, query: str, broad: bool = False) -> ToolResult:
 
 
 TOOLS = {
-    "locate": locate, "trajectory": trajectory, "state": state, "count": count, "where_was_i": where_was_i,
+    "locate": locate, "seen": seen, "trajectory": trajectory, "state": state, "count": count, "where_was_i": where_was_i,
     "when": when, "duration": duration, "order": order, "activity": activity, "habit": habit, "said": said,
     "people": people, "speech_acts": speech_acts, "read": read, "premise_check": premise_check, "search": search,
 }
@@ -49,6 +50,11 @@ class ToolCall:
 
     def run(self, ctx: ToolContext) -> ToolResult:
         return TOOLS[self.tool](ctx, **self.args)
+
+
+def bare(phrase: str) -> str:
+    """A step without its preposition and article: "in the living room" -> "living room"."""
+    return re.sub(r"^(?:(?:in|at|on|to|into) )?(?:(?:the|a|an|my) )?", "", normalise(phrase))
 
 
 def option_steps(option: str) -> list[str]:
@@ -82,7 +88,7 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
     if intent == "activity":
         if plan.answer_type == "place":
             return [ToolCall("where_was_i")]
-        return [ToolCall("activity")]
+        return [ToolCall("activity"), ToolCall("seen")]
     if intent == "habit":
         after = plan.time.part if plan.time.relation == "after" else (plan.places[0] if plan.places else None)
         return [ToolCall("habit", {"thing": thing or plan.time.part if after is None else None, "after_part": after})]

@@ -95,3 +95,18 @@ def count(ctx: ToolContext, what: str) -> ToolResult:
     listing = f": {', '.join(firsts)}" if firsts else ""
     return ToolResult("count", f"{n} different {noun}{'s' if n != 1 else ''}{listing}",
                       evidence(list(firsts.values()), "count"), n > 0, n, "distinct instances")
+
+
+def seen(ctx: ToolContext) -> ToolResult:
+    """The things seen in the window ("what did I have for breakfast on the day ..."), first
+    sighting first."""
+    after, before = ctx.window()
+    hours = ctx.time.hours
+    firsts: dict[str, MemoryRecord] = {}
+    for r in ctx.records((ENTITY_SIGHTING,), "entity", after, before):
+        if hours is None or hours[0] <= r.wall_start.hour + r.wall_start.minute / 60 < hours[1]:
+            firsts.setdefault(r.attrs.get("entity", r.text), r)
+    if not firsts:
+        return ToolResult("seen", "", [], False, note="nothing seen in that window")
+    return ToolResult("seen", f"You saw {', '.join(firsts)}", evidence(list(firsts.values())[:6], "seen"), True,
+                      list(firsts), "things seen in the window")
