@@ -24,7 +24,8 @@ _WH_INTENTS: dict[str, tuple[str, ...]] = {
     "whom": ("speech", "people", "requests", "commitments"),
     "what order": ("order",), "what colour": ("state",), "what color": ("state",),
     "what day": ("when", "activity", "speech", "read"), "which day": ("when", "activity", "speech", "read"),
-    "when": ("when", "speech", "read", "locate"),
+    "when": ("when", "speech", "read", "locate"), "what time": ("when", "speech", "read"),
+    "what date": ("when", "activity", "speech", "read"),
 }
 _ANSWER_TYPES = {
     "where": "place", "when": "time", "what time": "time", "what day": "date", "which day": "date",
@@ -51,6 +52,8 @@ def _shaped_by_options(options: list[str], vocabulary: Vocabulary, objects: list
     from agent.tools import bare, option_steps
 
     real = [o for i, o in enumerate(options) if i not in abstain_options(options)]
+    if real and sum(o.strip().isdigit() for o in real) == len(real):
+        return "count"  # "3", "4", "5": how many
     if not real or any(len(option_steps(o)) < 2 for o in real):
         return None
     known = {p.lower() for p in vocabulary.places}

@@ -25,6 +25,8 @@ DAY_PARTS: dict[str, tuple[float, float]] = {
 }
 _TODAY = {"today": 0, "tonight": 0, "yesterday": -1, "this": 0, "last": -1}
 _FIRST_PERSON = {"i", "me", "my", "mine", "myself", "we", "us", "our", "ours"}
+# Entity types a name-like word cannot be a person's name under.
+_NOT_PEOPLE = {"DATE", "TIME", "CARDINAL", "ORDINAL", "MONEY", "QUANTITY", "PERCENT", "GPE", "LOC", "FAC"}
 # Verbs whose object is a person ("tell Carol", "talk to Sam"): a proper noun there names someone.
 _SOCIAL_VERBS = {"tell", "ask", "call", "text", "message", "email", "meet", "remind", "promise", "thank", "help",
                  "visit", "talk", "speak", "chat", "phone", "see", "bring", "give", "send", "show"}
@@ -121,7 +123,7 @@ def main_verb(doc, start: int):
     return (embedded, True) if embedded is not None else (root, False)
 
 
-def _wh(doc, start: int, indirect: bool) -> tuple[str | None, bool]:
+def _wh(doc, start: int, indirect: bool, times: set[int] = frozenset()) -> tuple[str | None, bool]:
     toks = [t for t in doc[start:] if not t.is_punct]
     if not toks:
         return None, False
@@ -134,7 +136,8 @@ def _wh(doc, start: int, indirect: bool) -> tuple[str | None, bool]:
             return f"{w} {nxt}", False
         if w in ("where", "when", "who", "whom", "whose", "what", "which", "why", "how"):
             return w, False
-    noun = next((_ANSWER_NOUNS[t.lower_] for t in toks if t.lower_ in _ANSWER_NOUNS and t.pos_ == "NOUN"), None)
+    noun = next((_ANSWER_NOUNS[t.lower_] for t in toks
+                 if t.lower_ in _ANSWER_NOUNS and t.pos_ == "NOUN" and t.i not in times), None)
     polite = len(lowers) > 1 and lowers[0] in ("can", "could", "would", "will") and lowers[1] == "you"  # "can you trace ..."
     yes_no = not indirect and not polite and (toks[0].pos_ == "AUX" or toks[0].lemma_ in ("do", "be", "have"))
     return (noun, False) if noun and not yes_no else (None, yes_no)
@@ -250,6 +253,8 @@ def _time_slot(doc, start: int, at: datetime | None) -> tuple[TimeSlot, set[int]
                 anchor = _phrase(t for t in obj.subtree)
                 used.update(t.i for t in tok.subtree)
                 break
+    if relation in ("after", "before") and anchor is None and hours is None and clock_start is None:
+        relation = None  # "what was Bob after?": no time to be after
     if day_offset is not None and day_offset > 0:
         day_offset = None  # "a to-do for tomorrow": memory holds the past, so a future day is content
     slot = TimeSlot(day_offset=day_offset, hours=hours, part=part, relation=relation, anchor=anchor,
@@ -277,6 +282,8 @@ def _speech_act_shape(doc, start: int) -> tuple[bool, bool]:
             intends = True
         if first_person and tok.lemma_ in ("promise", "plan", "intend", "agree", "commit", "offer"):
             intends = True
+        if first_person and tok.lemma_ == "go" and tok.tag_ == "VBG" and any(c.dep_ == "xcomp" for c in tok.children):
+            intends = True  # "what was I going to pick up"
         wearer_object = any(c.dep_ in ("dobj", "dative", "nsubj") and c.lower_ in ("me", "us") for c in tok.children) or \
             any(c.dep_ == "xcomp" and any(g.dep_ == "nsubj" and g.lower_ in ("me", "us") for g in c.children)
                 for c in tok.children)
@@ -309,8 +316,8 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
         doc = nlp(f"{doc[comma + 1:].text.rstrip('?. ')} {doc[start:comma].text}?")
         start = 0
     verb, indirect = main_verb(doc, start)
-    wh, yes_no = _wh(doc, start, indirect)
     time, used = _time_slot(doc, start, at)
+    wh, yes_no = _wh(doc, start, indirect, used)
     places_known = {p.lower() for p in known_places}
     people_known = {p.lower() for p in known_people}
     root = verb
@@ -320,7 +327,7 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
                           time=time)
     people: list[str] = []
     for ent in doc.ents:
-        if ent.label_ == "PERSON" and ent.start >= start and ent.text.lower() not in places_known:
+        if ent.label_ == "PERSON" and ent.start >= start and ent.text.lower() not in places_known and ent.text[:1].isupper():
             people.append(ent.text)
             used.update(range(ent.start, ent.end))
     for tok in doc[start:]:  # names NER missed: known speakers, or a proper noun that acts (subject)
@@ -328,7 +335,10 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
             continue
         governor = tok.head.head if tok.dep_ == "pobj" else tok.head
         acts_socially = tok.dep_ == "nsubj" or (tok.dep_ in ("dobj", "dative", "pobj") and governor.lemma_ in _SOCIAL_VERBS)
-        if tok.text.lower() in people_known or (tok.pos_ == "PROPN" and tok.ent_type_ in ("", "PERSON") and acts_socially):
+        capitalised = tok.text[:1].isupper() and tok.text != "I" and tok.i != tok.sent.start
+        name_like = (tok.pos_ == "PROPN" and acts_socially and (capitalised or tok.dep_ != "nsubj")) or (
+            capitalised and tok.pos_ in ("PROPN", "NOUN") and tok.dep_ in ("nsubj", "dobj", "dative", "pobj"))
+        if tok.text.lower() in people_known or (tok.ent_type_ not in _NOT_PEOPLE and name_like):
             people.append(tok.text)
             used.add(tok.i)
     parse.people = list(dict.fromkeys(people))
@@ -373,7 +383,9 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
             used.update(t.i for t in chunk)
             continue
         if wh and wh.split()[-1] == chunk.root.lower_ and chunk.root.lower_ in _ANSWER_KINDS:
-            used.update(t.i for t in chunk)  # "the order I went ...": the noun the answer fills
+            # "the order I went ...", "budget review time?": the noun the answer fills; its modifiers say of what
+            parse.topic_nouns += [t.lower_ for t in chunk if t.dep_ in ("compound", "amod") and t.i not in used]
+            used.update(t.i for t in chunk)
             continue
         asked = [t for t in chunk if t.lower_ in ("what", "which", "how", "many", "much")]
         if asked and wh != "how many":  # "what colour", "which day": the noun names the answer, not a thing

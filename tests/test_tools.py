@@ -11,7 +11,7 @@ from agent.tools import ToolCall, calls_for
 from agent.tools.base import ToolContext
 from agent.tools.premise import premise_check
 from agent.tools.talk import people, read, said, speech_acts
-from agent.tools.things import count, locate, state, trajectory
+from agent.tools.things import count, locate, seen, state, trajectory
 from agent.tools.timeline import activity, duration, habit, order, when, where_was_i
 from tests.test_skills import agent, at  # noqa: F401  (the three-day memory fixture)
 
@@ -105,3 +105,10 @@ def test_calls_for_a_plan_and_refinement_changes_it(agent):  # noqa: F811
     second = calls_for(plan, [], 1)
     assert [c.tool for c in second] != [c.tool for c in first]
     assert calls_for(plan, [], 2)[-1].args.get("broad") is True
+
+
+def test_seen_in_a_window(agent):  # noqa: F811
+    breakfast = TimeSlot(day_offset=-1, hours=(5.0, 10.5), part="breakfast")
+    things = seen(ctx_at(agent, at(2, 22), breakfast)).value
+    assert "blue mug" in things and "oatmeal" in things and "red mug" not in things  # day 1's breakfast only
+    assert not seen(ctx_at(agent, at(1, 6), breakfast)).found  # before anything was seen
