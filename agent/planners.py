@@ -13,7 +13,8 @@ from pydantic import ValidationError
 from agent.intents import IntentClassifier
 from agent.llm import ChatModel, LLMError, parse_json_reply
 from agent.plan import INTENTS, WEARER, QueryPlan
-from agent.question_nlp import SpacyPipeline, parse_question
+from agent.question_nlp import DAY_PARTS, SpacyPipeline, parse_question
+from agent.text import content_words
 
 # Which intents a question word leaves possible (grammar, not wording): "how long" asks a
 # duration whatever else the sentence says; "who" a person.
@@ -117,21 +118,27 @@ class DeterministicPlanner:
             answer_type = "number"
         if intent in ("requests", "commitments", "order", "people") and answer_type == "text":
             answer_type = "list" if intent in ("order", "people") else "text"
+        time, topic, places = parse.time, parse.topic, parse.places
+        if intent == "when" and time.relation == "day_of" and time.anchor and not (parse.objects or topic or places):
+            # "the day I had oatmeal in the kitchen, which day was it?": the anchor is what is asked about
+            places = [p for p in vocabulary.places if f" {p.lower()} " in f" {time.anchor.lower()} "]
+            topic = [w for w in content_words(time.anchor) if w not in DAY_PARTS and w not in " ".join(places).split()]
+            time = replace(time, relation=None, anchor=None)
         people = [p for p in parse.people if p != WEARER]
         speaker, listener = parse.speaker, parse.listener
         if intent == "requests":  # a request is made to the wearer by someone else
             speaker, listener = (speaker if speaker != WEARER else None), WEARER
         if intent == "commitments":
             speaker = WEARER
-        premises = premises_for(intent, people, parse.places, parse.objects, parse.modifiers)
+        premises = premises_for(intent, people, places, parse.objects, parse.modifiers)
         constraints = []
         if "last" in parse.text.lower().split():
             constraints.append("last")
         return QueryPlan(
-            intent=intent, answer_type=answer_type, objects=parse.objects, people=people, places=parse.places,
+            intent=intent, answer_type=answer_type, objects=parse.objects, people=people, places=places,
             speaker=speaker, listener=listener,
             act={"requests": "request", "commitments": "commitment"}.get(intent),
-            topic=parse.topic, event=parse.event or None, time=parse.time, premises=premises,
+            topic=topic, event=parse.event or None, time=time, premises=premises,
             constraints=constraints, text=parse.text, verb=parse.root_lemma or None, listed=parse.listed,
             planner=self.name, confidence=round(scores[intent], 3),
             alternatives=[i for i in sorted(scores, key=scores.get, reverse=True) if i != intent and i in allowed][:2],

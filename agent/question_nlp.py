@@ -9,6 +9,7 @@ relates them ("after lunch") or a clause that anchors them ("the day Bob called"
 """
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Collection
 from dataclasses import dataclass, field
@@ -32,6 +33,9 @@ _SOCIAL_VERBS = {"tell", "ask", "call", "text", "message", "email", "meet", "rem
                  "visit", "talk", "speak", "chat", "phone", "see", "bring", "give", "send", "show"}
 # Nouns that name kinds of place rather than a thing seen ("how many rooms", "every room it was in").
 PLACE_KINDS = {"room", "place", "shop", "store", "location", "spot", "building", "stop"}
+# Nouns that say something about a thing rather than name one ("the bottle's trail").
+_RELATIONAL = {"trail", "path", "route", "location", "whereabouts", "history", "journey", "position", "state",
+               "condition", "colour", "color", "movement", "track"}
 # Nouns that hedge rather than name ("any idea where ...", "no clue what ...").
 _HEDGES = {"idea", "clue", "chance", "notion"}
 # Nouns that name the kind of answer wanted; "which locker" names its topic instead.
@@ -203,12 +207,17 @@ def _time_slot(doc, start: int, at: datetime | None) -> tuple[TimeSlot, set[int]
         used.add(tok.i)
         part = "bedtime" if bedtime else tok.lower_
         hours = DAY_PARTS[part]
-        if tok.head.lower_ in ("after", "before", "since", "until") and tok.dep_ == "pobj":
-            used.add(tok.head.i)
-            if _reported(tok.head.head):  # part of what was said or planned, not when the question is about
+        prep = tok.head if tok.dep_ == "pobj" else tok.head.head if tok.head.dep_ == "pcomp" else None  # "after (eating) lunch"
+        prefix = doc[tok.i - 2].lower_ if tok.i >= 2 and doc[tok.i - 1].text == "-" else ""  # "post-lunch"
+        if prep is not None and prep.lower_ in ("after", "before", "since", "until"):
+            used.add(prep.i)
+            if _reported(prep.head):  # part of what was said or planned, not when the question is about
                 part, hours = None, None
                 continue
-            relation = "after" if tok.head.lower_ in ("after", "since") else "before"
+            relation = "after" if prep.lower_ in ("after", "since") else "before"
+        elif prefix in ("post", "pre"):
+            relation = "after" if prefix == "post" else "before"
+            used.update((tok.i - 2, tok.i - 1))
         for left in tok.lefts:
             if left.lower_ in _TODAY:
                 day_offset = _TODAY[left.lower_] if day_offset is None else day_offset
@@ -307,6 +316,8 @@ def _dateparse(text: str, at: datetime) -> datetime | None:
 
 def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
                    known_places: Collection[str] = (), known_people: Collection[str] = ()) -> QuestionParse:
+    # "post-lunch" / "pre-dinner" are "after lunch" / "before dinner" to the parser
+    question = re.sub(r"\bpost-(?=\w)", "after ", re.sub(r"\bpre-(?=\w)", "before ", question, flags=re.I), flags=re.I)
     doc = nlp(question)
     start = _strip_wake(doc)
     # "after I left the office, where did I go?": a leading time clause often misleads the parser;
@@ -391,6 +402,11 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
         if asked and wh != "how many":  # "what colour", "which day": the noun names the answer, not a thing
             if chunk.root.lower_ not in _ANSWER_KINDS:  # "which locker": what the answer is about
                 parse.topic_nouns.append(chunk.root.lower_)
+            used.update(t.i for t in chunk)
+            continue
+        owner = next((t for t in chunk if t.dep_ == "poss" and t.pos_ in ("NOUN", "PROPN")), None)
+        if owner is not None and chunk.root.lemma_ in _RELATIONAL:  # "the bottle's trail": the bottle is the thing
+            parse.objects.append(owner.lower_)
             used.update(t.i for t in chunk)
             continue
         text = _chunk_text([t for t in chunk if t.i not in used and t not in asked])
