@@ -1,0 +1,39 @@
+"""The sufficiency model: features from tool results, the prior, and a fit that round-trips."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from agent.plan import QueryPlan
+from agent.state import Evidence
+from agent.sufficiency import FEATURES, SufficiencyModel, features, fit
+from agent.tools.base import ToolResult
+from memory.records import MemoryRecord
+
+
+def _evidence(i: int) -> Evidence:
+    when = datetime(2026, 3, 2, 8, 0, i)
+    return Evidence(MemoryRecord("event", "text", "me", f"line {i}", when, when, id=i), 0.5, "t")
+
+
+def test_features_read_the_results():
+    plan = QueryPlan(intent="locate", objects=["keys"], confidence=0.7)
+    found = ToolResult("locate", "In the hall", [_evidence(1)], True, "hall")
+    search = ToolResult("search", "", [_evidence(1), _evidence(2)], True)
+    premise = ToolResult("premise", "", [], False, "Carol")
+    values = features(plan, [found, search, premise], ["keys in the hall"], ["keys"], [1.0, 0.0], [1.0, 0.0], 1, 2)
+    assert set(values) == set(FEATURES)
+    assert values["found"] == 1.0 and values["premise_failed"] == 1.0 and values["agreement"] == 1.0
+    assert values["typed_match"] == 1.0 and values["option_margin"] == 1.0 and values["refinements"] == 0.5
+    assert values["coverage"] == 1.0 and values["intent_confidence"] == 0.7
+
+
+def test_prior_prefers_found_evidence_and_a_fit_round_trips(tmp_path):
+    prior = SufficiencyModel.load(tmp_path / "absent.json")
+    good = {"found": 1.0, "coverage": 1.0, "intent_confidence": 0.8, "support": 0.5}
+    bad = {"found": 0.0, "coverage": 0.0, "intent_confidence": 0.8, "support": 0.0}
+    assert prior.source == "prior" and prior(good) > 0.5 > prior(bad)
+    rows = [good] * 6 + [bad] * 6
+    data = fit(rows, [1] * 6 + [0] * 6, tmp_path / "model.json")
+    fitted = SufficiencyModel.load(tmp_path / "model.json")
+    assert data["rows"] == 12 and fitted.source == "model.json"
+    assert fitted(good) > 0.5 > fitted(bad)
