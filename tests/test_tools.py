@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-
 from agent.plan import TimeSlot
 from agent.tools import ToolCall, calls_for
 from agent.tools.base import ToolContext
