@@ -31,6 +31,9 @@ from retrieval.operators import MemoryOperators
 from retrieval.search import HybridRetriever
 
 
+MAX_QUESTION_CHARS = 2000  # a question, not a document: longer input is refused, not truncated
+
+
 @dataclass
 class AgentContext:
     retriever: HybridRetriever
@@ -237,8 +240,12 @@ class MemoryAgent:
 
     def ask(self, question: str, namespace: str, at: datetime | None = None,
             options: list[str] | None = None) -> AgentAnswer:
-        if not question or not question.strip():
+        if not isinstance(question, str):
+            raise ValueError(f"question must be text, not {type(question).__name__}")
+        if not question.strip():
             raise ValueError("question is empty")
+        if len(question) > MAX_QUESTION_CHARS:
+            raise ValueError(f"question is {len(question)} characters; at most {MAX_QUESTION_CHARS} are accepted")
         if at is not None and at.tzinfo is not None:
             at = at.replace(tzinfo=None)  # memory keeps the wearer's clock as naive wall time
         state = AgentState(question=question.strip(), namespace=namespace, at=at, options=options or None)

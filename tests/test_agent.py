@@ -146,3 +146,9 @@ def test_llm_failures_are_errors_not_abstentions(filled):
     unreachable = OpenAICompatibleChat(LLMConfig(backend="openai", base_url="http://127.0.0.1:9/v1", timeout=2))
     with pytest.raises(LLMError):
         make_agent(filled, chat=unreachable).ask("What did Bob ask me to buy?", "me", AT)
+
+
+@pytest.mark.parametrize("bad", ["   ", "x" * 2001, 42])
+def test_questions_that_are_not_questions_are_refused(filled, bad):
+    with pytest.raises(ValueError):
+        make_agent(filled).ask(bad, "me", AT)
