@@ -30,7 +30,6 @@ from memory.records import PLACE_VISIT
 from retrieval.operators import MemoryOperators
 from retrieval.search import HybridRetriever
 
-
 MAX_QUESTION_CHARS = 2000  # a question, not a document: longer input is refused, not truncated
 
 
