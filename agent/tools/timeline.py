@@ -25,14 +25,8 @@ def _day_label(day: date) -> str:
 
 def where_was_i(ctx: ToolContext) -> ToolResult:
     """The place the wearer was in during the plan's window (the first stay in it)."""
-    after, before = ctx.window()
-    if ctx.time.hours and ctx.time.relation in ("after", "before"):  # "where did I go after lunch"
-        around = _around_meal(ctx)
-        if around is None or not around[1]:
-            return ToolResult("where_was_i", "", [], False, note=f"nothing remembered {ctx.time.relation} {ctx.time.part}")
-        visits = around[1]
-    else:
-        visits = [v for v in ctx.visits(after, before) if _in_hours(v.wall_start, ctx.time.hours)]
+    after, _ = ctx.window()
+    visits = _stays(ctx)
     if not visits:
         return ToolResult("where_was_i", "", [], False, note="no place remembered in that window")
     # Right before an event is the last stay before it; right after, the first stay somewhere else.
@@ -136,32 +130,28 @@ def order(ctx: ToolContext, steps: Sequence[str]) -> ToolResult:
                       f"located {len(found)}/{len(located)} steps")
 
 
-def _around_meal(ctx: ToolContext) -> tuple[MemoryRecord, list[MemoryRecord]] | None:
-    """The stay in a meal's or day part's hours (the latest such day in the window) and the
-    stays after it somewhere else, or before it, that day."""
+def _stays(ctx: ToolContext) -> list[MemoryRecord]:
+    """The stays the plan's time slot selects: those in its window and hours, or, for "after
+    lunch" / "before dinner", those after the stay in that meal's hours somewhere else, or
+    before it, on the latest such day in the window."""
     visits = ctx.visits(*ctx.window())
+    if not (ctx.time.hours and ctx.time.relation in ("after", "before")):
+        return [v for v in visits if _in_hours(v.wall_start, ctx.time.hours)]
     in_part = [v for v in visits if _in_hours(v.wall_start, ctx.time.hours)]
     if not in_part:
-        return None
+        return []
     day = in_part[-1].wall_start.date()
     anchor = next(v for v in in_part if v.wall_start.date() == day)
     same_day = [v for v in visits if v.wall_start.date() == day]
     if ctx.time.relation == "after":
-        return anchor, [v for v in same_day if v.wall_start > anchor.wall_start and v.attrs.get("place") != anchor.attrs.get("place")]
-    return anchor, [v for v in same_day if v.wall_end <= anchor.wall_start]
+        return [v for v in same_day if v.wall_start > anchor.wall_start and v.attrs.get("place") != anchor.attrs.get("place")]
+    return [v for v in same_day if v.wall_end <= anchor.wall_start]
 
 
 def activity(ctx: ToolContext) -> ToolResult:
     """What happened in the window: the places the wearer went. "after lunch" is what came
     after the stay in the lunch hours; "before dinner" what came before it."""
-    after, before = ctx.window()
-    if ctx.time.hours and ctx.time.relation in ("after", "before"):
-        around = _around_meal(ctx)
-        if around is None:
-            return ToolResult("activity", "", [], False, note=f"no {ctx.time.part} remembered")
-        visits = around[1]
-    else:
-        visits = [v for v in ctx.visits(after, before) if _in_hours(v.wall_start, ctx.time.hours)]
+    visits = _stays(ctx)
     if not visits:
         return ToolResult("activity", "", [], False, note="nothing remembered in that window")
     places = [p for i, p in enumerate(v.attrs.get("place") for v in visits) if p and (i == 0 or visits[i - 1].attrs.get("place") != p)]
