@@ -43,6 +43,7 @@ class OpenAICompatibleChat:
         body: dict = {"model": self.config.model, "messages": messages, "temperature": self.config.temperature}
         if schema is not None:
             body["response_format"] = {"type": "json_schema",
+                                       # not strict: OpenAI strict mode rejects optional fields, which our plans have
                                        "json_schema": {"name": "reply", "schema": schema, "strict": False}}
         elif json_mode:
             body["response_format"] = {"type": "json_object"}

