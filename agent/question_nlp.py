@@ -68,7 +68,6 @@ class QuestionParse:
     wh: str | None  # the question word that decides the answer type ("where", "how long", ...)
     yes_no: bool
     people: list[str] = field(default_factory=list)
-    wearer_subject: bool = False  # "I" / "we" is the subject of the main verb
     speaker: str | None = None
     listener: str | None = None
     places: list[str] = field(default_factory=list)
@@ -361,7 +360,6 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
                 who = parse.people[0]  # "Peter talked to me ... what did he say?"
             if tok.dep_ in ("nsubj", "nsubjpass") and who:
                 parse.speaker = who
-                parse.wearer_subject = who == WEARER
             elif tok.dep_ in ("dobj", "dative", "iobj") and who and tok.lower_ not in ("what", "who"):
                 parse.listener = who
         if tok.dep_ == "pobj" and tok.head.lower_ in ("to", "with") and tok.head.head.i == (root.i if root else -1):

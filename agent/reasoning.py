@@ -44,10 +44,6 @@ def coverage(key_terms: Sequence[str], texts: Sequence[str]) -> float:
     return sum(_stem(t) in have for t in key_terms) / len(key_terms)
 
 
-def clock(record: MemoryRecord) -> str:
-    return record.wall_start.strftime("%H:%M:%S")
-
-
 def evidence_text(record: MemoryRecord) -> str:
     """What a record contributes as proof (text blocks whole, utterances with speaker)."""
     if record.kind == TEXT_SIGHTING:

@@ -6,6 +6,7 @@ import re
 from collections.abc import Sequence
 
 from agent.plan import WEARER
+from agent.reasoning import evidence_text
 from agent.state import Evidence
 from agent.tools.base import ToolContext, ToolResult
 from memory.conversation import CORRECTION_CUE
@@ -145,17 +146,17 @@ def read(ctx: ToolContext, topic: Sequence[str], query: str, places: Sequence[st
         hits = [e for e in hits if e.record.attrs.get("place") in places] or hits
     shape = {"money": _AMOUNT, "number": _DIGITS}.get(answer_type)
     if shape is not None:
-        hits = [e for e in hits if shape.search(_block(e.record))] or hits
+        hits = [e for e in hits if shape.search(evidence_text(e.record))] or hits
     if not hits:
         return ToolResult("read", "", [], False, note="no text read")
     lo, hi = ctx.time.start, ctx.time.end
     if lo is not None and hi is not None:  # an anchored moment: what was in view then, not the best match overall
         middle = lo + (hi - lo) / 2
-        top = max(hits, key=lambda e: (_overlap(topic, _block(e.record)), -abs((e.record.wall_start - middle).total_seconds()),
+        top = max(hits, key=lambda e: (_overlap(topic, evidence_text(e.record)), -abs((e.record.wall_start - middle).total_seconds()),
                                        len(e.record.attrs.get("block") or ()), e.score))
     else:
-        top = max(hits, key=lambda e: (_overlap(topic, _block(e.record)), e.score))
-    block = _block(top.record)
+        top = max(hits, key=lambda e: (_overlap(topic, evidence_text(e.record)), e.score))
+    block = evidence_text(top.record)
     where = f" in the {top.record.attrs['place']}" if top.record.attrs.get("place") else ""
     # Text rarely repeats the question's words ("the code on the note" reads "WIFI PASSWORD BLUEFOX42"):
     # a close meaning counts as well as a shared word.
@@ -163,7 +164,3 @@ def read(ctx: ToolContext, topic: Sequence[str], query: str, places: Sequence[st
     related = _overlap(topic, block) > 0 or top.score >= READ_COSINE or ctx.time.start is not None
     return ToolResult("read", f'"{block}" (read{where} at {top.record.wall_start:%H:%M})', [top], related, block,
                       f"best text block (cosine {top.score:.2f})", names=ctx.people_in(block.title()))
-
-
-def _block(record: MemoryRecord) -> str:
-    return " / ".join(record.attrs.get("block") or [record.attrs.get("line", record.text)])
