@@ -13,7 +13,8 @@ from pydantic import ValidationError
 from agent.intents import IntentClassifier
 from agent.llm import ChatModel, LLMError, parse_json_reply
 from agent.plan import INTENTS, WEARER, QueryPlan
-from agent.question_nlp import DAY_PARTS, SpacyPipeline, parse_question
+from agent.question_nlp import SpacyPipeline, parse_question
+from agent.question_time import DAY_PARTS
 from agent.text import content_words
 
 # Which intents a question word leaves possible (grammar, not wording): "how long" asks a

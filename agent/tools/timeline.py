@@ -7,7 +7,7 @@ from collections import Counter
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 
-from agent.question_nlp import DAY_PARTS
+from agent.question_time import DAY_PARTS
 from agent.tools.base import FINE_KINDS, ToolContext, ToolResult, evidence
 from agent.tools.talk import read, said
 from memory.records import ENTITY_SIGHTING, MemoryRecord

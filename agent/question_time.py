@@ -1,0 +1,151 @@
+"""When a question is about: dates (dateparser), days relative to the question ("yesterday
+evening"), the hours a meal or part of the day names, and the relation to an event that
+anchors the time ("after lunch", "once I'd finished lunch", "the day Bob asked for the
+slides", "while we were in the kitchen"). Grammar decides which time belongs to the
+question and which is part of what was said ("what did I promise to do after work?").
+"""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from agent.plan import TimeSlot
+
+# Hours of the day that day parts and meals name (general English, not a world's vocabulary).
+DAY_PARTS: dict[str, tuple[float, float]] = {
+    "breakfast": (5.0, 10.5), "brunch": (9.5, 13.0), "lunch": (11.0, 14.5), "lunchtime": (11.0, 14.5),
+    "dinner": (17.5, 21.5), "supper": (17.5, 21.5), "morning": (5.0, 12.0), "noon": (11.5, 13.0),
+    "afternoon": (12.0, 18.0), "evening": (18.0, 24.0), "night": (18.0, 24.0), "tonight": (18.0, 24.0),
+    "bedtime": (20.0, 24.0),
+}
+_TODAY = {"today": 0, "tonight": 0, "yesterday": -1, "this": 0, "last": -1}
+# Subordinators that relate the question's time to an event ("after I got home", "once I'd eaten").
+_MARKS = {"after": "after", "since": "after", "once": "after", "before": "before", "until": "before",
+          "till": "before", "when": "during", "while": "during", "whilst": "during"}
+# Verbs whose complement is something said or intended: a time inside it is its content.
+_REPORTING = {"say", "tell", "ask", "promise", "agree", "plan", "intend", "want", "need", "remind", "mention",
+              "offer", "suggest", "decide", "expect", "hope", "have", "commit"}
+
+
+def _reported(tok) -> bool:
+    """Whether a token sits in the complement of a verb of saying or intending
+    ("what did I promise [to do after work]") rather than in the question's own clause."""
+    while tok.dep_ != "ROOT" and tok.head is not tok:
+        if tok.dep_ in ("xcomp", "ccomp") and tok.head.lemma_ in _REPORTING:
+            return True
+        tok = tok.head
+    return False
+
+
+def time_slot(doc, start: int, at: datetime | None) -> tuple[TimeSlot, set[int]]:
+    """Times named in the question and the token indexes they cover. "after" / "before" place
+    the question only when they modify its main verb: in "what did I promise to do after
+    work?" the time is part of what was promised."""
+    used: set[int] = set()
+    day_offset, part, hours, relation, anchor = None, None, None, None, None
+    clock_start = clock_end = None
+    for ent in doc.ents:
+        if ent.label_ not in ("DATE", "TIME") or ent.start < start:
+            continue
+        words = [t.lower_ for t in ent]
+        used.update(range(ent.start, ent.end))
+        for w in words:
+            if w in DAY_PARTS:
+                part, hours = w, DAY_PARTS[w]
+        if "yesterday" in words or ("last" in words and "night" in words):
+            day_offset = -1
+        elif any(w in ("today", "tonight", "this") for w in words):
+            day_offset = 0 if day_offset is None else day_offset
+        elif at is not None and not part:
+            parsed = _dateparse(ent.text, at)
+            if parsed is not None:
+                if any(c.isdigit() for c in ent.text) and ent.label_ == "TIME":
+                    clock_start, clock_end = parsed - timedelta(minutes=30), parsed + timedelta(minutes=30)
+                else:
+                    day_offset = (parsed.date() - at.date()).days
+        prep = doc[ent.start - 1] if ent.start > 0 else None
+        if prep is not None and prep.lower_ in _TODAY and day_offset is None:  # "this morning's", "last evening"
+            day_offset = _TODAY[prep.lower_]
+            used.add(prep.i)
+        if prep is not None and prep.lower_ in ("after", "before", "since", "until"):
+            relation = "after" if prep.lower_ in ("after", "since") else "before"
+            used.add(prep.i)
+    for tok in doc[start:]:  # day parts and meals that NER leaves untagged ("after lunch", "for breakfast")
+        bedtime = tok.lower_ == "bed" and tok.dep_ == "pobj" and tok.head.lower_ in ("before", "after", "at", "until")
+        if tok.i in used or (tok.lower_ not in DAY_PARTS and not bedtime) or tok.pos_ not in ("NOUN", "PROPN", "ADV"):
+            continue
+        used.add(tok.i)
+        part = "bedtime" if bedtime else tok.lower_
+        hours = DAY_PARTS[part]
+        prep = tok.head if tok.dep_ == "pobj" else tok.head.head if tok.head.dep_ == "pcomp" else None  # "after (eating) lunch"
+        prefix = doc[tok.i - 2].lower_ if tok.i >= 2 and doc[tok.i - 1].text == "-" else ""  # "post-lunch"
+        if prep is not None and prep.lower_ in ("after", "before", "since", "until"):
+            used.add(prep.i)
+            if _reported(prep.head):  # part of what was said or planned, not when the question is about
+                part, hours = None, None
+                continue
+            relation = "after" if prep.lower_ in ("after", "since") else "before"
+        elif prefix in ("post", "pre"):
+            relation = "after" if prefix == "post" else "before"
+            used.update((tok.i - 2, tok.i - 1))
+        for left in tok.lefts:
+            if left.lower_ in _TODAY:
+                day_offset = _TODAY[left.lower_] if day_offset is None else day_offset
+                used.add(left.i)
+        if tok.lower_ == "tonight":
+            day_offset = 0
+    for tok in doc[start:]:
+        if tok.lower_ in ("today", "yesterday") and tok.i not in used:
+            day_offset = _TODAY[tok.lower_]
+            used.add(tok.i)
+    # "on the day (that) Bob asked for the slides" / "after I got home": an event anchors the time
+    for tok in doc[start:]:
+        if tok.lemma_ == "day" and any(c.dep_ in ("relcl", "acl") for c in tok.children):
+            clause = next(c for c in tok.children if c.dep_ in ("relcl", "acl"))
+            anchor = phrase(clause.subtree)
+            relation = "day_of"
+            used.update(t.i for t in tok.subtree)
+            if tok.head.pos_ == "ADP":
+                used.add(tok.head.i)
+            break
+        before_clause = doc[tok.left_edge.i - 1] if tok.left_edge.i > start else None  # "go [once] I'd finished"
+        marks = [c for c in tok.children if c.dep_ in ("mark", "advmod") and c.lower_ in _MARKS] + (
+            [before_clause] if before_clause is not None and before_clause.lower_ in _MARKS else [])
+        if tok.dep_ == "advcl" and not _reported(tok.head) and marks:
+            relation = _MARKS[marks[0].lower_]
+            clause = [t for t in tok.subtree if t.i != marks[0].i]
+            named = [t for t in clause if t.lower_ in DAY_PARTS]
+            if named and relation != "during":  # "once I'd finished lunch": the meal's hours, no event to find
+                part, hours = named[0].lower_, DAY_PARTS[named[0].lower_]
+            elif tok.lemma_ in ("see", "spot", "notice", "find") and any(
+                    c.dep_ == "dobj" and c.lower_ in ("it", "them", "him", "her") for c in tok.children):
+                relation = None  # "the last time I saw it": the thing's own last sighting, not a window
+            else:
+                anchor = phrase(clause)
+            used.update([*(t.i for t in tok.subtree), marks[0].i])
+            break
+        if (tok.lower_ in ("after", "before", "since", "until") and tok.dep_ == "prep" and tok.i not in used
+                and not _reported(tok.head) and any(c.dep_ == "pobj" for c in tok.children)):
+            obj = next(c for c in tok.children if c.dep_ == "pobj")
+            if obj.i not in used:
+                relation = "after" if tok.lower_ in ("after", "since") else "before"
+                anchor = phrase(t for t in obj.subtree)
+                used.update(t.i for t in tok.subtree)
+                break
+    if relation in ("after", "before") and anchor is None and hours is None and clock_start is None:
+        relation = None  # "what was Bob after?": no time to be after
+    if day_offset is not None and day_offset > 0:
+        day_offset = None  # "a to-do for tomorrow": memory holds the past, so a future day is content
+    slot = TimeSlot(day_offset=day_offset, hours=hours, part=part, relation=relation, anchor=anchor,
+                    start=clock_start, end=clock_end)
+    return slot, used
+
+
+def phrase(tokens) -> str:
+    return " ".join(t.text for t in tokens if t.pos_ not in ("PUNCT",)).strip()
+
+
+def _dateparse(text: str, at: datetime) -> datetime | None:
+    import dateparser
+
+    return dateparser.parse(text, languages=["en"], settings={
+        "RELATIVE_BASE": at, "PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": False})
