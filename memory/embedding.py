@@ -7,12 +7,14 @@ configuration.
 from __future__ import annotations
 
 import threading
+from collections import OrderedDict
 from collections.abc import Sequence
 from typing import Protocol
 
 import numpy as np
 
 PACKAGED_MINILM = "packaged:all-MiniLM-L6-v2"
+SHORT_TEXT = 300  # characters: texts up to this long are remembered once embedded
 
 
 class TextEmbedder(Protocol):
@@ -27,10 +29,13 @@ class TextEmbedder(Protocol):
 class SentenceTransformerEmbedder:
     """Loads lazily: importing memlens must never load a model."""
 
-    def __init__(self, model: str = PACKAGED_MINILM, device: str = "cpu", batch_size: int = 64):
+    def __init__(self, model: str = PACKAGED_MINILM, device: str = "cpu", batch_size: int = 64,
+                 cache_size: int = 4096):
         self.model_id = model
         self.device = device
         self.batch_size = batch_size
+        self.cache_size = cache_size
+        self._cache: OrderedDict[str, np.ndarray] = OrderedDict()  # short text -> vector, least recent first
         self._model = None
         self._lock = threading.Lock()
         self.dim = 384 if model == PACKAGED_MINILM else 0
@@ -54,7 +59,24 @@ class SentenceTransformerEmbedder:
         model = self._load()
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
-        vectors = model.encode(
-            list(texts), batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False
-        )
-        return np.asarray(vectors, dtype=np.float32)
+        # Short texts (questions, options, query rewrites) repeat across the tools and rounds
+        # of one question and across questions: they are embedded once and remembered.
+        known: dict[str, np.ndarray] = {}
+        with self._lock:
+            for text in dict.fromkeys(texts):
+                if len(text) <= SHORT_TEXT and text in self._cache:
+                    self._cache.move_to_end(text)
+                    known[text] = self._cache[text]
+        missing = [t for t in dict.fromkeys(texts) if t not in known]
+        if missing:
+            vectors = np.asarray(model.encode(
+                missing, batch_size=self.batch_size, normalize_embeddings=True, show_progress_bar=False
+            ), dtype=np.float32)
+            known.update(zip(missing, vectors))
+            with self._lock:
+                for text in missing:
+                    if len(text) <= SHORT_TEXT:
+                        self._cache[text] = known[text]
+                while len(self._cache) > self.cache_size:
+                    self._cache.popitem(last=False)
+        return np.stack([known[t] for t in texts]).astype(np.float32)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
+import numpy as np
 import pytest
 
 from memory.records import RecordFilter
@@ -80,3 +81,18 @@ def test_failed_build_leaves_memory_untouched(memory, observation):
     with pytest.raises(ValueError, match="no clips"):
         memory.ingest(broken, "me")
     assert memory.store("event").count(RecordFilter()) == before
+
+
+def test_short_texts_are_embedded_once_and_the_cache_is_bounded():
+    from memory.embedding import SentenceTransformerEmbedder
+
+    embedder = SentenceTransformerEmbedder(cache_size=2)
+    first = embedder.embed(["where are my keys", "hello"])
+    model = embedder._load()
+    calls = []
+    encode = model.encode
+    model.encode = lambda texts, **kw: calls.append(list(texts)) or encode(texts, **kw)
+    again = embedder.embed(["hello", "where are my keys", "something new"])
+    assert calls == [["something new"]]  # only the new text reached the model
+    assert np.allclose(again[0], first[1]) and np.allclose(again[1], first[0])
+    assert len(embedder._cache) == 2  # bounded: the least recent text was dropped
