@@ -10,12 +10,14 @@ from datetime import datetime
 
 from pydantic import ValidationError
 
+from agent.compose import abstain_options
 from agent.intents import IntentClassifier
 from agent.llm import ChatModel, LLMError, parse_json_reply
 from agent.plan import INTENTS, WEARER, QueryPlan
 from agent.question_nlp import SpacyPipeline, parse_question
 from agent.question_time import DAY_PARTS
 from agent.text import content_words
+from agent.tools import bare, option_steps
 
 # Which intents a question word leaves possible (grammar, not wording): "how long" asks a
 # duration whatever else the sentence says; "who" a person.
@@ -50,9 +52,6 @@ def _shaped_by_options(options: list[str], vocabulary: Vocabulary, objects: list
     """Multiple choice defines the answer space: options that are sequences ("kitchen ->
     office", "A; then B; then C") ask for an order, of places a thing went through when
     every step is a known place and the question names a thing."""
-    from agent.compose import abstain_options
-    from agent.tools import bare, option_steps
-
     real = [o for i, o in enumerate(options) if i not in abstain_options(options)]
     if real and sum(o.strip().isdigit() for o in real) == len(real):
         return "count"  # "3", "4", "5": how many
@@ -93,25 +92,26 @@ class DeterministicPlanner:
         """Person names a remembered text mentions (spaCy NER), for "who" answers."""
         return list(dict.fromkeys(e.text for e in self.nlp(text).ents if e.label_ == "PERSON"))
 
-    def allowed_intents(self, question: str, at: datetime | None, vocabulary: Vocabulary = Vocabulary()) -> list[str]:
-        """The intents the question's grammar leaves possible, most likely first."""
-        parse = parse_question(self.nlp, question, at, vocabulary.places, vocabulary.people)
-        scores = self.classifier.scores(parse.text)
-        return sorted(_allowed(parse), key=lambda i: -scores.get(i, 0.0))
-
     def __init__(self, classifier: IntentClassifier, nlp: SpacyPipeline | None = None):
         self.classifier = classifier
         self.nlp = nlp or SpacyPipeline()
 
     def plan(self, question: str, at: datetime | None, options: list[str] | None = None,
              vocabulary: Vocabulary = Vocabulary()) -> QueryPlan:
+        return self.plan_with_candidates(question, at, options, vocabulary)[0]
+
+    def plan_with_candidates(self, question: str, at: datetime | None, options: list[str] | None = None,
+                             vocabulary: Vocabulary = Vocabulary()) -> tuple[QueryPlan, list[str]]:
+        """The plan, and the intents a model may still choose among: those the grammar allows,
+        most likely first (only the plan's own when multiple-choice options fix it)."""
         parse = parse_question(self.nlp, question, at, vocabulary.places, vocabulary.people)
         scores = self.classifier.scores(parse.text)
         allowed = _allowed(parse)
         intent = max((i for i in scores if i in allowed), key=scores.__getitem__, default=max(scores, key=scores.get))
         if parse.every_place and parse.objects:
             intent = "trajectory"  # every place a thing was in
-        intent = _shaped_by_options(options or [], vocabulary, parse.objects) or intent
+        shaped = _shaped_by_options(options or [], vocabulary, parse.objects)
+        intent = shaped or intent
         answer_type = _ANSWER_TYPES.get(parse.wh or "", "yes_no" if parse.yes_no else "text")
         if parse.money:
             answer_type = "money"
@@ -135,6 +135,7 @@ class DeterministicPlanner:
         constraints = []
         if "last" in parse.text.lower().split():
             constraints.append("last")
+        candidates = [intent] if shaped else list(dict.fromkeys([intent, *sorted(allowed, key=lambda i: -scores.get(i, 0.0))]))
         return QueryPlan(
             intent=intent, answer_type=answer_type, objects=parse.objects, people=people, places=places,
             speaker=speaker, listener=listener,
@@ -143,7 +144,7 @@ class DeterministicPlanner:
             constraints=constraints, text=parse.text, verb=parse.root_lemma or None, listed=parse.listed,
             planner=self.name, confidence=round(scores[intent], 3),
             alternatives=[i for i in sorted(scores, key=scores.get, reverse=True) if i != intent and i in allowed][:2],
-        )
+        ), candidates
 
 
 PLANNER_SYSTEM = """You read a person's question about their own remembered days (video from their smart \
@@ -193,10 +194,7 @@ class LLMPlanner:
 
     def plan(self, question: str, at: datetime | None, options: list[str] | None = None,
              vocabulary: Vocabulary = Vocabulary()) -> QueryPlan:
-        base = self.fallback.plan(question, at, options, vocabulary)
-        shaped = _shaped_by_options(options or [], vocabulary, base.objects)
-        candidates = [base.intent] if shaped else list(dict.fromkeys([base.intent, *self.fallback.allowed_intents(
-            question, at, vocabulary)]))
+        base, candidates = self.fallback.plan_with_candidates(question, at, options, vocabulary)
         messages = [{"role": "system", "content": PLANNER_SYSTEM},
                     {"role": "user", "content": json.dumps({"question": question, "candidate_intents": candidates})}]
         text = self.chat.complete(messages, json_mode=True, schema=self.schema(candidates))  # a dead endpoint raises

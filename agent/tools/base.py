@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from functools import cached_property
 from typing import Any
 
 from agent.plan import TimeSlot
@@ -62,18 +63,23 @@ class ToolContext:
     def visits(self, after: datetime | None = None, before: datetime | None = None) -> list[MemoryRecord]:
         return self.records((PLACE_VISIT,), after=after, before=before)
 
+    @cached_property
+    def all_visits(self) -> list[MemoryRecord]:
+        """Every stay before t_q, read once per tool call (places, stays and their ends all need it)."""
+        return self.visits()
+
     def known_places(self) -> list[str]:
-        return list(dict.fromkeys(v.attrs["place"] for v in self.visits() if v.attrs.get("place")))
+        return list(dict.fromkeys(v.attrs["place"] for v in self.all_visits if v.attrs.get("place")))
 
     def stay_at(self, record: MemoryRecord) -> MemoryRecord | None:
         """The stay (place visit) a moment happened in: the same recording's latest visit
         that began at or before it."""
-        visits = [v for v in self.visits() if v.video_id == record.video_id and v.wall_start <= record.wall_start]
+        visits = [v for v in self.all_visits if v.video_id == record.video_id and v.wall_start <= record.wall_start]
         return visits[-1] if visits else None
 
     def left_at(self, stay: MemoryRecord) -> datetime:
         """When a stay ended: where the same recording next shows another place, else its last sighting."""
-        later = [v for v in self.visits() if v.video_id == stay.video_id and v.wall_start >= stay.wall_end
+        later = [v for v in self.all_visits if v.video_id == stay.video_id and v.wall_start >= stay.wall_end
                  and v.attrs.get("place") != stay.attrs.get("place")]
         return later[0].wall_start if later else stay.wall_end
 
@@ -106,6 +112,11 @@ class ToolContext:
         hits.sort(key=lambda e: (-shared[e.record.id], -e.score))
         # A moment that shares no word with the phrase is not the moment it describes.
         return next((e.record for e in hits if e.record.id not in exclude and shared[e.record.id]), None)
+
+
+def in_hours(when: datetime, hours: tuple[float, float] | None) -> bool:
+    """Whether a moment falls in a span of the day (a meal, a part of the day); None is any time."""
+    return hours is None or hours[0] <= when.hour + when.minute / 60 < hours[1]
 
 
 def evidence(records: Sequence[MemoryRecord], why: str) -> list[Evidence]:

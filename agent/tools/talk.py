@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from agent.plan import WEARER
 from agent.reasoning import evidence_text
 from agent.state import Evidence
-from agent.tools.base import ToolContext, ToolResult
+from agent.tools.base import ToolContext, ToolResult, in_hours
 from memory.conversation import CORRECTION_CUE
 from memory.records import TEXT_SIGHTING, UTTERANCE, MemoryRecord
 from memory.scene import normalise
@@ -83,9 +83,7 @@ def people(ctx: ToolContext) -> ToolResult:
     """Who the wearer talked with in the window: named voices, in order of first turn."""
     after, before = ctx.window()
     turns = [r for r in ctx.records((UTTERANCE,), "event", after, before) if not _is_wearer(r)]
-    if ctx.time.hours:
-        h0, h1 = ctx.time.hours
-        turns = [r for r in turns if h0 <= r.wall_start.hour + r.wall_start.minute / 60 < h1]
+    turns = [r for r in turns if in_hours(r.wall_start, ctx.time.hours)]
     firsts: dict[str, MemoryRecord] = {}
     for r in turns:
         name = r.attrs.get("speaker_name")

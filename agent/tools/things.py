@@ -6,7 +6,7 @@ from datetime import timedelta
 
 from agent.question_nlp import PLACE_KINDS
 from agent.state import Evidence
-from agent.tools.base import ToolContext, ToolResult, evidence
+from agent.tools.base import ToolContext, ToolResult, evidence, in_hours
 from memory.records import ENTITY_SIGHTING, MemoryRecord
 
 
@@ -101,10 +101,9 @@ def seen(ctx: ToolContext) -> ToolResult:
     """The things seen in the window ("what did I have for breakfast on the day ..."), first
     sighting first."""
     after, before = ctx.window()
-    hours = ctx.time.hours
     firsts: dict[str, MemoryRecord] = {}
     for r in ctx.records((ENTITY_SIGHTING,), "entity", after, before):
-        if hours is None or hours[0] <= r.wall_start.hour + r.wall_start.minute / 60 < hours[1]:
+        if in_hours(r.wall_start, ctx.time.hours):
             firsts.setdefault(r.attrs.get("entity", r.text), r)
     if not firsts:
         return ToolResult("seen", "", [], False, note="nothing seen in that window")

@@ -5,18 +5,14 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 
 from agent.question_time import DAY_PARTS
-from agent.tools.base import FINE_KINDS, ToolContext, ToolResult, evidence
+from agent.tools.base import FINE_KINDS, ToolContext, ToolResult, evidence, in_hours
 from agent.tools.talk import read, said
 from memory.records import ENTITY_SIGHTING, MemoryRecord
 from memory.scene import normalise
 from retrieval.operators import order_by_time
-
-
-def _in_hours(when: datetime, hours: tuple[float, float] | None) -> bool:
-    return hours is None or hours[0] <= when.hour + when.minute / 60 < hours[1]
 
 
 def _day_label(day: date) -> str:
@@ -48,7 +44,7 @@ def moments(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = ()) 
         words = set(normalise(r.text).split()) | set(normalise(r.attrs.get("entity", "")).split())
         if not wanted or not any(w in words or all(x in words for x in w.split()) for w in wanted):
             continue
-        if not _in_hours(r.wall_start, ctx.time.hours):
+        if not in_hours(r.wall_start, ctx.time.hours):
             continue
         if places and r.attrs.get("place") not in places:
             continue
@@ -136,8 +132,8 @@ def _stays(ctx: ToolContext) -> list[MemoryRecord]:
     before it, on the latest such day in the window."""
     visits = ctx.visits(*ctx.window())
     if not (ctx.time.hours and ctx.time.relation in ("after", "before")):
-        return [v for v in visits if _in_hours(v.wall_start, ctx.time.hours)]
-    in_part = [v for v in visits if _in_hours(v.wall_start, ctx.time.hours)]
+        return [v for v in visits if in_hours(v.wall_start, ctx.time.hours)]
+    in_part = [v for v in visits if in_hours(v.wall_start, ctx.time.hours)]
     if not in_part:
         return []
     day = in_part[-1].wall_start.date()
@@ -168,19 +164,19 @@ def habit(ctx: ToolContext, thing: str | None, after_part: str | None) -> ToolRe
         hours = DAY_PARTS.get(after_part)
         nexts: list[MemoryRecord] = []
         for i, v in enumerate(visits):
-            hit = _in_hours(v.wall_start, hours) if hours else v.attrs.get("place") in ctx.places_in(after_part)
+            hit = in_hours(v.wall_start, hours) if hours else v.attrs.get("place") in ctx.places_in(after_part)
             if not hit:
                 continue
             later = next((w for w in visits[i + 1:] if w.attrs.get("place") != v.attrs.get("place")), None)
             if later is not None and later.wall_start.date() == v.wall_start.date() and not (
-                    hours and _in_hours(later.wall_start, hours) and later.video_id == v.video_id):
+                    hours and in_hours(later.wall_start, hours) and later.video_id == v.video_id):
                 if not nexts or nexts[-1].id != later.id:
                     nexts.append(later)
         support, why = nexts, f"where the wearer went after {after_part}"
     elif thing in DAY_PARTS:
         by_day: dict[date, MemoryRecord] = {}
         for v in visits:
-            if _in_hours(v.wall_start, DAY_PARTS[thing]):
+            if in_hours(v.wall_start, DAY_PARTS[thing]):
                 by_day.setdefault(v.wall_start.date(), v)  # the first place of that meal each day
         support, why = list(by_day.values()), f"where {thing} usually happens"
     elif thing:
