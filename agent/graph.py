@@ -245,8 +245,8 @@ class MemoryAgent:
             raise ValueError("question is empty")
         if len(question) > MAX_QUESTION_CHARS:
             raise ValueError(f"question is {len(question)} characters; at most {MAX_QUESTION_CHARS} are accepted")
-        if at is not None and at.tzinfo is not None:
-            at = at.replace(tzinfo=None)  # memory keeps the wearer's clock as naive wall time
+        if at is not None and at.tzinfo is not None:  # the service converts to the wearer's clock
+            raise ValueError("question time must be on the wearer's clock (naive), not carry an offset")
         state = AgentState(question=question.strip(), namespace=namespace, at=at, options=options or None)
         out = self.graph.invoke(state, context=self.context)
         return out["result"]

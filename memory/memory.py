@@ -61,8 +61,10 @@ class Memory:
         """Delete every record of a video and/or overlapping a wall-clock range."""
         if video_id is None and between is None:
             raise ValueError("forget needs a video id, a time range, or both")
+        if video_id is not None and not video_id.strip():
+            raise ValueError("video id is empty")
         flt = RecordFilter(
-            namespace=namespace, video_ids=(video_id,) if video_id else None, overlaps=between
+            namespace=namespace, video_ids=(video_id,) if video_id is not None else None, overlaps=between
         )
         with self.db.lock:
             removed = self._delete(flt)

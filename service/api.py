@@ -34,7 +34,7 @@ class AskRequest(BaseModel):
 
 
 class ForgetRequest(BaseModel):
-    video_id: str | None = None
+    video_id: str | None = Field(None, min_length=1, description="a video id this memory holds")
     start: datetime | None = None
     end: datetime | None = None
 
@@ -125,6 +125,8 @@ def create_app(system: MemlensSystem) -> FastAPI:
         between = (body.start, body.end) if body.start else None
         try:
             return {"removed": system.forget(namespace, body.video_id, between)}
+        except LookupError as exc:
+            raise HTTPException(404, str(exc)) from exc
         except ValueError as exc:
             raise HTTPException(422, str(exc)) from exc
 

@@ -111,6 +111,9 @@ def forget(
     try:
         removed = system.forget(namespace or system.config.service.default_namespace, video,
                                 (lo, hi) if lo else None)
+    except (LookupError, ValueError) as exc:
+        err.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from exc
     finally:
         system.close()
     console.print(f"forgot {removed} records")

@@ -8,6 +8,7 @@ import dataclasses
 import json
 import os
 import tomllib
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -27,6 +28,15 @@ class ServiceConfig:
     default_namespace: str = "default"
     max_upload_mb: int = 4096
     ingest_workers: int = 1
+    # Memory keeps the wearer's wall clock (naive times). A question time given with an
+    # offset is converted to this IANA zone first ("" = this machine's zone, the one video
+    # creation times are read in); `timezones` overrides it per namespace.
+    timezone: str = ""
+    timezones: dict[str, str] = field(default_factory=dict)
+
+    def zone_of(self, namespace: str) -> ZoneInfo | None:
+        name = self.timezones.get(namespace, self.timezone)
+        return ZoneInfo(name) if name else None
 
 
 @dataclass
@@ -119,4 +129,10 @@ def load_config(path: Path | None = None, env: typing.Mapping[str, str] | None =
         except (OSError, tomllib.TOMLDecodeError) as exc:
             raise ConfigError(f"cannot read config {path}: {exc}") from exc
     config = _apply(config, _env_overrides(env), "environment")
+    for where, zone in [("service.timezone", config.service.timezone),
+                        *((f"service.timezones.{ns}", z) for ns, z in config.service.timezones.items())]:
+        try:
+            zone and ZoneInfo(zone)
+        except (ZoneInfoNotFoundError, ValueError) as exc:
+            raise ConfigError(f"{where}: unknown time zone {zone!r} (an IANA name such as 'Europe/Paris')") from exc
     return config.resolve_paths()

@@ -115,11 +115,25 @@ class MemlensSystem:
 
     def ask(self, question: str, namespace: str | None = None, at: datetime | None = None,
             options: list[str] | None = None) -> AgentAnswer:
-        return self.agent.ask(question, namespace or self.config.service.default_namespace, at, options)
+        namespace = namespace or self.config.service.default_namespace
+        return self.agent.ask(question, namespace, self.wearer_clock(at, namespace), options)
+
+    def wearer_clock(self, at: datetime | None, namespace: str) -> datetime | None:
+        """Memory keeps the wearer's wall clock as naive times: a question time with an offset
+        is converted into the namespace's zone (never just stripped of it, which would move
+        the time cut by the offset); a naive time is already on that clock."""
+        if at is None or at.tzinfo is None:
+            return at
+        return at.astimezone(self.config.service.zone_of(namespace)).replace(tzinfo=None)
 
     def forget(self, namespace: str, video_id: str | None = None,
                between: tuple[datetime, datetime] | None = None) -> int:
-        """Forget records, vectors and cached observations of a video and/or a time range."""
+        """Forget records, vectors and cached observations of a video and/or a time range.
+        An id this namespace does not hold is refused (LookupError), never widened to 'all'."""
+        if video_id is not None and video_id not in {v.video_id for v in self.memory.videos(namespace)}:
+            raise LookupError(f"no video {video_id!r} in this memory")
+        if between is not None:
+            between = (self.wearer_clock(between[0], namespace), self.wearer_clock(between[1], namespace))
         affected = [
             v for v in self.memory.videos(namespace)
             if (video_id is None or v.video_id == video_id)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import os
 import time
+from datetime import UTC, datetime, timedelta, timezone
 
 import httpx
 import pytest
@@ -21,7 +22,7 @@ ALICE, BOB = {"X-API-Key": "key-alice"}, {"Authorization": "Bearer key-bob"}
 def system(tmp_path_factory):
     env = {**os.environ, "MEMLENS_HOME": str(tmp_path_factory.mktemp("api-home")),
            "MEMLENS_SERVICE__API_KEYS": '{"key-alice": "alice", "key-bob": "bob"}',
-           "MEMLENS_SERVICE__MAX_UPLOAD_MB": "2"}
+           "MEMLENS_SERVICE__MAX_UPLOAD_MB": "2", "MEMLENS_SERVICE__TIMEZONE": "UTC"}
     system = MemlensSystem(load_config(env=env))
     yield system
     system.close()
@@ -78,7 +79,7 @@ def test_a_key_never_sees_another_namespace(api, alice_job):
     assert answer["abstained"] and answer["evidence"] == []
     assert api.get("/memories", headers=BOB).json()["records"] == []
     assert api.get(f"/jobs/{alice_job['job_id']}", headers=BOB).status_code == 404
-    assert api.post("/forget", headers=BOB, json={"video_id": alice_job["result"]["video_id"]}).json()["removed"] == 0
+    assert api.post("/forget", headers=BOB, json={"video_id": alice_job["result"]["video_id"]}).status_code == 404
     assert api.get("/memories", headers=ALICE).json()["records"]
 
 
@@ -111,6 +112,29 @@ def test_ask_time_cut_and_options(api, alice_job):
     options = ["Red", "Blue", "This question cannot be answered"]
     car = api.post("/ask", headers=ALICE, json={"question": "What colour is my car?", "options": options}).json()
     assert car["chosen_option"] == 2 and len(car["option_scores"]) == 3
+
+
+def test_question_time_with_an_offset_is_converted_not_stripped(api, alice_job):
+    """The wearer's clock here is UTC: 07:59 UTC written as 21:59+14:00 is still before the
+    video, and must not see it (stripping the offset used to move the cut 14 hours later)."""
+    recorded = datetime.fromisoformat(alice_job["result"]["wall_start"])
+    def ask(at: datetime) -> dict:
+        return api.post("/ask", headers=ALICE, json={
+            "question": "What is the wifi password?", "at": at.isoformat()}).json()
+    kiritimati = timezone(timedelta(hours=14))
+    before = (recorded - timedelta(minutes=1)).replace(tzinfo=UTC).astimezone(kiritimati)
+    assert before.hour != (recorded - timedelta(minutes=1)).hour and ask(before)["abstained"]
+    after = (recorded + timedelta(hours=1)).replace(tzinfo=UTC).astimezone(kiritimati)
+    assert "BLUEFOX42" in ask(after)["answer"]
+
+
+@pytest.mark.parametrize("body, status", [
+    ({"video_id": ""}, 422), ({"video_id": "no-such-video"}, 404), ({"video_id": "", "start": "2024-05-14T00:00:00"}, 422),
+])
+def test_forget_refuses_an_empty_or_unknown_id_and_keeps_everything(api, system, alice_job, body, status):
+    before = system.memory.store("event").count(RecordFilter(namespace="alice"))
+    assert api.post("/forget", headers=ALICE, json=body).status_code == status
+    assert system.memory.store("event").count(RecordFilter(namespace="alice")) == before > 0
 
 
 def test_forget_removes_the_video_for_its_owner(api, system, alice_job):

@@ -27,6 +27,8 @@ def test_toml_then_environment_with_env_winning(tmp_path):
     ({"MEMLENS_AGENT__NO_SUCH": "1"}, "unknown setting"),
     ({"MEMLENS_AGENT__ABSTAIN_THRESHOLD": "high"}, "cannot read"),
     ({"MEMLENS_SERVICE__PORT": "eighty"}, "cannot read"),
+    ({"MEMLENS_SERVICE__TIMEZONE": "Mars/Olympus"}, "unknown time zone"),
+    ({"MEMLENS_SERVICE__TIMEZONES": '{"alice": "UTC+3"}'}, "service.timezones.alice"),
 ])
 def test_bad_settings_are_clear_errors(env, message):
     with pytest.raises(ConfigError, match=message):
@@ -38,3 +40,11 @@ def test_unreadable_config_file(tmp_path):
     bad.write_text("[agent\n")
     with pytest.raises(ConfigError, match="cannot read config"):
         load_config(bad, env={})
+
+
+def test_each_namespace_can_keep_its_own_clock():
+    config = load_config(env={"MEMLENS_SERVICE__TIMEZONE": "Europe/Paris",
+                              "MEMLENS_SERVICE__TIMEZONES": '{"alice": "Pacific/Kiritimati"}'})
+    assert config.service.zone_of("alice").key == "Pacific/Kiritimati"
+    assert config.service.zone_of("bob").key == "Europe/Paris"
+    assert load_config(env={}).service.zone_of("bob") is None  # this machine's zone

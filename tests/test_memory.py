@@ -50,6 +50,15 @@ def test_forget_video_cascades_through_every_store_and_vector_index(memory, obse
     assert behaviors and all(b.attrs["days"] == [(T0 + timedelta(days=1)).date().isoformat()] for b in behaviors)
 
 
+@pytest.mark.parametrize("video_id", ["", "  "])
+def test_forget_with_a_blank_video_id_is_refused_not_widened_to_everything(memory, observation, video_id):
+    memory.ingest(observation, "me")
+    before = memory.store("event").count(RecordFilter(namespace="me"))
+    with pytest.raises(ValueError, match="empty"):
+        memory.forget("me", video_id=video_id)
+    assert memory.store("event").count(RecordFilter(namespace="me")) == before > 0
+
+
 def test_forget_time_range_removes_only_overlapping_records(memory, observation):
     memory.ingest(observation, "me")
     memory.forget("me", between=(T0 + timedelta(seconds=30), T0 + timedelta(seconds=60)))
