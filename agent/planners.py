@@ -29,13 +29,16 @@ _WH_INTENTS: dict[str, tuple[str, ...]] = {
     "what order": ("order",), "what colour": ("state",), "what color": ("state",),
     "what day": ("when", "activity", "speech", "read"), "which day": ("when", "activity", "speech", "read"),
     "when": ("when", "speech", "read", "locate"), "what time": ("when", "speech", "read"),
-    "what date": ("when", "activity", "speech", "read"),
+    "what date": ("when", "activity", "speech", "read"), "what condition": ("state", "locate"),
 }
 _ANSWER_TYPES = {
     "where": "place", "when": "time", "what time": "time", "what day": "date", "which day": "date",
     "what date": "date", "who": "person", "whom": "person", "whose": "person", "how many": "number",
     "how often": "number", "how long": "duration", "what order": "list",
 }
+# What an intent answers when the question's grammar does not say ("count the mugs I've seen").
+_INTENT_ANSWER_TYPES = {"count": "number", "duration": "duration", "locate": "place", "trajectory": "list",
+                        "order": "list", "people": "list", "when": "time"}
 # Intents whose object must have been seen for the question to make sense.
 _PRESUPPOSING = ("locate", "trajectory", "state")
 
@@ -117,8 +120,8 @@ class DeterministicPlanner:
             answer_type = "money"
         elif parse.wh == "how much":
             answer_type = "number"
-        if intent in ("requests", "commitments", "order", "people") and answer_type == "text":
-            answer_type = "list" if intent in ("order", "people") else "text"
+        if answer_type == "text":
+            answer_type = _INTENT_ANSWER_TYPES.get(intent, answer_type)
         time, topic, places = parse.time, parse.topic, parse.places
         if intent == "when" and time.relation == "day_of" and time.anchor and not (parse.objects or topic or places):
             # "the day I had oatmeal in the kitchen, which day was it?": the anchor is what is asked about

@@ -80,12 +80,23 @@ class QuestionParse:
     topic_nouns: list[str] = field(default_factory=list)  # what a "which X" asks about
 
 
+# Words that open an address to the assistant rather than the question ("OK glasses, ...",
+# "so, ...", "right, ..."): general English discourse markers.
+_DISCOURSE = {"ok", "okay", "hey", "hi", "hello", "yo", "so", "well", "alright", "right", "um", "uh", "oh", "now",
+              "listen", "quick", "question", "please"}
+
+
 def _strip_wake(doc) -> int:
-    """Index of the first token after a leading address ("Hey glasses, ...", "OK so, ...")."""
-    if len(doc) and doc[0].pos_ == "INTJ":
-        comma = next((t.i for t in doc[:5] if t.text == ","), None)
-        return comma + 1 if comma is not None else 1
-    return 0
+    """Index of the first token after a leading address ("Hey glasses, ...", "OK so, ...",
+    "okay glasses, ..."): an interjection or discourse marker, then up to three words with
+    no verb, then a comma."""
+    if not len(doc) or not (doc[0].pos_ == "INTJ" or doc[0].lower_ in _DISCOURSE):
+        return 0
+    comma = next((t.i for t in doc[:5] if t.text == ","), None)
+    if comma is None:
+        return 1 if doc[0].pos_ == "INTJ" else 0
+    between = doc[1:comma]
+    return comma + 1 if not any(t.pos_ in ("VERB", "AUX") for t in between) else 0
 
 
 def _chunk_text(span) -> str:
@@ -99,7 +110,10 @@ _LEADING_MARKS = {"after", "before", "once", "when", "while", "since", "until"}
 # Verbs that frame an embedded question ("do you remember where ...", "remind me what ...").
 _FRAMES = {"remember", "know", "recall", "remind", "tell", "wonder", "think", "guess", "say", "show"}
 # Nouns that name the kind of answer in a question without a question word ("meeting time?").
-_ANSWER_NOUNS = {"time": "what time", "day": "what day", "date": "what date", "order": "what order"}
+_ANSWER_NOUNS = {"time": "what time", "day": "what day", "date": "what date", "order": "what order",
+                 "condition": "what condition", "state": "what condition"}
+# Nouns that ask for a count of what their "of" names ("the number of mugs", "a count of visits").
+_COUNT_NOUNS = {"number", "count", "amount", "total", "tally"}
 
 
 def main_verb(doc, start: int):
@@ -132,6 +146,8 @@ def _wh(doc, start: int, indirect: bool, times: set[int] = frozenset()) -> tuple
             return f"how {nxt}", False
         if w in ("what", "which") and nxt in ("time", "day", "date", "colour", "color", "place", "room", "order"):
             return f"{w} {nxt}", False
+        if w in ("what", "which") and nxt in ("condition", "state", "shape"):
+            return "what condition", False
         if w in ("where", "when", "who", "whom", "whose", "what", "which", "why", "how"):
             return w, False
     noun = next((_ANSWER_NOUNS[t.lower_] for t in toks
@@ -179,6 +195,8 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
     question = re.sub(r"\bpost-(?=\w)", "after ", re.sub(r"\bpre-(?=\w)", "before ", question, flags=re.I), flags=re.I)
     doc = nlp(question)
     start = _strip_wake(doc)
+    if start:  # the parser reads the question alone better than after an address to the assistant
+        doc, start = nlp(doc[start:].text), 0
     # "after I left the office, where did I go?": a leading time clause often misleads the parser;
     # the same question with the clause last ("where did I go after I left the office?") does not.
     comma = next((t.i for t in doc[start:] if t.text == ","), None)
@@ -188,6 +206,9 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
     verb, indirect = main_verb(doc, start)
     time, used = time_slot(doc, start, at)
     wh, yes_no = _wh(doc, start, indirect, used)
+    # "... - which day?": the noun a question word asks for names the answer, not a topic
+    used.update(t.i for t in doc[start:] if t.lower_ in _ANSWER_KINDS
+                and any(c.lower_ in ("which", "what") and c.dep_ == "det" for c in t.children))
     places_known = {p.lower() for p in known_places}
     people_known = {p.lower() for p in known_people}
     root = verb
@@ -232,7 +253,14 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
             continue
         if chunk.root.lower_ in ("what", "which", "who", "anything", "something", "anyone", "someone"):
             continue
-        if chunk.root.lemma_ in _TEMPORAL_NOUNS:
+        vague_time = chunk.root.lemma_ in ("point", "stage") and chunk.root.head.lower_ == "at" and any(
+            t.lower_ in ("some", "one", "any", "that", "this") for t in chunk)  # "at some point"
+        if chunk.root.lemma_ in _TEMPORAL_NOUNS or vague_time:
+            used.update(t.i for t in chunk)
+            continue
+        if chunk.root.lemma_ in _COUNT_NOUNS and any(c.lower_ == "of" for c in chunk.root.children) \
+                and parse.wh in (None, "what", "how much"):
+            parse.wh = "how many"  # "tell me the number of mugs I've seen": a count is asked
             used.update(t.i for t in chunk)
             continue
         quantifier = next((t.lower_ for t in chunk if t.lower_ in ("every", "all", "each", "which", "what")), None)
@@ -265,6 +293,10 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
         owner = next((t for t in chunk if t.dep_ == "poss" and t.pos_ in ("NOUN", "PROPN")), None)
         if owner is not None and chunk.root.lemma_ in _RELATIONAL:  # "the bottle's trail": the bottle is the thing
             parse.objects.append(owner.lower_)
+            used.update(t.i for t in chunk)
+            continue
+        if chunk.root.lemma_ in _RELATIONAL and not chunk.root.lemma_ in places_known:
+            parse.topic_nouns.append(chunk.root.lower_)  # "the pan: state and place?": what is asked of it
             used.update(t.i for t in chunk)
             continue
         text = _chunk_text([t for t in chunk if t.i not in used and t not in asked])

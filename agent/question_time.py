@@ -28,12 +28,19 @@ _REPORTING = {"say", "tell", "ask", "promise", "agree", "plan", "intend", "want"
 
 def _reported(tok) -> bool:
     """Whether a token sits in the complement of a verb of saying or intending
-    ("what did I promise [to do after work]") rather than in the question's own clause."""
+    ("what did I promise [to do after work]") rather than in the question's own clause.
+    A verb addressed to the assistant frames the question instead ("could you tell me
+    [where I go after lunch]", "remind me [what I did after work]")."""
     while tok.dep_ != "ROOT" and tok.head is not tok:
-        if tok.dep_ in ("xcomp", "ccomp") and tok.head.lemma_ in _REPORTING:
+        if tok.dep_ in ("xcomp", "ccomp") and tok.head.lemma_ in _REPORTING and not _addressed_to_assistant(tok.head):
             return True
         tok = tok.head
     return False
+
+
+def _addressed_to_assistant(verb) -> bool:
+    subjects = [c for c in verb.children if c.dep_ in ("nsubj", "nsubjpass")]
+    return (not subjects and verb.dep_ == "ROOT") or any(s.lower_ == "you" for s in subjects)
 
 
 def time_slot(doc, start: int, at: datetime | None) -> tuple[TimeSlot, set[int]]:
@@ -48,6 +55,8 @@ def time_slot(doc, start: int, at: datetime | None) -> tuple[TimeSlot, set[int]]
             continue
         words = [t.lower_ for t in ent]
         used.update(range(ent.start, ent.end))
+        if words in (["one", "day"], ["some", "day"], ["that", "day"]):
+            continue  # indefinite ("I watched it one day") or anaphoric: no date of its own
         for w in words:
             if w in DAY_PARTS:
                 part, hours = w, DAY_PARTS[w]
@@ -94,11 +103,24 @@ def time_slot(doc, start: int, at: datetime | None) -> tuple[TimeSlot, set[int]]
         if tok.lower_ == "tonight":
             day_offset = 0
     for tok in doc[start:]:
+        if tok.lower_ in ("today", "now") and tok.i >= 1 and doc[tok.i - 1].lower_ in ("until", "till", "to", "through"):
+            day_offset = None if tok.lower_ == "today" else day_offset  # "until today", "up to now": all so far
+            relation = None if relation == "before" and anchor is None and hours is None else relation
+            used.update((tok.i - 1, tok.i))
+            continue
         if tok.lower_ in ("today", "yesterday") and tok.i not in used:
             day_offset = _TODAY[tok.lower_]
             used.add(tok.i)
+    # "I watched Rocky one day; what did I eat that day?": a statement before the question anchors "that day"
+    that_day = next((t for t in doc[start:] if t.lemma_ == "day" and any(c.lower_ == "that" for c in t.children)), None)
+    split = next((t.i for t in doc[start:that_day.i] if t.text in (";", ".", "-", "--", "—")), None) if that_day else None
+    if split is not None and anchor is None:
+        told = [t for t in doc[start:split] if not t.is_punct and t.i not in used]
+        anchor, relation = phrase(told), "day_of"
+        used.update(range(start, split + 1))
+        used.update(t.i for t in that_day.subtree)
     # "on the day (that) Bob asked for the slides" / "after I got home": an event anchors the time
-    for tok in doc[start:]:
+    for tok in doc[start:] if anchor is None else ():
         if tok.lemma_ == "day" and any(c.dep_ in ("relcl", "acl") for c in tok.children):
             clause = next(c for c in tok.children if c.dep_ in ("relcl", "acl"))
             anchor = phrase(clause.subtree)

@@ -24,7 +24,10 @@ def planner(embedder):
 HELD_APART = [
     ("Hey glasses, what day was it that I had oatmeal?", "when", "date"),
     ("ok so where on earth did my reading glasses go", "locate", "place"),
-    ("trace my keys for me", "trajectory", "text"),
+    ("trace my keys for me", "trajectory", "list"),
+    ("okay glasses, count the distinct mugs I've seen", "count", "number"),
+    ("could you tell me the number of different cups I've come across?", "count", "number"),
+    ("right, tell me the pan's last known condition", "state", "text"),
     ("how many library visits have I made up to now?", "count", "number"),
     ("how long was I in the office?", "duration", "duration"),
     ("who did I talk to this morning?", "people", "person"),
@@ -66,6 +69,8 @@ def test_people_places_objects_and_the_wearer(planner):
     ("who was around this afternoon?", 0, "afternoon", None),
     ("what did I do after lunch?", None, "lunch", "after"),
     ("where did I go before dinner?", None, "dinner", "before"),
+    ("can you tell me where I tend to go after eating lunch?", None, "lunch", "after"),  # a frame, not reported speech
+    ("how often have I been at the cafe until today?", None, None, None),  # cumulative, not today only
 ])
 def test_times_relative_to_the_question(planner, question, day_offset, part, relation):
     time = planner.plan(question, AT, None, KNOWN).time
@@ -79,6 +84,14 @@ def test_clock_times_and_anchors(planner):
     assert anchored.relation == "day_of" and anchored.anchor == "Alice brought cake"
     clause = planner.plan("what did I do after I got home?", AT, None, KNOWN).time
     assert clause.relation == "after" and clause.anchor == "I got home"
+    told_first = planner.plan("Alice brought cake one day; where did I eat that day?", AT, None, KNOWN).time
+    assert told_first.relation == "day_of" and told_first.anchor == "Alice brought cake" and told_first.day_offset is None
+
+
+def test_an_address_and_vague_times_are_not_things(planner):
+    plan = planner.plan("okay glasses, I had soup in the kitchen at some point - which day?", AT, None, KNOWN)
+    assert plan.objects == ["soup"] and plan.places == ["kitchen"] and plan.answer_type == "date"
+    assert planner.plan("hey glasses, the pan: state and place?", AT, None, KNOWN).objects == ["pan"]
 
 
 def test_plan_json_schema_round_trip(planner):
