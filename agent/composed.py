@@ -10,19 +10,23 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from difflib import SequenceMatcher
 
+from agent.source_questions import (
+    KindRecogniser,
+    SourceQuestion,
+    nback_slots,
+    read_fast,
+    stream_words,
+    verb_candidates,
+)
 from agent.state import AgentAnswer, Evidence
 from memory.records import MemoryRecord
 from memory.tracks import StoredTrack, TrackStore
 from perception.sources import SourceMap, SourceText
 
-_WHICH = re.compile(r"which of these (?:happens|happened|occurs) in (?P<target>.+?)\s*\?", re.I)
-_ORDER = re.compile(r"in (?P<target>.+?),\s*in (?:what|which) order do these (?:happen|occur)", re.I)
-_WHAT = re.compile(r"in (?P<target>.+?),\s*what does (?P<actor>.+) (?P<verb>[a-z]+)\s*\?", re.I)
-_NBACK = re.compile(r"sequence of (?P<k>\d+) clips.*?same (?P<attr>scene|action) as the clip (?P<n>\d+) "
-                    r"positions? (?:before|earlier)", re.I | re.S)
 _ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3}
 _ABSTAIN = re.compile(r"\b(?:not in either|neither|none of)\b", re.I)
 _ARTICLES = {"the", "a", "an"}
+_COMMON = {"is", "are", "was", "and", "with", "his", "her", "their", "its", "to", "of", "in", "on", "at"}
 SAME_TEXT = 0.86  # similarity above which two OCR reads are the same text
 
 
@@ -120,18 +124,48 @@ class Solution:
 
 
 class SourceAnswerer:
-    """Answers M3Eval-form questions over the namespace's latest source map; anything else
-    (or a namespace without one) is left to the main graph."""
+    """Scene-specific plugin: answers questions about a composed video (M3Eval's forms, or
+    the same questions in other words) over the namespace's latest source map; anything
+    else (or a namespace without one) is left to the main graph. Without an embedder only
+    the M3Eval wording is recognised."""
 
     name = "sources"
 
-    def __init__(self, tracks: TrackStore):
+    def __init__(self, tracks: TrackStore, embedder=None, nlp=None):
         self.tracks = tracks
+        self.recogniser = KindRecogniser(embedder) if embedder is not None else None
+        self._nlp = nlp
+
+    @property
+    def nlp(self):
+        if self._nlp is None:
+            from agent.question_nlp import SpacyPipeline
+
+            self._nlp = SpacyPipeline()
+        return self._nlp
+
+    def read(self, question: str, smap: SourceMap) -> SourceQuestion | None:
+        """The question's kind and slots, by its wording when it is M3Eval's, else by meaning."""
+        fast = read_fast(question)
+        if fast is not None:
+            return fast
+        actors = {w for w in shared_words(distinct_lines(smap.texts)) if len(w) > 2 and w not in _COMMON}
+        kind = self.recogniser.kind(question, actors) if self.recogniser is not None else None
+        if kind is None:
+            return None
+        if kind == "nback":
+            slots = nback_slots(question, len(smap.sequence()))
+            return SourceQuestion(kind, k=slots[0], n=slots[1], attr=slots[2], how="meaning") if slots else None
+        asked = SourceQuestion(kind, target=stream_words(question), how="meaning")
+        if kind == "what":
+            asked.verbs = verb_candidates(self.nlp(question), set(norm(asked.target).split()))
+            if not asked.verbs:
+                return None
+        return asked
 
     def answer(self, question: str, namespace: str, at: datetime | None,
                options: list[str] | None) -> AgentAnswer | None:
-        kind = _kind(question)
-        if kind is None:
+        if self.recogniser is None and read_fast(question) is None:
             return None
         stored = self.tracks.get(namespace, "sources", before=at)
         if not stored:
@@ -141,12 +175,16 @@ class SourceAnswerer:
         if at is not None:
             until = (at - track.wall_start).total_seconds()
             smap.texts = [x for x in smap.texts if x.t <= until]
+        asked = self.read(question, smap)
+        if asked is None:
+            return None
         opts = list(options or [])
-        solved = solve(kind, question, smap, opts)
+        solved = solve(asked, smap, opts)
         if solved is None:
             return None
         evidence = [_evidence(track, namespace, ln) for ln in solved.lines[:6]]
-        trace = [f"sources: {kind} on {smap.layout} ({len(smap.streams)} streams): {solved.note}"]
+        trace = [f"sources: {asked.kind} (by {asked.how}) on {smap.layout} ({len(smap.streams)} streams): "
+                 f"{solved.note}"]
         if not opts:
             return AgentAnswer(question, solved.value or solved.note, not solved.value, 0.9 if solved.value else 0.0,
                                1.0 if solved.value else 0.0, "sources", evidence, trace=trace)
@@ -158,35 +196,43 @@ class SourceAnswerer:
                            trace)
 
 
-def _kind(question: str) -> str | None:
-    if _NBACK.search(question):
-        return "nback"
-    if _ORDER.search(question):
-        return "order"
-    if _WHICH.search(question):
-        return "which"
-    if _WHAT.search(question):
-        return "what"
-    return None
-
-
-def solve(kind: str, question: str, smap: SourceMap, options: list[str]) -> Solution | None:
+def solve(asked: SourceQuestion, smap: SourceMap, options: list[str]) -> Solution | None:
     """Option scores (all options, for MRR) for one recognised question over a source map."""
-    if kind == "nback":
-        return _nback(_NBACK.search(question), smap, options)
-    pattern = {"order": _ORDER, "which": _WHICH, "what": _WHAT}[kind]
-    match = pattern.search(question)
-    stream = target_stream(smap, match["target"])
+    if asked.kind == "nback":
+        return _nback(asked, smap, options)
+    stream = target_stream(smap, asked.target)
     if stream is None:
         return None
     lines = distinct_lines(smap.texts)
     mine = [ln for ln in lines if ln.stream == stream]
     others = [ln for ln in lines if ln.stream != stream]
-    if kind == "which":
+    if asked.kind == "which":
         return _which(mine, others, options)
-    if kind == "order":
+    if asked.kind == "order":
         return _order(mine, options)
-    return _what(match["verb"], mine, others, options)
+    return _what(grounded_verb(asked.verbs, mine, lines), mine, others, options)
+
+
+def shared_words(lines: list[Line]) -> set[str]:
+    """Words most captions share: the actor ("the chef ..."), never the deed or the thing."""
+    counts: dict[str, int] = {}
+    for ln in lines:
+        for w in set(norm(ln.text).split()) - _ARTICLES:
+            counts[w] = counts.get(w, 0) + 1
+    return {w for w, c in counts.items() if c >= max(2, len(lines) / 2)}
+
+
+def grounded_verb(candidates: list[str], mine: list[Line], lines: list[Line]) -> str:
+    """The candidate a caption of the target (else of any stream) uses as a verb; else the
+    likeliest by syntax (a verb no stream shows: a false premise). The actor, a word most
+    captions share, is never the verb."""
+    shared = shared_words(lines)
+    usable = [c for c in candidates if c not in shared]
+    for pool in (mine, lines):
+        hit = next((c for c in usable if any(object_after(ln.text, c) for ln in pool)), None)
+        if hit is not None:
+            return hit
+    return usable[0] if usable else candidates[0]
 
 
 def _best(text: str, lines: list[Line]) -> tuple[float, Line | None]:
@@ -282,9 +328,9 @@ def clip_symbol(texts: list[SourceText], window: tuple[float, float], attr: str)
     return (norm(captions[0].text), captions[:1]) if captions else ("", [])
 
 
-def _nback(match: re.Match, smap: SourceMap, options: list[str]) -> Solution | None:
-    k, n, attr = int(match["k"]), int(match["n"]), match["attr"].lower()
-    if not 0 < n < k:
+def _nback(asked: SourceQuestion, smap: SourceMap, options: list[str]) -> Solution | None:
+    k, n, attr = asked.k, asked.n, asked.attr
+    if k is None or n is None or not 0 < n < k:
         return None
     windows = clip_windows(smap, k)
     last, back = (clip_symbol(smap.texts, windows[i], attr) for i in (k - 1, k - 1 - n))

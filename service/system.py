@@ -12,6 +12,7 @@ from agent.composed import SourceAnswerer
 from agent.graph import AgentContext, MemoryAgent
 from agent.llm import make_chat_model
 from agent.planners import make_planner
+from agent.question_nlp import SpacyPipeline
 from agent.reasoning import EvidenceReasoner
 from agent.state import AgentAnswer
 from agent.symbolic import SymbolicAnswerer
@@ -87,7 +88,8 @@ class MemlensSystem:
                     config=self.config.agent,
                     planner=make_planner(self.config.agent, memory.embedder, chat),
                     chat=chat,
-                    structured=(SymbolicAnswerer(memory.tracks), SourceAnswerer(memory.tracks)),
+                    structured=(SymbolicAnswerer(memory.tracks), SourceAnswerer(
+                        memory.tracks, memory.embedder, SpacyPipeline(self.config.agent.spacy_model))),
                 ))
             return self._agent
 

@@ -34,9 +34,11 @@ from eval.m3eval.stories import (
     make_pair,
     render_story,
 )
+from eval.phrasings import bank_for, with_phrasings
 from eval.schema import Item, Suite, VideoRef
 
 Progress = Callable[[str, int, int], None]
+PHRASINGS = bank_for("m3eval")
 START = "2026-01-01T09:00:00"  # every stimulus is "recorded" from this wall-clock time
 
 
@@ -78,11 +80,12 @@ class _Builder:
         return ref
 
     def add(self, q: qs.Q, ref: VideoRef, paradigm: str, condition: str, **meta) -> None:
+        """One item; its meta also carries the question's phrasings (eval/phrasings/m3eval.py)."""
         n = sum(i.person == ref.video_id for i in self.items)
-        self.items.append(Item(
+        self.items.append(with_phrasings(Item(
             id=f"m3eval-{ref.video_id}-{n}", suite="m3eval", task=paradigm, question=q.question, options=q.options,
             answer=q.answer, asked_at=asked_after(ref.duration or 0.0), person=ref.video_id, videos=(ref.video_id,),
-            meta={"paradigm": paradigm, "condition": condition, "qtype": q.qtype, **q.meta, **meta}))
+            meta={"paradigm": paradigm, "condition": condition, "qtype": q.qtype, **q.meta, **meta}), PHRASINGS))
 
 
 def _mcq(pair: StoryPair, counts: tuple[int, ...], names: tuple[str, str], rng: random.Random,

@@ -41,10 +41,11 @@ from eval.phrasings.bank import (
     with_phrasings,
 )
 from eval.phrasings.egomemreason import EGOMEMREASON
+from eval.phrasings.m3eval import M3EVAL
 from eval.phrasings.morning import MORNING, morning_phrasings
 from eval.phrasings.supermemory import SUPERMEMORY
 
-BANKS = {b.name: b for b in (SUPERMEMORY, EGOMEMREASON, MORNING)}
+BANKS = {b.name: b for b in (SUPERMEMORY, EGOMEMREASON, MORNING, M3EVAL)}
 DEFAULT_SETS = (TEMPLATE, HELDOUT)
 
 
@@ -53,7 +54,7 @@ def bank_for(suite: str) -> Bank | None:
 
 
 __all__ = [
-    "BANKS", "DEFAULT_SETS", "DEV", "EGOMEMREASON", "GRAMMAR_SLOTS", "HELDOUT", "META_KEY", "MORNING",
+    "BANKS", "DEFAULT_SETS", "DEV", "EGOMEMREASON", "GRAMMAR_SLOTS", "HELDOUT", "M3EVAL", "META_KEY", "MORNING",
     "PHRASING_SETS", "SUPERMEMORY", "TEMPLATE", "Bank", "Phrasing", "Template", "asked_question", "bank_for",
     "morning_phrasings", "parse_phrasing_sets", "phrasings_of", "pick_index", "with_phrasings",
 ]
