@@ -157,7 +157,7 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     return {
         "draft": draft.answer, "sufficiency": draft.sufficiency, "option_scores": scores,
         "support": draft.support, "note": draft.note, "features": values,
-        "trace": [f"reason: {draft.note}; sufficiency {draft.sufficiency:.2f} ({ctx.sufficiency.source})"],
+        "trace": [f"reason: {draft.note}; sufficiency {draft.sufficiency:.2f} ({ctx.sufficiency.describe(values)})"],
     }
 
 

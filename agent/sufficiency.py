@@ -2,16 +2,18 @@
 tool results and the options, fitted on development items (`memlens fit-sufficiency`),
 instead of a share of the question's words found in the evidence.
 
-The fitted weights live in a small JSON file beside this module; until one is fitted, the
-prior weights below say the same thing in fewer words: a tool that found what the plan
-asked for, with its premises in memory and the plan's slots in its evidence, is enough.
+The fitted weights live in a small JSON file beside this module (fitted on
+eval/calibration/'s development answers, multiple choice). Where no weights are fitted (no
+file, or open questions without open development rows) the prior weights below say the
+same thing in fewer words: a tool that found what the plan asked for, with its premises in
+memory and the plan's slots in its evidence, is enough.
 """
 from __future__ import annotations
 
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from agent.plan import QueryPlan
@@ -34,7 +36,7 @@ def features(plan: QueryPlan, results: Sequence[ToolResult], support_texts: Sequ
     searched = {e.record.id for r in results if r.tool == "search" for e in r.support}
     used = [e.record.id for r in primary if r.found for e in r.support]
     ranked = sorted(raw_options or [], reverse=True)
-    return {
+    values = {
         "found": float(any(r.found for r in primary)),
         "partial": float(not any(r.found for r in primary) and any(r.answer for r in primary)),
         "premise_failed": float(premise is not None and not premise.found),
@@ -46,22 +48,39 @@ def features(plan: QueryPlan, results: Sequence[ToolResult], support_texts: Sequ
         "option_margin": (ranked[0] - ranked[1]) if len(ranked) > 1 else 0.0,
         "refinements": refinements / max(max_refinements, 1),
     }
+    if raw_options is None:  # an open question: what options would say is unknown, not zero
+        del values["typed_match"], values["option_margin"]
+    return values
 
 
 @dataclass(frozen=True)
 class SufficiencyModel:
+    """Weights over FEATURES for multiple-choice questions, and for open questions (which
+    have no option features). A form without fitted weights keeps the prior: weights
+    fitted where options decide much of the answer do not carry over to open questions."""
+
     weights: dict[str, float]
     source: str  # "prior" or the file it was fitted into
+    open_weights: dict[str, float] = field(default_factory=lambda: dict(_PRIOR))
+    open_source: str = "prior"
 
     @staticmethod
     def load(path: Path = FITTED) -> SufficiencyModel:
-        if path.exists():
-            data = json.loads(path.read_text())
-            return SufficiencyModel({**data["weights"], "bias": data["bias"]}, str(path.name))
-        return SufficiencyModel(dict(_PRIOR), "prior")
+        if not path.exists():
+            return SufficiencyModel(dict(_PRIOR), "prior")
+        data = json.loads(path.read_text())
+        fitted = SufficiencyModel({**data["weights"], "bias": data["bias"]}, str(path.name))
+        if "open" in data:
+            fitted = replace(fitted, open_weights={**data["open"]["weights"], "bias": data["open"]["bias"]},
+                             open_source=str(path.name))
+        return fitted
+
+    def describe(self, values: dict[str, float]) -> str:
+        return self.source if "option_margin" in values else self.open_source
 
     def __call__(self, values: dict[str, float]) -> float:
-        z = self.weights.get("bias", 0.0) + sum(self.weights.get(k, 0.0) * v for k, v in values.items())
+        weights = self.weights if "option_margin" in values else self.open_weights
+        z = weights.get("bias", 0.0) + sum(weights.get(k, 0.0) * v for k, v in values.items())
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
@@ -69,14 +88,31 @@ def support_texts(results: Sequence[ToolResult]) -> list[str]:
     return [evidence_text(e.record) for r in results if r.tool not in ("premise", "search") for e in r.support]
 
 
-def fit(rows: Sequence[dict[str, float]], labels: Sequence[int], path: Path = FITTED) -> dict:
-    """Fit the weights on development rows (features, 1 = the answer would be right) and save them."""
+def _logistic(rows: Sequence[dict[str, float]], labels: Sequence[int]) -> dict:
     from sklearn.linear_model import LogisticRegression
 
     x = [[row.get(k, 0.0) for k in FEATURES] for row in rows]
-    # Right answers far outnumber wrong ones on development runs: weigh the classes equally.
-    model = LogisticRegression(C=1.0, max_iter=2000, class_weight="balanced").fit(x, labels)
-    data = {"features": list(FEATURES), "weights": dict(zip(FEATURES, (round(float(w), 4) for w in model.coef_[0]))),
+    # No class re-weighting: the output is read as a probability (abstain threshold, ECE),
+    # and re-weighting the rare wrong answers would shift every probability towards them.
+    model = LogisticRegression(C=1.0, max_iter=2000).fit(x, labels)
+    return {"weights": dict(zip(FEATURES, (round(float(w), 4) for w in model.coef_[0]))),
             "bias": round(float(model.intercept_[0]), 4), "rows": len(rows), "positives": int(sum(labels))}
+
+
+def fit(rows: Sequence[dict[str, float]], labels: Sequence[int], path: Path = FITTED) -> dict:
+    """Fit the weights on development rows (features, 1 = the answer would be right) and save
+    them: one model for multiple-choice rows, one for open rows, each only where its rows
+    hold both outcomes (an open question with no fitted weights keeps the prior)."""
+    forms = {True: ([], []), False: ([], [])}
+    for row, label in zip(rows, labels):
+        forms["option_margin" in row][0].append(row)
+        forms["option_margin" in row][1].append(label)
+    fitted = {options: _logistic(*forms[options]) for options in forms if len(set(forms[options][1])) == 2}
+    if not fitted:
+        raise ValueError(f"{len(rows)} development answers with a single outcome: nothing to fit")
+    main = fitted.get(True) or fitted[False]
+    data = {"features": list(FEATURES), **main}
+    if False in fitted:
+        data["open"] = fitted[False]
     path.write_text(json.dumps(data, indent=1) + "\n")
     return data

@@ -28,8 +28,18 @@ def development_rows(runs: Sequence[tuple[Path, Path]]) -> tuple[list[dict[str, 
     return rows, labels
 
 
-def fit_sufficiency(runs: Sequence[tuple[Path, Path]], out: Path = FITTED) -> dict:
+def rows_file(path: Path) -> tuple[list[dict[str, float]], list[int]]:
+    """(features, label) rows kept as JSONL ({"question", "features", "right"}): answers to
+    development phrasings asked outside a bench run (eval/calibration/)."""
+    records = list(read_jsonl(path))
+    return [r["features"] for r in records], [int(r["right"]) for r in records]
+
+
+def fit_sufficiency(runs: Sequence[tuple[Path, Path]], out: Path = FITTED, extra: Sequence[Path] = ()) -> dict:
     rows, labels = development_rows(runs)
+    for path in extra:
+        more_rows, more_labels = rows_file(path)
+        rows, labels = rows + more_rows, labels + more_labels
     if len(set(labels)) < 2:
         raise ValueError(f"{len(rows)} development answers with a single outcome: nothing to fit")
     return fit(rows, labels, out)

@@ -194,22 +194,26 @@ def generate(
 
 @app.command("fit-sufficiency")
 def fit_sufficiency_command(
-    runs: list[str] = typer.Argument(..., help="SUITE.jsonl:PREDICTIONS_DIR pairs of finished `memlens bench` runs."),
+    runs: list[str] = typer.Argument(..., help="SUITE.jsonl:PREDICTIONS_DIR pairs of finished `memlens bench` runs, "
+                                                "or ROWS.jsonl files of development answers (eval/calibration/)."),
     out: Optional[Path] = typer.Option(None, help="Where to write the weights (default: the agent's own file)."),
 ):
     """Fit the answer-sufficiency model on development runs (template and dev phrasings)."""
     from agent.sufficiency import FITTED
     from service.calibrate import fit_sufficiency
 
-    pairs = []
+    pairs, extra = [], []
     for run in runs:
+        if run.endswith(".jsonl") and ":" not in run and Path(run).is_file():
+            extra.append(Path(run))
+            continue
         suite, _, predictions = run.partition(":")
         if not predictions or not Path(suite).is_file() or not Path(predictions).is_dir():
             err.print(f"[red]{run}: expected SUITE.jsonl:PREDICTIONS_DIR[/red]")
             raise typer.Exit(2)
         pairs.append((Path(suite), Path(predictions)))
     try:
-        data = fit_sufficiency(pairs, out or FITTED)
+        data = fit_sufficiency(pairs, out or FITTED, extra)
     except ValueError as exc:
         err.print(f"[red]{exc}[/red]")
         raise typer.Exit(2) from exc

@@ -37,3 +37,17 @@ def test_prior_prefers_found_evidence_and_a_fit_round_trips(tmp_path):
     fitted = SufficiencyModel.load(tmp_path / "model.json")
     assert data["rows"] == 12 and fitted.source == "model.json"
     assert fitted(good) > 0.5 > fitted(bad)
+
+
+def test_weights_fitted_on_multiple_choice_leave_open_questions_to_the_prior(tmp_path):
+    """Option features decide much of a multiple-choice fit; an open question has none, so
+    without open development rows it keeps the prior instead of inheriting that fit."""
+    good = {"found": 1.0, "coverage": 1.0, "support": 0.5, "typed_match": 1.0, "option_margin": 0.9}
+    bad = {"found": 1.0, "coverage": 1.0, "support": 0.5, "typed_match": 0.0, "option_margin": 0.0}
+    fit([good] * 6 + [bad] * 6, [1] * 6 + [0] * 6, tmp_path / "model.json")
+    model = SufficiencyModel.load(tmp_path / "model.json")
+    prior = SufficiencyModel.load(tmp_path / "absent.json")
+    open_question = {k: v for k, v in good.items() if k not in ("typed_match", "option_margin")}
+    assert model(good) > 0.5 > model(bad)
+    assert model(open_question) == prior(open_question) and model.describe(open_question) == "prior"
+    assert model.describe(good) == "model.json"
