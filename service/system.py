@@ -88,7 +88,7 @@ class MemlensSystem:
                     config=self.config.agent,
                     planner=make_planner(self.config.agent, memory.embedder, chat),
                     chat=chat,
-                    structured=(SymbolicAnswerer(memory.tracks), SourceAnswerer(
+                    structured=(SymbolicAnswerer(memory.tracks, embedder=memory.embedder), SourceAnswerer(
                         memory.tracks, memory.embedder, SpacyPipeline(self.config.agent.spacy_model))),
                 ))
             return self._agent

@@ -10,7 +10,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from agent.symbolic.templates import Solved, Template
+from agent.symbolic.templates import Solved, Template, described
 from retrieval.symbolic import SymbolicTimeline
 
 Cell = tuple[int, int]  # (row, column), 0-based as timeline.cell_of gives
@@ -206,3 +206,52 @@ TEMPLATES: list[Template] = [
     _t("rows sharing {color}, differing {shape}",
        r"Does Scene (\d+)\b.*rows where all objects share the same colou?r but differ in shape", row_same_colour),
 ]
+
+FORMS = {  # name -> (asked, about): recognition by meaning, agent/symbolic/recognise.py
+    "largest count of {color} {shape} over scenes": (
+        "Which scene contains the largest number of {colour} {shape} objects", (
+            "the grid refresh holding the most objects of one colour and shape",
+            "in which scene were most objects of a given colour and shape",
+            "scene with the highest count of a coloured shape")),
+    "most frequent shape in first column": (
+        "Which shape appears most frequently in the first column of Scene {scene}", (
+            "the commonest shape down the leftmost column of one scene",
+            "which shape dominates column 1 of a given grid",
+            "most frequent shape in the first column of a scene")),
+    "total count of {size}{color}{shape} across scenes": (
+        "How many {size} {colour} {shape} objects across all scenes", (
+            "number of objects of a given size, colour and shape summed over every scene",
+            "count a sized coloured shape over all the grids",
+            "how many of one kind of object in all refreshes together")),
+    "most common {attribute} among {size} objects": (
+        "In Scene {scene}, which {attr} is most common among the {size} objects", (
+            "in one scene, the commonest colour or shape among objects of one size",
+            "which colour do the small objects of a grid mostly have",
+            "which shape do the large objects of a given scene mostly have")),
+    "scene with most same-{attribute} objects": (
+        "In which scene does the grid contain the highest number of objects with the same {same}", (
+            "the scene where the largest group of objects share a colour, shape or size",
+            "which grid has the most objects alike in one attribute",
+            "scene with the biggest set of matching objects")),
+    "more {size_1} or {size_2}": (
+        "In Scene {scene}, are there more {size} objects or {size_2} objects", (
+            "compare how many small and large objects one scene has",
+            "which size class is more numerous in a given grid",
+            "more medium or small objects in a scene")),
+    "row sharing {size}, varying {color}/{shape}": (
+        "Is there a row in Scene {scene} where all objects share the same {same} but vary in color or shape", (
+            "does a grid row have every object of one size while colours or shapes differ",
+            "a row of equally sized objects that are not identical",
+            "row with uniform size but mixed colour or shape", "is some row all one size with different colours")),
+    "Scene i vs j: which shape more": (
+        "Between Scene {scene} and Scene {scene_2}, which shape appears more frequently: {shape} or {shape_2}", (
+            "over two scenes together, which of two shapes occurs more",
+            "compare the number of squares and circles in two grids",
+            "two scenes: more triangles or more circles")),
+    "rows sharing {color}, differing {shape}": (
+        "Does Scene {scene} contain rows where all objects share the same {same} but differ in shape", (
+            "does a grid row have every object of one colour while the shapes differ",
+            "a row in a single colour with several shapes",
+            "row with uniform colour but mixed shapes", "a row whose objects share a colour but not a shape")),
+}
+TEMPLATES = described(TEMPLATES, FORMS)

@@ -13,7 +13,7 @@ import statistics
 from collections import Counter
 
 from agent.symbolic.s03_straight_paths import Series, find, identities
-from agent.symbolic.templates import Solved, Template
+from agent.symbolic.templates import Solved, Template, described
 from retrieval.symbolic import SIZE_CLASSES, SymbolicTimeline
 
 ACTIONS = ("horizontal movement", "jumping", "scaling", "rotation", "blinking", "circling", "diagonal movement",
@@ -167,3 +167,34 @@ TEMPLATES: list[Template] = [
         rf"is there any (red|green|blue) object performing the ({_ACTION}) action", re.I),
         lambda tl, m: _any(tl, m, 1)),
 ]
+
+FORMS = {  # name -> (asked, about): recognition by meaning, agent/symbolic/recognise.py
+    "objects performing action": ("How many objects are performing the {action} action", (
+        "number of objects that do a given action at some point",
+        "count the shapes that are rotating", "how many objects blink in the clip")),
+    "distinct actions of object": ("How many distinct actions are performed by the {obj}?", (
+        "number of different actions one named object carries out",
+        "how many kinds of movement does a particular shape make", "count the actions of one object")),
+    "action with more objects": ("Which action has more objects performing it: {action} or {action_2}?", (
+        "compare two actions by how many objects do each",
+        "are there more objects jumping than scaling", "which of two actions is more common among objects")),
+    "most frequent action": ("Which action is most frequently performed across all objects", (
+        "the action done by the largest number of objects", "commonest action in the whole clip",
+        "which movement do most shapes perform")),
+    "objects performing action now": ("Which objects are performing the {action} action at the end", (
+        "which shapes are doing a given action when the clip finishes",
+        "objects still rotating in the last moments", "list the objects whose final action is a given one")),
+    "actions above n": ("Which actions are performed by more than {number} objects", (
+        "the actions that over a given number of objects do",
+        "list actions done by several objects, more than a threshold", "actions shared by more than two shapes")),
+    "action of object": ("What action is the {obj} performing?", (
+        "what a named object is doing", "what is the small blue square doing", "which movement does a particular shape make",
+        "the action of one given object")),
+    "any shape performing": ("Are there any {shape} objects performing the {action} action", (
+        "does some object of a given shape do a given action", "is a triangle jumping",
+        "whether any square performs an action")),
+    "any colour performing": ("Is there any {colour} object performing the {action} action", (
+        "does some object of a given colour do a given action", "is a red object scaling",
+        "whether any green object performs an action")),
+}
+TEMPLATES = described(TEMPLATES, FORMS)

@@ -12,7 +12,7 @@ import re
 import statistics
 from dataclasses import dataclass, field
 
-from agent.symbolic.templates import Solved, Template
+from agent.symbolic.templates import Solved, Template, described
 from retrieval.symbolic import SymbolicTimeline
 
 THING = re.compile(r"(?:(small|medium|large)\s+)?(red|green|blue)\s+(circle|square|triangle)", re.I)
@@ -221,3 +221,22 @@ TEMPLATES: list[Template] = [
     Template("S3", "direction before wall", re.compile(
         r"is the (.+?) moving (left or right|up or down) before it first hits a wall", re.I), _before_wall),
 ]
+
+FORMS = {  # name -> (asked, about): recognition by meaning, agent/symbolic/recognise.py
+    "fastest object": ("Which object moves the fastest: the {objs}?", (
+        "the quickest of several listed objects", "which of these shapes has the highest speed",
+        "pick the fastest mover among the named objects")),
+    "slower object": ("Which object moves more slowly: the {obj} or the {obj_2}?", (
+        "which of two named objects is slower", "compare the speeds of two shapes, the slower one",
+        "is one object slower than the other")),
+    "direction changes after wall": ("How many times does the {obj} change direction after hitting a wall", (
+        "number of wall bounces of one object", "how often a shape turns back at the borders",
+        "count the reversals of a named object at walls")),
+    "initial direction count": ("How many objects initially move {dir}", (
+        "number of objects heading in a given direction at the start",
+        "how many shapes begin by going upward", "count objects whose first motion is to the left")),
+    "direction before wall": ("Is the {obj} moving {pair} before it first hits a wall", (
+        "the direction of one object before its first bounce",
+        "which way a named shape travels until it meets a wall", "initial heading of an object, vertical or horizontal")),
+}
+TEMPLATES = described(TEMPLATES, FORMS)

@@ -13,7 +13,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from agent.symbolic.templates import Solved, Template
+from agent.symbolic.templates import Solved, Template, described
 from retrieval.symbolic import SymbolicTimeline
 
 SLACK = 0.5  # seconds: appearances and the clock change on whole seconds
@@ -148,3 +148,39 @@ TEMPLATES: list[Template] = [
     _t("objects both before and after {time}", rf"are there any objects that appear both before and after {_TIME}",
        before_and_after),
 ]
+
+FORMS = {  # name -> (asked, about): recognition by meaning, agent/symbolic/recognise.py
+    "object immediately after {object}": ("What object appears immediately after the object {colour} {shape}", (
+        "the next object shown after a given one", "which shape follows a named shape in the sequence",
+        "successor of an object in the display order")),
+    "colour of the object after {object}": (
+        "What is the color of the object displayed after the object {colour} {shape}", (
+            "colour of the object that follows a given one", "which colour comes next after a named shape",
+            "the next object's colour")),
+    "how long does {object} appear": ("How long does the {colour} {shape} appear on screen in total", (
+        "total screen time of one object", "for how many seconds is a named shape visible overall",
+        "sum of the durations a shape is displayed")),
+    "timestamp of the first {object}": ("At what time on the clock does the first {colour} {shape} appear", (
+        "clock reading at the first appearance of an object", "when does a named shape first show up, by the clock",
+        "timestamp of an object's first appearance")),
+    "total duration {object} displayed after {time}": (
+        "total duration for which the {colour} {shape} is displayed after {time}", (
+            "seconds a named object is visible after a clock time", "screen time of a shape from a given moment on",
+            "how long an object stays visible after a timestamp")),
+    "how long {object} appears after {time}": ("For how long does the {colour} {shape} appear after {time}", (
+        "time a named shape is shown from a clock time onward, that second included",
+        "duration of an object's appearances after a timestamp", "how many seconds is an object up after a time")),
+    "sequence of objects after {time}": ("In what sequence do the objects appear after {time}", (
+        "the order of the objects shown from a clock time on", "list the objects in order after a timestamp",
+        "which objects come, one by one, after a given time")),
+    "did {object} appear after {time}": ("Did the {colour} {shape} appear at any time after {time}", (
+        "whether a named object is shown again after a clock time", "is a given shape visible later than a timestamp",
+        "yes or no: a particular object after a time")),
+    "did any object appear after {time}": ("Did any object appear at any time after {time}", (
+        "whether anything at all is shown after a clock time", "is the screen empty after a timestamp",
+        "yes or no: some object later than a given time")),
+    "objects both before and after {time}": ("Are there any objects that appear both before and after {time}", (
+        "an object shown on both sides of a clock time", "something visible earlier and again later than a timestamp",
+        "does any shape occur before and after a given moment")),
+}
+TEMPLATES = described(TEMPLATES, FORMS)

@@ -10,7 +10,7 @@ import re
 from collections import Counter
 
 from agent.symbolic.s01_chameleon_grid import GridRun, grid_runs
-from agent.symbolic.templates import Solved, Template
+from agent.symbolic.templates import Solved, Template, described
 from retrieval.symbolic import SymbolicTimeline
 
 ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
@@ -117,3 +117,27 @@ TEMPLATES: list[Template] = [
        rf"For the (\w+) occurrence of the {_C} {_S}, what is the object in the adjacent cell "
        r"(to the left|to the right|above|below)", adjacent),
 ]
+
+FORMS = {  # name -> (asked, about): recognition by meaning, agent/symbolic/recognise.py
+    "first object's shape and colour": ("shape and color of the first object that appears in the grid", (
+        "what the earliest object in the grid looked like", "colour and shape of the initial flash",
+        "describe the first shape to light up")),
+    "cell of the first object": ("In which cell position does the first object appear in the grid", (
+        "row and column of the first object shown", "grid location of the earliest flash",
+        "where in the grid the initial object was")),
+    "any {shape}/{color} object in row i / column j": (
+        "Is there any {value} object located in {line} {index} of the grid", (
+            "whether an object of a colour or shape ever sits in a given row",
+            "does a red shape ever appear in column two", "is there a triangle anywhere in the third row")),
+    "row/column where {object} appears most": ("In which {line} of the grid does the {colour} {shape} appear most frequently", (
+        "the row a named object occupies most often", "which column holds a given shape the most",
+        "the usual row or column of an object")),
+    "number of unique cells occupied": ("How many unique cell positions of the grid are occupied", (
+        "count the distinct cells that ever hold an object", "how many grid positions get used",
+        "number of different places in the grid with a shape")),
+    "i-th occurrence: object in the adjacent cell": (
+        "For the {occ} occurrence of the {colour} {shape}, what is the object in the adjacent cell {side}", (
+            "the neighbour next to a named shape at its n-th appearance",
+            "what is beside an object the second time it shows", "the object in the neighbouring cell at one occurrence")),
+}
+TEMPLATES = described(TEMPLATES, FORMS)

@@ -15,7 +15,7 @@ from collections import Counter
 from dataclasses import dataclass
 from itertools import combinations
 
-from agent.symbolic.templates import Solved, Template
+from agent.symbolic.templates import Solved, Template, described
 from retrieval.symbolic import SymbolicTimeline
 
 Point = tuple[float, float]
@@ -182,3 +182,25 @@ TEMPLATES: list[Template] = [
     _template("times the ball reaches a vertex", r"how many times does the ball reach a vertex", _reaches),
     _template("unique edges traversed", r"how many unique edges of the \w+ does the ball traverse", _unique),
 ]
+
+FORMS = {  # name -> (asked, about): recognition by meaning, agent/symbolic/recognise.py
+    "edge traversed most frequently": ("which edge of the solid does the red ball traverse most", (
+        "the edge of the wireframe the ball travels along most", "busiest edge of the cube or pyramid",
+        "edge the ball crosses the greatest number of times")),
+    "path of movement": ("path of movement taken by the ball", (
+        "the vertices the ball passes through, in order", "the ball's route over the solid as a vertex list",
+        "sequence of corners the ball goes to")),
+    "start edge": ("which edge of the solid does the small ball start", (
+        "the edge the ball is on when it begins", "where on the wireframe the ball sets off",
+        "initial edge of the ball")),
+    "final edge": ("which edge of the solid does the ball end", (
+        "the edge the ball is on when it stops", "where on the wireframe the ball finishes",
+        "last edge of the ball")),
+    "times the ball reaches a vertex": ("how many times does the ball reach a vertex", (
+        "number of vertex arrivals of the ball", "how many corners does the ball get to after leaving its start",
+        "count the ball's arrivals at vertices")),
+    "unique edges traversed": ("how many unique edges of the solid does the ball traverse", (
+        "number of different edges the ball uses", "count the distinct edges of the wireframe the ball travels",
+        "how many separate edges the ball covers")),
+}
+TEMPLATES = described(TEMPLATES, FORMS)

@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from agent.symbolic.s03_straight_paths import reversals
-from agent.symbolic.templates import Solved, Template
+from agent.symbolic.templates import Solved, Template, described
 from retrieval.symbolic import SymbolicTimeline
 
 ENEMY_COLOURS = ("red", "green", "blue")
@@ -155,3 +155,28 @@ TEMPLATES: list[Template] = [
         r"how many times does the player's plane change direction", re.I), _turns),
     Template("S7", "plane survives", re.compile(r"does the player's plane survive", re.I), _survives),
 ]
+
+FORMS = {  # name -> (asked, about): recognition by meaning, agent/symbolic/recognise.py
+    "enemies destroyed": ("how many enemies are destroyed", (
+        "number of enemy planes shot down", "count the kills of the player's aircraft",
+        "how many enemies the jet eliminates", "how many enemies does the player shoot down")),
+    "first kill time": ("how many seconds after the start of the video is the first enemy destroyed", (
+        "seconds into the clip when the first enemy is shot down", "time of the first kill",
+        "when the player first destroys an enemy")),
+    "plane movement pattern": ("movement pattern of the player's plane", (
+        "how the player's aircraft moves around", "the jet's motion: still, side to side, up and down, in circles",
+        "the pattern of the player's flight")),
+    "max enemies visible": ("maximum number of enemies visible", (
+        "the largest number of enemy planes on screen together", "peak count of enemies at one moment", "the most enemies on screen at once",
+        "most enemies seen simultaneously")),
+    "enemies appearing": ("how many enemies appear", (
+        "total number of enemy planes that show up", "count the enemies that enter the screen",
+        "how many enemy aircraft in the clip")),
+    "plane direction changes": ("how many times does the player's plane change direction", (
+        "number of turns of the player's aircraft", "how often the jet reverses its heading",
+        "count the direction switches of the player's plane")),
+    "plane survives": ("does the player's plane survive", (
+        "is the player's aircraft still alive at the end", "whether the jet gets shot down before the clip ends",
+        "does the player make it to the end of the battle")),
+}
+TEMPLATES = described(TEMPLATES, FORMS)

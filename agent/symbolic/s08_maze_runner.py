@@ -14,7 +14,7 @@ import re
 from collections import deque
 from dataclasses import dataclass
 
-from agent.symbolic.templates import Solved, Template
+from agent.symbolic.templates import Solved, Template, described
 from perception.symbols import Segment, SymbolShape
 from retrieval.symbolic import SymbolicTimeline
 
@@ -206,3 +206,22 @@ TEMPLATES: list[Template] = [
     _template("length of the shortest path", r"shortest path to solve the maze", _shortest),
     _template("fails to solve within N steps", r"reach the goal of the maze within (\d+) steps", _within),
 ]
+
+FORMS = {  # name -> (asked, about): recognition by meaning, agent/symbolic/recognise.py
+    "full sequence of movements": ("player's full sequence of movements", (
+        "every move the player makes through the maze, in order, as letters",
+        "the list of up, down, left and right moves the runner takes", "the player's route as a move string")),
+    "steps taken to solve": ("how many steps did the player take to solve the maze", (
+        "number of moves the runner needs to reach the goal", "length of the player's own route through the maze",
+        "count the player's steps to the exit")),
+    "times moved up/down or left/right": ("how many times did the player move {axis}", (
+        "number of vertical moves the runner makes", "how many horizontal steps the player takes",
+        "count the player's moves along one axis")),
+    "length of the shortest path": ("shortest path to solve the maze", (
+        "the minimum number of steps from start to goal", "length of the optimal route through the maze",
+        "fewest moves needed to solve the maze")),
+    "fails to solve within N steps": ("reach the goal of the maze within {number} steps", (
+        "whether the runner gets to the exit in at most a given number of moves",
+        "is the maze solved inside a step budget", "does the player finish within some number of steps")),
+}
+TEMPLATES = described(TEMPLATES, FORMS)

@@ -10,7 +10,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from agent.symbolic.templates import Solved, Template
+from agent.symbolic.templates import Solved, Template, described
 from retrieval.symbolic import SymbolicTimeline
 
 POSITIONS = ("top left", "top center", "top right", "middle left", "center", "middle right",
@@ -120,3 +120,27 @@ TEMPLATES: list[Template] = [
     _t("moves made by each player", r"how many moves did each player make", each_moves),
     _t("win by a diagonal", r"did either player win by completing a diagonal", diagonal),
 ]
+
+FORMS = {  # name -> (asked, about): recognition by meaning, agent/symbolic/recognise.py
+    "which player moved first": ("which player made the first move in the game", (
+        "who opened the tic-tac-toe game, X or O", "the player with the opening move",
+        "which side played first on the board", "who started the game", "who went first")),
+    "positions that remained unplayed": ("which grid positions remained unplayed", (
+        "the empty squares of the board at the finish", "cells nobody marked in the game",
+        "which board positions stayed blank")),
+    "which player won": ("which player won the game", (
+        "winner of the tic-tac-toe game", "did X or O win", "who took the game")),
+    "final move": ("what was the final move made in the game", (
+        "the last mark placed on the board and where", "who played last and in which cell",
+        "the closing move of the game")),
+    "total number of moves": ("total number of moves made during the game", (
+        "how many marks were placed altogether", "count all the moves of both players",
+        "number of turns in the whole game")),
+    "moves made by each player": ("how many moves did each player make", (
+        "the number of marks X placed and the number O placed", "move count per player",
+        "how many turns each side took", "how many moves did X make and how many did O make")),
+    "win by a diagonal": ("did either player win by completing a diagonal", (
+        "was the winning line a diagonal", "did someone get three in a row corner to corner",
+        "whether the game ended on a diagonal line")),
+}
+TEMPLATES = described(TEMPLATES, FORMS)

@@ -10,7 +10,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 
-from agent.symbolic.templates import Solved, Template
+from agent.symbolic.templates import Solved, Template, described
 from retrieval.symbolic import SymbolicTimeline
 
 _OBJ = r"(?P<obj>(?:red|green|blue) (?:circle|square|triangle))"
@@ -127,3 +127,29 @@ TEMPLATES: list[Template] = [
        r"how many times does an? (?P<colour>red|green|blue) object appear alongside note (?P<note>[1-7])",
        colour_with_note),
 ]
+
+FORMS = {  # name -> (asked, about): recognition by meaning, agent/symbolic/recognise.py
+    "note associated with {object}": ("which musical note is associated with the appearance of the {colour} {shape}", (
+        "the tone heard whenever a named shape shows", "which note sounds with a given object",
+        "the musical note paired with an object")),
+    "number of different notes": ("how many different notes were played in total", (
+        "count the distinct tones heard", "number of separate musical notes in the clip",
+        "how many kinds of note sounded")),
+    "object appearing most often": ("which object appeared most frequently?", (
+        "the shape shown the greatest number of times", "commonest object on screen",
+        "object with the most appearances")),
+    "first note played": ("what was the first note played", (
+        "the earliest tone heard", "which note opened the sequence", "note at the very beginning")),
+    'was note "{note}" played': ('was the note "{note}" played at any point', (
+        "whether a given numbered note was ever heard", "did a particular tone sound at all",
+        "yes or no: a numbered note in the clip")),
+    "times {note} occurred alongside a {color} {shape}": (
+        "how many times did note {note} occur alongside a {colour} {shape}", (
+            "count the times a numbered note sounds with a named shape", "how often a tone pairs with a given object",
+            "number of co-occurrences of a note and an object")),
+    "times a {color} object appears alongside a {note}": (
+        "how many times does a {colour} object appear alongside note {note}", (
+            "count the times objects of one colour show with a numbered note",
+            "how often a colour pairs with a given tone", "number of co-occurrences of a note and a colour")),
+}
+TEMPLATES = described(TEMPLATES, FORMS)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from retrieval.symbolic import SymbolicTimeline
@@ -27,9 +27,22 @@ class Template:
     pattern: re.Pattern[str]
     solve: Callable[[SymbolicTimeline, re.Match[str]], Solved | None]
     keywords: tuple[str, ...] = field(default=())
+    # recognition by meaning (agent/symbolic/recognise.py): the question in typed slots
+    # ("... the {colour} {shape} ...", which `pattern` matches once filled) and short
+    # descriptions of what is asked, for the embedding match
+    asked: str = ""
+    about: tuple[str, ...] = field(default=())
 
     def match(self, question: str) -> re.Match[str] | None:
         return self.pattern.search(question)
+
+
+def described(templates: list[Template], forms: dict[str, tuple[str, tuple[str, ...]]]) -> list[Template]:
+    """The templates with their asked form and descriptions (`forms`: name -> (asked, about))."""
+    missing = {t.name for t in templates} - set(forms)
+    if missing:
+        raise ValueError(f"templates without an asked form: {sorted(missing)}")
+    return [replace(t, asked=forms[t.name][0], about=forms[t.name][1]) for t in templates]
 
 
 _NUMBER = re.compile(r"-?\d+(?:\.\d+)?")

@@ -44,8 +44,9 @@ from eval.phrasings.egomemreason import EGOMEMREASON
 from eval.phrasings.m3eval import M3EVAL
 from eval.phrasings.morning import MORNING, morning_phrasings
 from eval.phrasings.supermemory import SUPERMEMORY
+from eval.phrasings.videocogqa import VIDEOCOGQA
 
-BANKS = {b.name: b for b in (SUPERMEMORY, EGOMEMREASON, MORNING, M3EVAL)}
+BANKS = {b.name: b for b in (SUPERMEMORY, EGOMEMREASON, MORNING, M3EVAL, VIDEOCOGQA)}
 DEFAULT_SETS = (TEMPLATE, HELDOUT)
 
 
@@ -55,6 +56,6 @@ def bank_for(suite: str) -> Bank | None:
 
 __all__ = [
     "BANKS", "DEFAULT_SETS", "DEV", "EGOMEMREASON", "GRAMMAR_SLOTS", "HELDOUT", "M3EVAL", "META_KEY", "MORNING",
-    "PHRASING_SETS", "SUPERMEMORY", "TEMPLATE", "Bank", "Phrasing", "Template", "asked_question", "bank_for",
+    "PHRASING_SETS", "SUPERMEMORY", "TEMPLATE", "VIDEOCOGQA", "Bank", "Phrasing", "Template", "asked_question", "bank_for",
     "morning_phrasings", "parse_phrasing_sets", "phrasings_of", "pick_index", "with_phrasings",
 ]

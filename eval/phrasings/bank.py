@@ -30,9 +30,17 @@ SLOT_PATTERNS = {
     "topic": r"[a-z]+", "where": r"[a-z]+(?: [a-z]+)?", "doc": r"[a-z]+", "category": r"[a-z]+",
     "meal": r"[a-z]+", "food": r"[a-z]+", "movie": r"[A-Z][A-Za-z' ]*",
     "a": r"[^()]+?", "b": r"[^()]+?", "c": r"[^()]+?", "have": r"have|has",
+    # the VideoCogQA-style scenes (eval/phrasings/videocogqa.py)
+    "colour": r"[a-z]+", "shape": r"[a-z]+", "shape2": r"[a-z]+", "size": r"small|medium|large",
+    "size2": r"small|medium|large", "attr": r"color|shape|size", "i": r"\d+", "j": r"\d+", "nth": r"[a-z]+",
+    "nth2": r"[a-z]+", "time": r"\d{1,2}:\d{2}", "note": r"\d+", "obj": r"[a-z]+ [a-z]+ [a-z]+",
+    "above": r"\d+", "objects": r"objects?", "steps": r"\d+", "line": r"row|column", "solid": r"[a-z]+",
+    "occ": r"[a-z]+", "side": r"to the left|to the right|above|below", "pair": r"left or right|up or down",
+    "axis": r"[a-z]+ or [a-z]+", "dir": r"[a-z]+", "value": r"[a-z]+", "action": r"[a-z]+(?: [a-z]+)?",
+    "action2": r"[a-z]+(?: [a-z]+)?",
 }
 # Slots that carry grammar, not content: phrasings need not repeat them word for word.
-GRAMMAR_SLOTS = frozenset({"have"})
+GRAMMAR_SLOTS = frozenset({"have", "nth", "nth2"})  # nth: a scene number restated as an ordinal
 
 
 @dataclass(frozen=True)
@@ -73,10 +81,13 @@ class Template:
 
     @cached_property
     def pattern(self) -> re.Pattern[str]:
-        parts = []
+        parts, seen = [], set()
         for literal, name, _, _ in Formatter().parse(self.text):
             parts.append(re.escape(literal))
-            if name:
+            if name in seen:  # a slot said twice ("after {time}, including {time} itself") holds one value
+                parts.append(f"(?P={name})")
+            elif name:
+                seen.add(name)
                 parts.append(f"(?P<{name}>{SLOT_PATTERNS.get(name, r'.+?')})")
         return re.compile("".join(parts) + r"\Z")
 

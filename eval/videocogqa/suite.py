@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from eval.phrasings import bank_for, with_phrasings
 from eval.schema import Item, Option, Suite, VideoRef
 from eval.videocogqa import style
 from eval.videocogqa.base import LEVELS, encode
@@ -73,6 +74,8 @@ def build_suite(size: str, root: Path, seed: int = 0, progress: Progress | None 
             ))
         if progress:
             progress("render + ask", done, len(plan))
+    bank = bank_for("videocogqa")  # natural phrasings ride along in meta; id, options, times unchanged
+    items = [with_phrasings(i, bank) for i in items] if bank else items
     suite = Suite("videocogqa", videos, items, meta={
         "generator": "memlens VideoCogQA-style scenes (OpenCV drawing, PyAV H.264)", "size": size, "seed": seed,
         "resolution": f"{style.WIDTH}x{style.HEIGHT}", "fps": style.FPS, "seconds_per_video": style.DURATION,
