@@ -11,6 +11,7 @@ from datetime import date
 from agent.plan import WEARER, QueryPlan
 from agent.reasoning import Draft, coverage, evidence_text
 from agent.state import Evidence
+from agent.text import NUMBER_WORDS
 from agent.tools import bare, option_steps
 from agent.tools.base import ToolResult
 from memory.records import TEXT_SIGHTING, UTTERANCE
@@ -21,7 +22,6 @@ ABSTAIN_OPTION = re.compile(
     r"not in either|don't know|do not know|not enough information|none of the above",
     re.IGNORECASE,
 )
-_NUMBER_WORDS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve".split())}
 
 
 def abstain_options(options: Sequence[str]) -> list[int]:
@@ -92,7 +92,7 @@ def _number(text: str) -> int | None:
     m = re.search(r"\b(\d+)\b", text)
     if m:
         return int(m.group(1))
-    return next((n for w, n in _NUMBER_WORDS.items() if re.search(rf"\b{w}\b", text, re.I)), None)
+    return next((n for w, n in NUMBER_WORDS.items() if re.search(rf"\b{w}\b", text, re.I)), None)
 
 
 def typed_option_scores(result: ToolResult, options: Sequence[str]) -> list[float] | None:

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from difflib import SequenceMatcher
 
+from agent.question_nlp import SpacyPipeline, without_address
 from agent.source_questions import (
     KindRecogniser,
     SourceQuestion,
@@ -134,23 +135,18 @@ class SourceAnswerer:
     def __init__(self, tracks: TrackStore, embedder=None, nlp=None):
         self.tracks = tracks
         self.recogniser = KindRecogniser(embedder) if embedder is not None else None
-        self._nlp = nlp
-
-    @property
-    def nlp(self):
-        if self._nlp is None:
-            from agent.question_nlp import SpacyPipeline
-
-            self._nlp = SpacyPipeline()
-        return self._nlp
+        self.nlp = nlp or SpacyPipeline()  # loads its model on first use
 
     def read(self, question: str, smap: SourceMap) -> SourceQuestion | None:
         """The question's kind and slots, by its wording when it is M3Eval's, else by meaning."""
         fast = read_fast(question)
         if fast is not None:
             return fast
+        if self.recogniser is None:
+            return None
         actors = {w for w in shared_words(distinct_lines(smap.texts)) if len(w) > 2 and w not in _COMMON}
-        kind = self.recogniser.kind(question, actors) if self.recogniser is not None else None
+        doc = without_address(self.nlp, question)
+        kind = self.recogniser.kind(doc.text, actors)
         if kind is None:
             return None
         if kind == "nback":
@@ -158,7 +154,7 @@ class SourceAnswerer:
             return SourceQuestion(kind, k=slots[0], n=slots[1], attr=slots[2], how="meaning") if slots else None
         asked = SourceQuestion(kind, target=stream_words(question), how="meaning")
         if kind == "what":
-            asked.verbs = verb_candidates(self.nlp(question), set(norm(asked.target).split()))
+            asked.verbs = verb_candidates(doc, set(norm(asked.target).split()))
             if not asked.verbs:
                 return None
         return asked

@@ -7,7 +7,8 @@ hundred short sentences embed in about a second) and never at import time.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+import threading
+from collections.abc import Hashable, Mapping, Sequence
 
 from memory.embedding import TextEmbedder
 
@@ -42,3 +43,25 @@ class IntentClassifier:
         scores = self.scores(text)
         best = max(scores, key=scores.__getitem__)
         return best, scores[best]
+
+
+class NearestExamples:
+    """Labelled example texts, embedded once on first use; for a text, its best cosine to
+    each label's examples. How the scene plugins recognise a question by meaning: a
+    question is as near a kind as it is to the nearest example of that kind."""
+
+    def __init__(self, embedder: TextEmbedder, examples: Sequence[tuple[Hashable, str]]):
+        self.embedder = embedder
+        self.examples = list(examples)
+        self._vectors = None
+        self._lock = threading.Lock()
+
+    def best(self, text: str) -> dict[Hashable, float]:
+        with self._lock:
+            if self._vectors is None:
+                self._vectors = self.embedder.embed([t for _, t in self.examples])
+        similarities = self._vectors @ self.embedder.embed([text])[0]
+        best: dict[Hashable, float] = {}
+        for (label, _), s in zip(self.examples, similarities):
+            best[label] = max(best.get(label, -1.0), float(s))
+        return best

@@ -99,6 +99,14 @@ def _strip_wake(doc) -> int:
     return comma + 1 if not any(t.pos_ in ("VERB", "AUX") for t in between) else 0
 
 
+def without_address(nlp: SpacyPipeline, text: str):
+    """The parsed question without a leading address to the assistant: the parser reads the
+    question alone better than after "ok glasses,"."""
+    doc = nlp(text)
+    start = _strip_wake(doc)
+    return nlp(doc[start:].text) if start else doc
+
+
 def _chunk_text(span) -> str:
     """A noun chunk without determiners and possessives: "my black scissors" -> "black scissors"."""
     words = [t.text for t in span if t.pos_ not in ("DET", "PRON") and t.dep_ != "poss" and t.tag_ != "POS"]
@@ -116,11 +124,11 @@ _ANSWER_NOUNS = {"time": "what time", "day": "what day", "date": "what date", "o
 _COUNT_NOUNS = {"number", "count", "amount", "total", "tally"}
 
 
-def main_verb(doc, start: int):
+def main_verb(doc):
     """The verb the question is about: the root, or the clause a framing verb embeds
     ("do you remember [the order I went ...]", "remind me [what I promised ...]")."""
     # Several sentences ("The library, I keep going back. How many visits is that?"): the one that asks.
-    sentences = [s for s in doc.sents if s.end > start]
+    sentences = list(doc.sents)
     asking = [s for s in sentences if any(t.lower_ in _WH_WORDS for t in s)] or sentences
     root = asking[-1].root if asking else None
     if root is None or root.lemma_ not in _FRAMES:
@@ -135,8 +143,8 @@ def main_verb(doc, start: int):
     return (embedded, True) if embedded is not None else (root, False)
 
 
-def _wh(doc, start: int, indirect: bool, times: set[int] = frozenset()) -> tuple[str | None, bool]:
-    toks = [t for t in doc[start:] if not t.is_punct]
+def _wh(doc, indirect: bool, times: set[int] = frozenset()) -> tuple[str | None, bool]:
+    toks = [t for t in doc if not t.is_punct]
     if not toks:
         return None, False
     lowers = [t.lower_ for t in toks]
@@ -162,11 +170,11 @@ _MODAL_FUTURE = {"will", "would", "'d", "'ll", "shall", "going", "gon", "have", 
 _REQUEST_VERBS = {"ask", "want", "expect", "need", "request", "remind", "tell", "beg", "get"}
 
 
-def _speech_act_shape(doc, start: int) -> tuple[bool, bool]:
+def _speech_act_shape(doc) -> tuple[bool, bool]:
     """The grammar of a commitment ("what did I say I'd bring", "what do I have to do")
     and of a request ("what does Alice want me to pick up", "who asked me to call")."""
     intends = asked = False
-    for tok in doc[start:]:
+    for tok in doc:
         if tok.pos_ not in ("VERB", "AUX"):
             continue
         subject = next((c for c in tok.children if c.dep_ in ("nsubj", "nsubjpass")), None)
@@ -193,35 +201,31 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
                    known_places: Collection[str] = (), known_people: Collection[str] = ()) -> QuestionParse:
     # "post-lunch" / "pre-dinner" are "after lunch" / "before dinner" to the parser
     question = re.sub(r"\bpost-(?=\w)", "after ", re.sub(r"\bpre-(?=\w)", "before ", question, flags=re.I), flags=re.I)
-    doc = nlp(question)
-    start = _strip_wake(doc)
-    if start:  # the parser reads the question alone better than after an address to the assistant
-        doc, start = nlp(doc[start:].text), 0
+    doc = without_address(nlp, question)
     # "after I left the office, where did I go?": a leading time clause often misleads the parser;
     # the same question with the clause last ("where did I go after I left the office?") does not.
-    comma = next((t.i for t in doc[start:] if t.text == ","), None)
-    if len(doc) > start and doc[start].lower_ in _LEADING_MARKS and comma is not None and comma + 1 < len(doc):
-        doc = nlp(f"{doc[comma + 1:].text.rstrip('?. ')} {doc[start:comma].text}?")
-        start = 0
-    verb, indirect = main_verb(doc, start)
-    time, used = time_slot(doc, start, at)
-    wh, yes_no = _wh(doc, start, indirect, used)
+    comma = next((t.i for t in doc if t.text == ","), None)
+    if len(doc) and doc[0].lower_ in _LEADING_MARKS and comma is not None and comma + 1 < len(doc):
+        doc = nlp(f"{doc[comma + 1:].text.rstrip('?. ')} {doc[:comma].text}?")
+    verb, indirect = main_verb(doc)
+    time, used = time_slot(doc, at)
+    wh, yes_no = _wh(doc, indirect, used)
     # "... - which day?": the noun a question word asks for names the answer, not a topic
-    used.update(t.i for t in doc[start:] if t.lower_ in _ANSWER_KINDS
+    used.update(t.i for t in doc if t.lower_ in _ANSWER_KINDS
                 and any(c.lower_ in ("which", "what") and c.dep_ == "det" for c in t.children))
     places_known = {p.lower() for p in known_places}
     people_known = {p.lower() for p in known_people}
     root = verb
     if indirect:  # the framing verb ("remember", "remind") is not what the question is about
-        used.update(t.i for t in doc[start:] if t.dep_ == "ROOT")
-    parse = QuestionParse(text=doc[start:].text, wh=wh, yes_no=yes_no, root_lemma=root.lemma_.lower() if root else "",
+        used.update(t.i for t in doc if t.dep_ == "ROOT")
+    parse = QuestionParse(text=doc.text, wh=wh, yes_no=yes_no, root_lemma=root.lemma_.lower() if root else "",
                           time=time)
     people: list[str] = []
     for ent in doc.ents:
-        if ent.label_ == "PERSON" and ent.start >= start and ent.text.lower() not in places_known and ent.text[:1].isupper():
+        if ent.label_ == "PERSON" and ent.text.lower() not in places_known and ent.text[:1].isupper():
             people.append(ent.text)
             used.update(range(ent.start, ent.end))
-    for tok in doc[start:]:  # names NER missed: known speakers, or a proper noun that acts (subject)
+    for tok in doc:  # names NER missed: known speakers, or a proper noun that acts (subject)
         if tok.i in used or tok.text.lower() in places_known:
             continue
         governor = tok.head.head if tok.dep_ == "pobj" else tok.head
@@ -234,7 +238,7 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
             used.add(tok.i)
     parse.people = list(dict.fromkeys(people))
     # speaker / listener: the subject and the addressee of the main verb
-    for tok in doc[start:]:
+    for tok in doc:
         if tok.head.i == (root.i if root else -1):
             who = WEARER if tok.lower_ in _FIRST_PERSON else (tok.text if tok.text in parse.people else None)
             if who is None and tok.lower_ in ("he", "she", "they") and len(parse.people) == 1:
@@ -249,7 +253,7 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
                 parse.listener = who
     # places and objects from noun chunks
     for chunk in doc.noun_chunks:
-        if chunk.start < start or all(t.i in used for t in chunk) or chunk.root.pos_ == "PRON":
+        if all(t.i in used for t in chunk) or chunk.root.pos_ == "PRON":
             continue
         if chunk.root.lower_ in ("what", "which", "who", "anything", "something", "anyone", "someone"):
             continue
@@ -295,7 +299,7 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
             parse.objects.append(owner.lower_)
             used.update(t.i for t in chunk)
             continue
-        if chunk.root.lemma_ in _RELATIONAL and not chunk.root.lemma_ in places_known:
+        if chunk.root.lemma_ in _RELATIONAL and chunk.root.lemma_ not in places_known:
             parse.topic_nouns.append(chunk.root.lower_)  # "the pan: state and place?": what is asked of it
             used.update(t.i for t in chunk)
             continue
@@ -317,16 +321,16 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
             parse.places += [c for c in compounds if c in places_known]
             parse.modifiers += [c for c in compounds if c not in places_known]
         used.update(t.i for t in chunk)
-    lowered = f" {' '.join(t.lower_ for t in doc[start:] if t.i not in used)} "
+    lowered = f" {' '.join(t.lower_ for t in doc if t.i not in used)} "
     parse.places += [p for p in sorted(places_known, key=len, reverse=True) if f" {p} " in lowered]
     parse.places = list(dict.fromkeys(parse.places))
     parse.objects = list(dict.fromkeys(parse.objects))
     parse.money = wh in ("how much", "what") and not (wh == "how much" and any(t.lemma_ == "time" for t in doc)) and any(
-        t.lemma_ in _MONEY or t.tag_ == "$" for t in doc[start:])
-    parse.wearer_intends, parse.asked_of_wearer = _speech_act_shape(doc, start)
+        t.lemma_ in _MONEY or t.tag_ == "$" for t in doc)
+    parse.wearer_intends, parse.asked_of_wearer = _speech_act_shape(doc)
     frame = root.i if root is not None else -1
     topic = []
-    for tok in doc[start:]:
+    for tok in doc:
         # A content word the tagger called an adverb ("I ate [oatmeal]") still names what is asked about.
         mistagged = tok.pos_ == "ADV" and not tok.lower_.endswith("ly") and tok.lower_ not in ("earlier", "later", "ago")
         if tok.i in used or tok.is_stop or (tok.pos_ not in _CONTENT_POS and not mistagged) or \
@@ -334,6 +338,6 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
             continue
         topic.append(tok.lemma_.lower() if tok.pos_ == "VERB" else tok.lower_)
     parse.topic = list(dict.fromkeys(parse.topic_nouns + topic))
-    parse.event = phrase(t for t in doc[start:] if t.i not in used and t.pos_ not in _DROP_POS
+    parse.event = phrase(t for t in doc if t.i not in used and t.pos_ not in _DROP_POS
                           and t.lower_ not in ("what", "when", "where", "who", "which", "how"))
     return parse

@@ -43,7 +43,7 @@ def _addressed_to_assistant(verb) -> bool:
     return (not subjects and verb.dep_ == "ROOT") or any(s.lower_ == "you" for s in subjects)
 
 
-def time_slot(doc, start: int, at: datetime | None) -> tuple[TimeSlot, set[int]]:
+def time_slot(doc, at: datetime | None) -> tuple[TimeSlot, set[int]]:
     """Times named in the question and the token indexes they cover. "after" / "before" place
     the question only when they modify its main verb: in "what did I promise to do after
     work?" the time is part of what was promised."""
@@ -51,7 +51,7 @@ def time_slot(doc, start: int, at: datetime | None) -> tuple[TimeSlot, set[int]]
     day_offset, part, hours, relation, anchor = None, None, None, None, None
     clock_start = clock_end = None
     for ent in doc.ents:
-        if ent.label_ not in ("DATE", "TIME") or ent.start < start:
+        if ent.label_ not in ("DATE", "TIME"):
             continue
         words = [t.lower_ for t in ent]
         used.update(range(ent.start, ent.end))
@@ -78,7 +78,7 @@ def time_slot(doc, start: int, at: datetime | None) -> tuple[TimeSlot, set[int]]
         if prep is not None and prep.lower_ in ("after", "before", "since", "until"):
             relation = "after" if prep.lower_ in ("after", "since") else "before"
             used.add(prep.i)
-    for tok in doc[start:]:  # day parts and meals that NER leaves untagged ("after lunch", "for breakfast")
+    for tok in doc:  # day parts and meals that NER leaves untagged ("after lunch", "for breakfast")
         bedtime = tok.lower_ == "bed" and tok.dep_ == "pobj" and tok.head.lower_ in ("before", "after", "at", "until")
         if tok.i in used or (tok.lower_ not in DAY_PARTS and not bedtime) or tok.pos_ not in ("NOUN", "PROPN", "ADV"):
             continue
@@ -102,7 +102,7 @@ def time_slot(doc, start: int, at: datetime | None) -> tuple[TimeSlot, set[int]]
                 used.add(left.i)
         if tok.lower_ == "tonight":
             day_offset = 0
-    for tok in doc[start:]:
+    for tok in doc:
         if tok.lower_ in ("today", "now") and tok.i >= 1 and doc[tok.i - 1].lower_ in ("until", "till", "to", "through"):
             day_offset = None if tok.lower_ == "today" else day_offset  # "until today", "up to now": all so far
             relation = None if relation == "before" and anchor is None and hours is None else relation
@@ -112,15 +112,15 @@ def time_slot(doc, start: int, at: datetime | None) -> tuple[TimeSlot, set[int]]
             day_offset = _TODAY[tok.lower_]
             used.add(tok.i)
     # "I watched Rocky one day; what did I eat that day?": a statement before the question anchors "that day"
-    that_day = next((t for t in doc[start:] if t.lemma_ == "day" and any(c.lower_ == "that" for c in t.children)), None)
-    split = next((t.i for t in doc[start:that_day.i] if t.text in (";", ".", "-", "--", "—")), None) if that_day else None
+    that_day = next((t for t in doc if t.lemma_ == "day" and any(c.lower_ == "that" for c in t.children)), None)
+    split = next((t.i for t in doc[:that_day.i] if t.text in (";", ".", "-", "--", "—")), None) if that_day else None
     if split is not None and anchor is None:
-        told = [t for t in doc[start:split] if not t.is_punct and t.i not in used]
+        told = [t for t in doc[:split] if not t.is_punct and t.i not in used]
         anchor, relation = phrase(told), "day_of"
-        used.update(range(start, split + 1))
+        used.update(range(split + 1))
         used.update(t.i for t in that_day.subtree)
     # "on the day (that) Bob asked for the slides" / "after I got home": an event anchors the time
-    for tok in doc[start:] if anchor is None else ():
+    for tok in doc if anchor is None else ():
         if tok.lemma_ == "day" and any(c.dep_ in ("relcl", "acl") for c in tok.children):
             clause = next(c for c in tok.children if c.dep_ in ("relcl", "acl"))
             anchor = phrase(clause.subtree)
@@ -129,7 +129,7 @@ def time_slot(doc, start: int, at: datetime | None) -> tuple[TimeSlot, set[int]]
             if tok.head.pos_ == "ADP":
                 used.add(tok.head.i)
             break
-        before_clause = doc[tok.left_edge.i - 1] if tok.left_edge.i > start else None  # "go [once] I'd finished"
+        before_clause = doc[tok.left_edge.i - 1] if tok.left_edge.i > 0 else None  # "go [once] I'd finished"
         marks = [c for c in tok.children if c.dep_ in ("mark", "advmod") and c.lower_ in _MARKS] + (
             [before_clause] if before_clause is not None and before_clause.lower_ in _MARKS else [])
         if tok.dep_ == "advcl" and not _reported(tok.head) and marks:

@@ -12,15 +12,11 @@ from collections.abc import Sequence
 import numpy as np
 
 from agent.state import Evidence
-from agent.text import content_words
+from agent.text import NUMBER_WORDS, content_words
 from memory.embedding import TextEmbedder
 from memory.records import TEXT_SIGHTING, MemoryRecord
 
-_NUMBER_WORDS = {
-    w: str(i) for i, w in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen "
-        "fifteen sixteen seventeen eighteen nineteen twenty".split())
-} | {"thirty": "30", "forty": "40", "fifty": "50", "sixty": "60", "half": "30", "quarter": "15"}
+_NUMBER_WORDS = {w: str(n) for w, n in NUMBER_WORDS.items()} | {"half": "30", "quarter": "15"}
 
 
 def _stem(word: str) -> str:

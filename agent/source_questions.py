@@ -14,10 +14,10 @@ These examples were written for this recogniser alone; nothing is taken from eva
 from __future__ import annotations
 
 import re
-import threading
 from dataclasses import dataclass, field
 
-import numpy as np
+from agent.intents import NearestExamples
+from agent.text import NUMBER_WORDS
 
 WHICH_RE = re.compile(r"which of these (?:happens|happened|occurs) in (?P<target>.+?)\s*\?", re.I)
 ORDER_RE = re.compile(r"in (?P<target>.+?),\s*in (?:what|which) order do these (?:happen|occur)", re.I)
@@ -80,7 +80,6 @@ ORDER_WORDS = {"order", "ordered", "ordering", "orderings", "sequence", "sequenc
                "timeline", "succession"}
 FLOOR = 0.4  # cosine similarity below which no example is near enough
 SLACK = 0.05  # ours may trail the nearest other-kind example by this much (short questions are noisy)
-_ADDRESS = re.compile(r"^\s*(?:(?:hey|hi|ok|okay|so|um|uh|quick question)\b[\s,]*(?:glasses\b)?[\s,:]*)+", re.I)
 
 
 @dataclass
@@ -98,39 +97,21 @@ class KindRecogniser:
     """Nearest example question, ours against the intent classifier's other kinds."""
 
     def __init__(self, embedder, examples: dict[str, tuple[str, ...]] | None = None, floor: float = FLOOR):
-        self.embedder = embedder
-        self.examples = examples or EXAMPLES
+        from agent.intent_bank import INTENT_BANK
+
+        labelled = [(kind, t) for kind, ts in (examples or EXAMPLES).items() for t in ts]
+        labelled += [("other", t) for intent, ts in INTENT_BANK.items() if intent not in _NOT_OURS for t in ts]
+        self.nearest = NearestExamples(embedder, labelled)
         self.floor = floor
-        self._fitted: tuple[np.ndarray, list[str]] | None = None
-        self._lock = threading.Lock()
-
-    def _fit(self) -> tuple[np.ndarray, list[str]]:
-        with self._lock:
-            if self._fitted is None:
-                from agent.intent_bank import INTENT_BANK
-
-                texts = [t for ts in self.examples.values() for t in ts]
-                labels = [k for k, ts in self.examples.items() for _ in ts]
-                for intent, ts in INTENT_BANK.items():
-                    if intent not in _NOT_OURS:
-                        texts += list(ts)
-                        labels += ["other"] * len(ts)
-                self._fitted = (np.asarray(self.embedder.embed(texts)), labels)
-        return self._fitted
 
     def scores(self, question: str, actors: set[str] = frozenset()) -> dict[str, float]:
         """The best cosine similarity per kind (and "other"). `actors` (the words the source
         map's captions share, e.g. "chef") are read as "person", so the nearest example is
         found by the question's shape rather than by a noun an example happens to share."""
-        vectors, labels = self._fit()
-        text = _ADDRESS.sub("", question) or question
+        text = question
         if actors:
             text = re.sub(r"[A-Za-z]+", lambda m: "person" if m[0].lower() in actors else m[0], text)
-        sims = vectors @ np.asarray(self.embedder.embed([text]))[0]
-        best: dict[str, float] = {}
-        for label, s in zip(labels, sims):
-            best[label] = max(best.get(label, -1.0), float(s))
-        return best
+        return self.nearest.best(text)
 
     def kind(self, question: str, actors: set[str] = frozenset()) -> str | None:
         scores = self.scores(question, actors)
@@ -159,9 +140,6 @@ _STREAM_NOUNS = {"video", "videos", "story", "stories", "clip", "recording", "st
                  "footage", "screen", "side", "half", "one", "panel", "source", "part", "segment"}
 _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
              "former": 1, "latter": 2}
-NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9,
-                "ten": 10, "eleven": 11, "twelve": 12, "thirteen": 13, "fourteen": 14, "fifteen": 15, "sixteen": 16,
-                "twenty": 20}
 
 
 def words_of(text: str) -> list[str]:

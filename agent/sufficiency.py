@@ -53,6 +53,11 @@ def features(plan: QueryPlan, results: Sequence[ToolResult], support_texts: Sequ
     return values
 
 
+def multiple_choice(values: dict[str, float]) -> bool:
+    """Whether features came from a question with options (open ones lack option features)."""
+    return "option_margin" in values
+
+
 @dataclass(frozen=True)
 class SufficiencyModel:
     """Weights over FEATURES for multiple-choice questions, and for open questions (which
@@ -76,10 +81,10 @@ class SufficiencyModel:
         return fitted
 
     def describe(self, values: dict[str, float]) -> str:
-        return self.source if "option_margin" in values else self.open_source
+        return self.source if multiple_choice(values) else self.open_source
 
     def __call__(self, values: dict[str, float]) -> float:
-        weights = self.weights if "option_margin" in values else self.open_weights
+        weights = self.weights if multiple_choice(values) else self.open_weights
         z = weights.get("bias", 0.0) + sum(weights.get(k, 0.0) * v for k, v in values.items())
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
@@ -105,8 +110,8 @@ def fit(rows: Sequence[dict[str, float]], labels: Sequence[int], path: Path = FI
     hold both outcomes (an open question with no fitted weights keeps the prior)."""
     forms = {True: ([], []), False: ([], [])}
     for row, label in zip(rows, labels):
-        forms["option_margin" in row][0].append(row)
-        forms["option_margin" in row][1].append(label)
+        forms[multiple_choice(row)][0].append(row)
+        forms[multiple_choice(row)][1].append(label)
     fitted = {options: _logistic(*forms[options]) for options in forms if len(set(forms[options][1])) == 2}
     if not fitted:
         raise ValueError(f"{len(rows)} development answers with a single outcome: nothing to fit")

@@ -7,9 +7,12 @@ import re
 
 from spacy.lang.en.stop_words import STOP_WORDS
 
-_NUMBER_WORDS = frozenset("""zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen
-fifteen sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty hundred first last""".split())
-STOP = frozenset(STOP_WORDS) - _NUMBER_WORDS
+# English number and ordinal words: the one table every reader of numbers in the agent shares.
+NUMBER_WORDS: dict[str, int] = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen twenty".split())} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60}
+ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+STOP = frozenset(STOP_WORDS) - set(NUMBER_WORDS) - {"hundred", "first", "last"}
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'-]*")
 
 

@@ -8,10 +8,10 @@ import dataclasses
 import json
 import os
 import tomllib
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from agent.config import AgentConfig
 from memory.config import MemoryConfig

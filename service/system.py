@@ -132,12 +132,13 @@ class MemlensSystem:
                between: tuple[datetime, datetime] | None = None) -> int:
         """Forget records, vectors and cached observations of a video and/or a time range.
         An id this namespace does not hold is refused (LookupError), never widened to 'all'."""
-        if video_id is not None and video_id not in {v.video_id for v in self.memory.videos(namespace)}:
+        videos = self.memory.videos(namespace)
+        if video_id is not None and video_id not in {v.video_id for v in videos}:
             raise LookupError(f"no video {video_id!r} in this memory")
         if between is not None:
             between = (self.wearer_clock(between[0], namespace), self.wearer_clock(between[1], namespace))
         affected = [
-            v for v in self.memory.videos(namespace)
+            v for v in videos
             if (video_id is None or v.video_id == video_id)
             and (between is None or (v.wall_start < between[1] and v.wall_end >= between[0]))
         ]

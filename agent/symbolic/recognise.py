@@ -18,6 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from agent.intents import NearestExamples
 from agent.symbolic.slots import Vocabulary, example, fill, kinds_said, kinds_used, masked
 from agent.symbolic.templates import Template
 
@@ -41,7 +42,7 @@ class Recogniser:
         self.min_similarity = min_similarity
         self._about: list[tuple[int, str]] = [(i, a) for i, t in enumerate(templates)
                                               for a in ((example(t.asked),) if t.asked else ()) + t.about]
-        self._vectors: np.ndarray | None = None
+        self._nearest: NearestExamples | None = None
 
     def _embedder(self):
         if self.embedder is None:
@@ -53,13 +54,11 @@ class Recogniser:
     def similarities(self, question: str, vocab: Vocabulary) -> np.ndarray:
         """Per template: cosine of the question to its nearest description (-1 without any),
         both with their slot values masked."""
-        embedder = self._embedder()
-        if self._vectors is None:
-            self._vectors = embedder.embed([masked(a, vocab) for _, a in self._about])
-        q = embedder.embed([masked(question, vocab)])[0]
+        if self._nearest is None:  # the descriptions are masked with the first vocabulary seen
+            self._nearest = NearestExamples(self._embedder(), [(i, masked(a, vocab)) for i, a in self._about])
         best = np.full(len(self.templates), -1.0)
-        for (i, _), s in zip(self._about, self._vectors @ q):
-            best[i] = max(best[i], float(s))
+        for i, s in self._nearest.best(masked(question, vocab)).items():
+            best[i] = s
         return best
 
     def recognise(self, question: str, vocab: Vocabulary) -> Recognised | None:

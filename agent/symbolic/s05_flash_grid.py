@@ -11,9 +11,9 @@ from collections import Counter
 
 from agent.symbolic.s01_chameleon_grid import GridRun, grid_runs
 from agent.symbolic.templates import Solved, Template, described
+from agent.text import ORDINAL_WORDS
 from retrieval.symbolic import SymbolicTimeline
 
-ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 STEPS = {"to the left": (0, -1), "to the right": (0, 1), "above": (-1, 0), "below": (1, 0)}
 NOTHING, EQUALLY = "No object", "Equally often"
 SHAPES = ("triangle", "circle", "square")
@@ -29,8 +29,8 @@ def _cell(cell: tuple[int, int]) -> str:
 
 def _ordinal(word: str) -> int | None:
     word = word.lower()
-    if word in ORDINALS:
-        return ORDINALS.index(word) + 1
+    if word in ORDINAL_WORDS:
+        return ORDINAL_WORDS.index(word) + 1
     digits = re.match(r"(\d+)", word)
     return int(digits.group(1)) if digits else None
 

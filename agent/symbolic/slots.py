@@ -13,9 +13,8 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-NUMBER_WORDS = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve".split())}
-ORDINALS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
+from agent.text import NUMBER_WORDS, ORDINAL_WORDS
+
 SCENE_WORDS = {"scene", "scenes", "grid", "grids", "refresh", "refreshes"}
 _SKIP = {"and", "or", "&", "the", "between", ","}  # between the numbers of one scene reference
 _TOKEN = re.compile(r"\d{1,2}:\d{2}|\d+(?:st|nd|rd|th)?|[a-z]+|[,;?!]")  # punctuation ends a phrase
@@ -60,8 +59,8 @@ def _number(tok: str) -> int | None:
 
 
 def _ordinal(tok: str) -> int | None:
-    if tok in ORDINALS:
-        return ORDINALS.index(tok) + 1
+    if tok in ORDINAL_WORDS:
+        return ORDINAL_WORDS.index(tok) + 1
     m = re.fullmatch(r"(\d+)(?:st|nd|rd|th)", tok)
     return int(m.group(1)) if m else None
 
@@ -125,7 +124,7 @@ def line_index(toks: list[str]) -> list[str]:
 
 
 def ordinals(toks: list[str]) -> list[str]:
-    return [ORDINALS[n - 1] for t in toks if (n := _ordinal(t)) is not None and n <= len(ORDINALS)]
+    return [ORDINAL_WORDS[n - 1] for t in toks if (n := _ordinal(t)) is not None and n <= len(ORDINAL_WORDS)]
 
 
 def things(question: str, v: Vocabulary, with_size: bool = True) -> list[str]:
