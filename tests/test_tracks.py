@@ -77,3 +77,26 @@ def test_structured_node_answers_before_retrieval_and_falls_through_otherwise(me
     assert early.chosen_option == 0  # memory is cut at the question time
     assert answerer.answer("Where are my keys?", "me", at, None) is None  # not a symbolic question
     assert answerer.answer("What is the most objects on screen at once?", "nobody", at, ["1", "2"]) is None
+
+
+def test_a_question_recognised_only_by_meaning_that_the_timeline_cannot_solve_is_left_to_others(memory, embedder):
+    """Another plugin's question ("what does the janitor sweep in the second video?") can sit
+    near a symbolic template by meaning; when that template cannot be solved on this
+    timeline the question is not ours, and the next plugin or the planner answers it. The
+    generator's own wording still abstains: there it is ours and the video shows too little."""
+    memory.ingest(replace(make_observation(), symbols=_track()), "me")
+    template = Template("T", "most frequent action", re.compile(r"which action is performed most often", re.I),
+                        lambda tl, m: None, asked="Which action is performed most often?",
+                        about=("which action is performed most often", "the action done most frequently"))
+    answerer = SymbolicAnswerer(memory.tracks, [template], embedder)
+    at = T0 + timedelta(minutes=5)
+    exact = answerer.answer("Which action is performed most often?", "me", at, ["a", "b"])
+    assert exact is not None and exact.abstained
+    assert answerer.recogniser.recognise("which action was done most frequently?", _vocab()) is not None
+    assert answerer.answer("which action was done most frequently?", "me", at, ["a", "b"]) is None
+
+
+def _vocab():
+    from agent.symbolic.slots import vocabulary
+
+    return vocabulary()

@@ -57,6 +57,8 @@ class SymbolicAnswerer:
         template, match = hit.template, hit.match
         how = "" if hit.similarity == 1.0 else f" (recognised by meaning, similarity {hit.similarity:.2f}: {hit.asked!r})"
         solved = template.solve(timeline, match)
+        if solved is None and hit.similarity < 1.0:
+            return None  # a guess by meaning this timeline cannot answer: the question is likely not ours
         if solved is None:  # the timeline lacks what this template needs: no basis to answer
             return AgentAnswer(question, "The video does not show enough to answer that.", True, 0.0, 0.0,
                                "symbolic", [], [0.0] * len(options or []), None,
