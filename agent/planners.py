@@ -54,15 +54,17 @@ class Vocabulary:
 def _shaped_by_options(options: list[str], vocabulary: Vocabulary, objects: list[str]) -> str | None:
     """Multiple choice defines the answer space: options that are sequences ("kitchen ->
     office", "A; then B; then C") ask for an order, of places a thing went through when
-    every step is a known place and the question names a thing."""
+    the steps are known places and the question names a thing."""
     real = [o for i, o in enumerate(options) if i not in abstain_options(options)]
     if real and sum(o.strip().isdigit() for o in real) == len(real):
         return "count"  # "3", "4", "5": how many
     if not real or any(len(option_steps(o)) < 2 for o in real):
         return None
     known = {p.lower() for p in vocabulary.places}
-    places_only = all(bare(step) in known for o in real for step in option_steps(o))
-    return "trajectory" if places_only and objects else "order"
+    steps = [bare(step) for o in real for step in option_steps(o)]
+    # a distractor may name a place this wearer never went to: most steps being places is enough
+    places = sum(step in known for step in steps) >= len(steps) / 2
+    return "trajectory" if places and objects else "order"
 
 
 def premises_for(intent: str, people: list[str], places: list[str], objects: list[str],
@@ -132,8 +134,8 @@ class DeterministicPlanner:
         speaker, listener = parse.speaker, parse.listener
         if intent == "requests":  # a request is made to the wearer by someone else
             speaker, listener = (speaker if speaker != WEARER else None), WEARER
-        if intent == "commitments":
-            speaker = WEARER
+        if intent == "commitments" and speaker not in people:
+            speaker = WEARER  # "what did I promise", "what should we do": the wearer's, unless someone else's ("what did Nina say we'd do")
         premises = premises_for(intent, people, places, parse.objects, parse.modifiers)
         constraints = []
         if "last" in parse.text.lower().split():

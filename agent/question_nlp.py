@@ -54,7 +54,24 @@ class SpacyPipeline:
                 import spacy
 
                 self._nlp = spacy.load(self.model)
-        return self._nlp(text)
+        return _repair_do_have(self._nlp(text))
+
+
+def _repair_do_have(doc):
+    """"did I have oatmeal for breakfast?": the small English model reads the food as the
+    verb with "did" and "have" as its auxiliaries, which no English sentence has. Make
+    "have" the verb and the word it governed its object, so the thing is not lost."""
+    for tok in doc:
+        auxes = {c.lemma_.lower(): c for c in tok.children if c.dep_ == "aux"}
+        if tok.pos_ != "VERB" or "do" not in auxes or "have" not in auxes:
+            continue
+        have = auxes["have"]
+        for child in list(tok.children):
+            if child.i != have.i and child.dep_ not in ("compound", "amod", "det"):
+                child.head = have
+        have.head, have.dep_, have.pos_, have.tag_ = (have, "ROOT", "VERB", "VB") if tok.dep_ == "ROOT" else (tok.head, tok.dep_, "VERB", "VB")
+        tok.head, tok.dep_, tok.pos_, tok.tag_ = have, "dobj", "NOUN", "NN"
+    return doc
 
 
 @dataclass
@@ -148,13 +165,15 @@ def _wh(doc, indirect: bool, times: set[int] = frozenset()) -> tuple[str | None,
     if not toks:
         return None, False
     lowers = [t.lower_ for t in toks]
+    if any(w in ("what", "which") and nxt in ("condition", "state") for w, nxt in zip(lowers, lowers[1:])):
+        return "what condition", False  # "where was the pan, and in what condition?": a state answers both
     for i, w in enumerate(lowers):
         nxt = lowers[i + 1] if i + 1 < len(lowers) else ""
         if w == "how" and nxt in ("many", "much", "long", "often"):
             return f"how {nxt}", False
         if w in ("what", "which") and nxt in ("time", "day", "date", "colour", "color", "place", "room", "order"):
             return f"{w} {nxt}", False
-        if w in ("what", "which") and nxt in ("condition", "state", "shape"):
+        if w in ("what", "which") and nxt == "shape":
             return "what condition", False
         if w in ("where", "when", "who", "whom", "whose", "what", "which", "why", "how"):
             return w, False

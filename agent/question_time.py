@@ -21,6 +21,8 @@ _TODAY = {"today": 0, "tonight": 0, "yesterday": -1, "this": 0, "last": -1}
 # Subordinators that relate the question's time to an event ("after I got home", "once I'd eaten").
 _MARKS = {"after": "after", "since": "after", "once": "after", "before": "before", "until": "before",
           "till": "before", "when": "during", "while": "during", "whilst": "during"}
+# Verbs that end a stay or an activity: "when I leave the office" places the question after it.
+_ENDING = {"leave", "finish", "exit", "quit", "end", "wrap", "done", "complete"}
 # Verbs whose complement is something said or intended: a time inside it is its content.
 _REPORTING = {"say", "tell", "ask", "promise", "agree", "plan", "intend", "want", "need", "remind", "mention",
               "offer", "suggest", "decide", "expect", "hope", "have", "commit"}
@@ -80,10 +82,11 @@ def time_slot(doc, at: datetime | None) -> tuple[TimeSlot, set[int]]:
             used.add(prep.i)
     for tok in doc:  # day parts and meals that NER leaves untagged ("after lunch", "for breakfast")
         bedtime = tok.lower_ == "bed" and tok.dep_ == "pobj" and tok.head.lower_ in ("before", "after", "at", "until")
-        if tok.i in used or (tok.lower_ not in DAY_PARTS and not bedtime) or tok.pos_ not in ("NOUN", "PROPN", "ADV"):
+        named_part = tok.lower_ if tok.lower_ in DAY_PARTS else tok.lemma_.lower()  # "in the afternoons"
+        if tok.i in used or (named_part not in DAY_PARTS and not bedtime) or tok.pos_ not in ("NOUN", "PROPN", "ADV"):
             continue
         used.add(tok.i)
-        part = "bedtime" if bedtime else tok.lower_
+        part = "bedtime" if bedtime else named_part
         hours = DAY_PARTS[part]
         prep = tok.head if tok.dep_ == "pobj" else tok.head.head if tok.head.dep_ == "pcomp" else None  # "after (eating) lunch"
         prefix = doc[tok.i - 2].lower_ if tok.i >= 2 and doc[tok.i - 1].text == "-" else ""  # "post-lunch"
@@ -96,6 +99,9 @@ def time_slot(doc, at: datetime | None) -> tuple[TimeSlot, set[int]]:
         elif prefix in ("post", "pre"):
             relation = "after" if prefix == "post" else "before"
             used.update((tok.i - 2, tok.i - 1))
+        elif (mark := _mark_before(tok)) is not None and tok.dep_ in ("nsubj", "nsubjpass"):
+            relation = _MARKS[mark.lower_] if _MARKS[mark.lower_] != "during" else None  # "once lunch is done"
+            used.update(t.i for t in (mark, tok.head))
         for left in tok.lefts:
             if left.lower_ in _TODAY:
                 day_offset = _TODAY[left.lower_] if day_offset is None else day_offset
@@ -121,11 +127,11 @@ def time_slot(doc, at: datetime | None) -> tuple[TimeSlot, set[int]]:
         used.update(t.i for t in that_day.subtree)
     # "on the day (that) Bob asked for the slides" / "after I got home": an event anchors the time
     for tok in doc if anchor is None else ():
-        if tok.lemma_ == "day" and any(c.dep_ in ("relcl", "acl") for c in tok.children):
-            clause = next(c for c in tok.children if c.dep_ in ("relcl", "acl"))
-            anchor = phrase(clause.subtree)
+        clause = _clause_after_day(tok)
+        if clause:
+            anchor = phrase(clause)
             relation = "day_of"
-            used.update(t.i for t in tok.subtree)
+            used.update(t.i for t in [*tok.subtree, *clause])
             if tok.head.pos_ == "ADP":
                 used.add(tok.head.i)
             break
@@ -134,9 +140,15 @@ def time_slot(doc, at: datetime | None) -> tuple[TimeSlot, set[int]]:
             [before_clause] if before_clause is not None and before_clause.lower_ in _MARKS else [])
         if tok.dep_ == "advcl" and not _reported(tok.head) and marks:
             relation = _MARKS[marks[0].lower_]
+            if relation == "during" and tok.lemma_ in _ENDING:
+                relation = "after"  # "when I leave the office": what follows the leaving
             clause = [t for t in tok.subtree if t.i != marks[0].i]
             named = [t for t in clause if t.lower_ in DAY_PARTS]
-            if named and relation != "during":  # "once I'd finished lunch": the meal's hours, no event to find
+            setting = [t for t in named if t.dep_ == "pobj" and t.head.lower_ in ("in", "during", "on")]
+            if setting:  # "after I'm done at the office in the afternoon": the hours, and the event
+                part, hours = setting[0].lower_, DAY_PARTS[setting[0].lower_]
+                anchor = phrase(t for t in clause if t.i not in {x.i for x in setting[0].head.subtree})
+            elif named and relation != "during":  # "once I'd finished lunch": the meal's hours, no event to find
                 part, hours = named[0].lower_, DAY_PARTS[named[0].lower_]
             elif tok.lemma_ in ("see", "spot", "notice", "find") and any(
                     c.dep_ == "dobj" and c.lower_ in ("it", "them", "him", "her") for c in tok.children):
@@ -160,6 +172,34 @@ def time_slot(doc, at: datetime | None) -> tuple[TimeSlot, set[int]]:
     slot = TimeSlot(day_offset=day_offset, hours=hours, part=part, relation=relation, anchor=anchor,
                     start=clock_start, end=clock_end)
     return slot, used
+
+
+def _mark_before(tok):
+    """A temporal conjunction right before a meal that is its clause's subject ("once
+    [my] lunch is over"), the parser may hang it anywhere."""
+    i = tok.i - 1
+    while i >= 0 and tok.doc[i].dep_ in ("det", "poss"):
+        i -= 1
+    return tok.doc[i] if i >= 0 and tok.doc[i].lower_ in _MARKS else None
+
+
+def _clause_after_day(tok) -> list:
+    """The event clause that names a day ("the day (that) Tom asked me for the contract"):
+    the parser's relative clause, or, where the small model attaches the clause as the
+    sentence's root instead, a subject and its verb right after "the day"."""
+    if tok.lemma_ != "day":
+        return []
+    relative = next((c for c in tok.children if c.dep_ in ("relcl", "acl")), None)
+    if relative is not None:
+        return list(relative.subtree)
+    if not any(c.lower_ == "the" for c in tok.children):
+        return []
+    doc = tok.doc
+    start = tok.i + 1 + (tok.i + 1 < len(doc) and doc[tok.i + 1].lower_ in ("that", "when"))
+    if start >= len(doc) or doc[start].dep_ not in ("nsubj", "nsubjpass") or doc[start].head.i <= start:
+        return []
+    verb = doc[start].head
+    return [t for t in verb.subtree if t.i >= start and not t.is_punct]
 
 
 def phrase(tokens) -> str:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from memory.captions import ClipCaptioner, ClipFacts, ComposedCaptioner, Summarizer, roll_up
 from memory.config import MemoryConfig
-from memory.conversation import name_speakers, speech_acts
+from memory.conversation import name_speakers, turn_acts
 from memory.records import (
     CLIP_CAPTION,
     ENTITY_SIGHTING,
@@ -88,15 +88,15 @@ class RecordBuilder:
             record("event", PLACE_VISIT, f"Was in the {place}", t0, t1, keyframes=[t0, t1], place=place)
             for place, t0, t1 in places.visits()
         ]
-        for clip in video.clips:
-            for seg in clip.asr:
-                name = speaker_names.get(seg.speaker or "", seg.speaker or "someone")
-                records.append(record(
-                    "event", UTTERANCE, f"{name}: {seg.text.strip()}", seg.start, seg.end,
-                    speaker=seg.speaker, speaker_name=name if seg.speaker in speaker_names else None,
-                    said=seg.text.strip(), acts=speech_acts(seg.text), confidence=seg.confidence,
-                    place=places.at(seg.start),
-                ))
+        segments = [seg for clip in video.clips for seg in clip.asr]
+        for seg, acts in zip(segments, turn_acts(segments)):
+            name = speaker_names.get(seg.speaker or "", seg.speaker or "someone")
+            records.append(record(
+                "event", UTTERANCE, f"{name}: {seg.text.strip()}", seg.start, seg.end,
+                speaker=seg.speaker, speaker_name=name if seg.speaker in speaker_names else None,
+                said=seg.text.strip(), acts=acts, confidence=seg.confidence,
+                place=places.at(seg.start),
+            ))
         records_in: dict[int, list[MemoryRecord]] = defaultdict(list)  # grouped once, not rescanned per clip
         for r in records:
             if r.kind != PLACE_VISIT:

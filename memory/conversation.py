@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from perception.types import AsrSegment
 
@@ -29,6 +29,23 @@ CORRECTION_CUE = _ACTS["correction"]
 
 def speech_acts(text: str) -> list[str]:
     return [name for name, pattern in _ACTS.items() if pattern.search(text)]
+
+
+_ACCEPTANCE = re.compile(r"^\W*(sure|ok|okay|of course|will do|no problem|alright|all right|certainly|fine)\b", re.IGNORECASE)
+
+
+def turn_acts(segments: Sequence[AsrSegment], max_gap_s: float = 10.0) -> list[list[str]]:
+    """Speech acts per turn, in order. A turn that another voice answers at once with an
+    acceptance or a promise ("Sure, I will buy batteries") was a request, even when ASR
+    garbled the asking ("cause you buy batteries tomorrow")."""
+    acts = [speech_acts(seg.text) for seg in segments]
+    for i, (turn, reply) in enumerate(zip(segments, segments[1:])):
+        answered = (reply.speaker is not None and turn.speaker is not None and reply.speaker != turn.speaker
+                    and reply.start - turn.end <= max_gap_s
+                    and (_ACCEPTANCE.search(reply.text) or "commitment" in acts[i + 1]))
+        if answered and not {"request", "question"} & set(acts[i]):
+            acts[i].append("request")
+    return acts
 
 
 def name_speakers(segments: Iterable[AsrSegment]) -> dict[str, str]:

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.conversation import name_speakers, speech_acts
+from memory.conversation import name_speakers, speech_acts, turn_acts
 from perception.types import AsrSegment
 
 
@@ -31,3 +31,18 @@ def test_speech_acts(text, act):
 
 def test_plain_statements_have_no_acts():
     assert speech_acts("The door is locked.") == []
+
+
+def test_a_turn_another_voice_accepts_is_a_request_even_when_asr_garbled_it():
+    turns = [AsrSegment(0.0, 2.0, "Hey, cause you buy batteries tomorrow.", 0.8, speaker="S1"),
+             AsrSegment(2.5, 4.0, "Sure, I will buy batteries after work.", 0.9, speaker="S2"),
+             AsrSegment(5.0, 6.0, "Who is leading the meeting?", 0.9, speaker="S2"),
+             AsrSegment(6.5, 8.0, "I will tell you later.", 0.9, speaker="S1"),
+             AsrSegment(9.0, 10.0, "The door is locked.", 0.9, speaker="S1"),
+             AsrSegment(10.5, 11.0, "Okay.", 0.9, speaker="S1"),
+             AsrSegment(60.0, 61.0, "Fine.", 0.9, speaker="S2")]
+    acts = turn_acts(turns)
+    assert "request" in acts[0]
+    assert "request" not in acts[2]  # a question answered with a promise stays a question
+    assert "request" not in acts[4]  # the same voice going on is not an answer
+    assert "request" not in acts[5]  # a minute later is not an answer either

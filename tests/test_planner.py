@@ -71,6 +71,8 @@ def test_people_places_objects_and_the_wearer(planner):
     ("where did I go before dinner?", None, "dinner", "before"),
     ("can you tell me where I tend to go after eating lunch?", None, "lunch", "after"),  # a frame, not reported speech
     ("how often have I been at the cafe until today?", None, None, None),  # cumulative, not today only
+    ("once lunch is done, where do I normally end up?", None, "lunch", "after"),
+    ("what's my usual next stop after the gym in the evenings?", None, "evening", "after"),
 ])
 def test_times_relative_to_the_question(planner, question, day_offset, part, relation):
     time = planner.plan(question, AT, None, KNOWN).time
@@ -84,8 +86,19 @@ def test_clock_times_and_anchors(planner):
     assert anchored.relation == "day_of" and anchored.anchor == "Alice brought cake"
     clause = planner.plan("what did I do after I got home?", AT, None, KNOWN).time
     assert clause.relation == "after" and clause.anchor == "I got home"
+    leaving = planner.plan("when I leave the office in the afternoon, where do I go next?", AT, None, KNOWN).time
+    assert (leaving.relation, leaving.anchor, leaving.part) == ("after", "I leave the office", "afternoon")
+    # the small parser makes "asked" the root here; the clause after "the day" is still the anchor
+    rooted = planner.plan("where did I have lunch on the day Tom asked me for the contract?", AT, None, KNOWN).time
+    assert rooted.relation == "day_of" and rooted.anchor == "Tom asked me for the contract" and rooted.part == "lunch"
     told_first = planner.plan("Alice brought cake one day; where did I eat that day?", AT, None, KNOWN).time
     assert told_first.relation == "day_of" and told_first.anchor == "Alice brought cake" and told_first.day_offset is None
+
+
+def test_a_food_the_parser_reads_as_a_verb_is_still_the_thing(planner):
+    # en_core_web_sm parses "did I have oatmeal" as the verb "oatmeal" with two auxiliaries
+    plan = planner.plan("On which day did I have oatmeal for breakfast in the kitchen?", AT, None, KNOWN)
+    assert plan.objects == ["oatmeal"] and plan.places == ["kitchen"] and plan.time.part == "breakfast"
 
 
 def test_an_address_and_vague_times_are_not_things(planner):

@@ -68,6 +68,9 @@ def test_habits(agent):  # noqa: F811
     assert habit(ctx_at(agent, at(3, 22)), "lunch", None).value == "cafe"
     assert habit(ctx_at(agent, at(3, 22)), None, "lunch").value == "park"
     assert habit(ctx_at(agent, at(2, 22)), "laptop", None).value == "office"
+    assert habit(ctx_at(agent, at(3, 22)), None, "the office").value == "cafe"
+    # the office is a morning place here: after it in the afternoon nothing is known
+    assert not habit(ctx_at(agent, at(3, 22)), None, "the office", within="afternoon").found
 
 
 def test_said_follows_corrections_and_speakers(agent):  # noqa: F811

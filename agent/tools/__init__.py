@@ -90,8 +90,13 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
             return [ToolCall("where_was_i")]
         return [ToolCall("activity"), ToolCall("seen")]
     if intent == "habit":
-        after = plan.time.part if plan.time.relation == "after" else (plan.places[0] if plan.places else None)
-        return [ToolCall("habit", {"thing": thing or plan.time.part if after is None else None, "after_part": after})]
+        t = plan.time
+        if t.relation == "after":  # "after lunch", "after the office in the afternoon"
+            after, within = (t.anchor, t.part) if t.anchor else (t.part, None)
+        else:
+            after, within = (plan.places[0] if plan.places else None), None
+        return [ToolCall("habit", {"thing": thing or t.part if after is None else None, "after_part": after,
+                                   "within": within})]
     if intent == "speech":
         return [ToolCall("said", {"topic": terms, "speaker": plan.speaker, "query": query})]
     if intent == "people":
@@ -114,7 +119,7 @@ def calls_for(plan: QueryPlan, options: list[str], refinement: int) -> list[Tool
         calls = _intent_calls(plan, plan.intent, options)
         people = [p for p in plan.premises if p in plan.people]
         places = [p for p in plan.premises if p in plan.places]
-        things = [p for p in plan.premises if p in plan.objects]
+        things = [p for p in plan.premises if p not in people and p not in places]  # things and their modifiers
         # "what did Peter say": Peter must be a voice memory knows, not just a name it heard
         speakers = [plan.speaker] if plan.intent in ("speech", "requests") and plan.speaker not in (None, WEARER) else []
         if people or places or things or speakers:

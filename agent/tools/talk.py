@@ -20,9 +20,14 @@ def _speaker(record: MemoryRecord) -> str:
     return record.attrs.get("speaker_name") or record.attrs.get("speaker") or "someone"
 
 
+def _spoken_by(record: MemoryRecord, name: str) -> bool:
+    """A turn memory attributes to this named voice."""
+    return (record.attrs.get("speaker_name") or "").lower() == name.lower()
+
+
 def _is_wearer(record: MemoryRecord) -> bool:
     """The wearer's own voice: diarisation labels the glasses' owner, or the turn says so."""
-    return bool(record.attrs.get("is_wearer")) or (record.attrs.get("speaker_name") or "").lower() == WEARER
+    return bool(record.attrs.get("is_wearer")) or _spoken_by(record, WEARER)
 
 
 def _words(text: str) -> set[str]:
@@ -45,7 +50,7 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
     if attrs and not hits:  # the named person may not have been recognised by voice
         hits = ctx.search(query or " ".join(topic), kinds=(UTTERANCE,), k=12)
     if speaker and speaker != WEARER:
-        named = [e for e in hits if (e.record.attrs.get("speaker_name") or "").lower() == speaker.lower()]
+        named = [e for e in hits if _spoken_by(e.record, speaker)]
         talks = {e.record.video_id for e in named}
         # Diarisation can split one voice: unnamed turns in a recording where the person spoke may be theirs.
         unnamed = [e for e in hits if e.record.video_id in talks and not e.record.attrs.get("speaker_name")]
@@ -71,7 +76,7 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
     on_topic = _overlap(topic, " ".join(e.record.text for e in support))
     matched_act = any(a in record.attrs.get("acts", []) for a in acts)
     # A named speaker who never said it: what someone else said is not an answer.
-    by_them = not speaker or speaker == WEARER or (record.attrs.get("speaker_name") or "").lower() == speaker.lower() \
+    by_them = not speaker or speaker == WEARER or _spoken_by(record, speaker) \
         or speaker.lower() in record.text.lower()
     names = [n for e in support for n in ctx.people_in(e.record.attrs.get("said", e.record.text))]
     return ToolResult("said", answer, support, (on_topic > 0 or matched_act) and by_them, claim,
@@ -109,16 +114,14 @@ def speech_acts(ctx: ToolContext, act: str, speaker: str | None = None, topic: S
              if any(a in r.attrs.get("acts", []) for a in acts)]
     if listener and listener != WEARER:
         heard = {r.video_id for r in ctx.records((UTTERANCE,), "event", after, before)
-                 if (r.attrs.get("speaker_name") or "").lower() == listener.lower()}
+                 if _spoken_by(r, listener)}
         turns = [r for r in turns if r.video_id in heard] or turns
-    if speaker and speaker != WEARER:
-        named = [r for r in turns if (r.attrs.get("speaker_name") or "").lower() == speaker.lower()]
-        turns = named or turns
-    if not turns and topic:  # the act was not recognised in the transcript ("cause you buy ..."): match the topic
+    named = speaker and speaker != WEARER
+    by_speaker = [r for r in turns if _spoken_by(r, speaker)] if named else turns
+    if not by_speaker and topic:  # the act was not recognised in the transcript ("let's meet at 5"): match the topic
         everyone = ctx.records((UTTERANCE,), "event", after, before)
-        if speaker and speaker != WEARER:
-            everyone = [r for r in everyone if (r.attrs.get("speaker_name") or "").lower() == speaker.lower()]
-        turns = [r for r in everyone if _overlap(topic, r.text) > 0]
+        by_speaker = [r for r in everyone if (not named or _spoken_by(r, speaker)) and _overlap(topic, r.text) > 0]
+    turns = by_speaker or turns  # a voice memory never named: anyone's
     if topic:
         scored = sorted(turns, key=lambda r: (_overlap(topic, r.text), r.wall_start), reverse=True)
         turns = [r for r in scored if _overlap(topic, r.text) > 0][:3] or scored[:1]

@@ -75,7 +75,7 @@ def when(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = (), ans
             latest = max(stated, key=lambda r: r.support[-1].record.wall_start)
             return ToolResult("when", latest.answer, latest.support, True, latest.value, f"time stated ({latest.tool})")
     if not terms and places:  # "what time did I get to the gym": an arrival
-        stays = [v for v in ctx.visits(*ctx.window()) if v.attrs.get("place") in places]
+        stays = [v for v in _stays(ctx) if v.attrs.get("place") in places]
         if not stays:
             return ToolResult("when", "", [], False, note=f"never at the {places[0]} in that window")
         arrival = stays[0] if ctx.time.day_offset is not None else stays[-1]
@@ -156,29 +156,42 @@ def activity(ctx: ToolContext) -> ToolResult:
                       evidence(visits[:6], "activity"), bool(places), places, "visits in the window")
 
 
-def habit(ctx: ToolContext, thing: str | None, after_part: str | None) -> ToolResult:
-    """What usually happens: where the wearer goes after a meal / part of the day / place,
-    where a meal usually happens, or where a thing is usually seen."""
+def _occasions(ctx: ToolContext, visits: list[MemoryRecord], what: str,
+               within: tuple[float, float] | None) -> list[MemoryRecord]:
+    """The stays a habit starts from: a meal or part of the day is the first stay in its
+    hours each day; a place is every stay there."""
+    if what in DAY_PARTS:
+        first: dict[date, MemoryRecord] = {}
+        for v in visits:
+            if in_hours(v.wall_start, DAY_PARTS[what]):
+                first.setdefault(v.wall_start.date(), v)
+        return list(first.values())
+    places = ctx.places_in(what)
+    return [v for v in visits if v.attrs.get("place") in places and in_hours(v.wall_start, within)]
+
+
+def _next_stay(visits: list[MemoryRecord], stay: MemoryRecord, same_place_counts: bool) -> MemoryRecord | None:
+    """The stay that followed, the same day: somewhere else, or, after a meal, another outing
+    to the same place (lunch in the park, then a walk in the park)."""
+    for w in visits:
+        if w.wall_start <= stay.wall_start or w.wall_start.date() != stay.wall_start.date():
+            continue
+        if w.attrs.get("place") != stay.attrs.get("place") or (same_place_counts and w.video_id != stay.video_id):
+            return w
+    return None
+
+
+def habit(ctx: ToolContext, thing: str | None, after_part: str | None, within: str | None = None) -> ToolResult:
+    """What usually happens: where the wearer goes after a meal / part of the day / place
+    (`within` a part of the day: "after the office in the afternoon"), where a meal usually
+    happens, or where a thing is usually seen."""
     visits = ctx.visits()
     if after_part is not None:
-        hours = DAY_PARTS.get(after_part)
-        nexts: list[MemoryRecord] = []
-        for i, v in enumerate(visits):
-            hit = in_hours(v.wall_start, hours) if hours else v.attrs.get("place") in ctx.places_in(after_part)
-            if not hit:
-                continue
-            later = next((w for w in visits[i + 1:] if w.attrs.get("place") != v.attrs.get("place")), None)
-            if later is not None and later.wall_start.date() == v.wall_start.date() and not (
-                    hours and in_hours(later.wall_start, hours) and later.video_id == v.video_id):
-                if not nexts or nexts[-1].id != later.id:
-                    nexts.append(later)
-        support, why = nexts, f"where the wearer went after {after_part}"
+        nexts = [n for v in _occasions(ctx, visits, after_part, DAY_PARTS.get(within or ""))
+                 if (n := _next_stay(visits, v, same_place_counts=after_part in DAY_PARTS)) is not None]
+        support, why = list({n.id: n for n in nexts}.values()), f"where the wearer went after {after_part}"
     elif thing in DAY_PARTS:
-        by_day: dict[date, MemoryRecord] = {}
-        for v in visits:
-            if in_hours(v.wall_start, DAY_PARTS[thing]):
-                by_day.setdefault(v.wall_start.date(), v)  # the first place of that meal each day
-        support, why = list(by_day.values()), f"where {thing} usually happens"
+        support, why = _occasions(ctx, visits, thing, None), f"where {thing} usually happens"
     elif thing:
         match = ctx.operators.resolve_entity(thing, ctx.namespace, ctx.at)
         support = [r for r in ctx.operators.trajectory(ctx.namespace, match.entity, ctx.at)
