@@ -89,6 +89,8 @@ INTENT_BANK: dict[str, tuple[str, ...]] = {
         "what time did the board say", "what did I read this morning", "what was on the menu",
         "what was the flight number on the ticket", "what did the text on the box say", "how much was the bill",
         "what was the name on the badge", "what did the slide say",
+        "the leaflet about the sale, what date did it give", "which day was the invitation for",
+        "that card from the vet: what time was printed on it", "the ticket for the show, which date was on it",
     ),
     "requests": (
         "did somebody need something from me", "what did Jo ask me to buy", "what was I asked to do",

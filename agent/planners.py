@@ -112,7 +112,13 @@ class DeterministicPlanner:
         parse = parse_question(self.nlp, question, at, vocabulary.places, vocabulary.people)
         scores = self.classifier.scores(parse.text)
         allowed = _allowed(parse)
+        if parse.time_is_content:  # "which day was the note for?": the day it states, not when I saw it
+            allowed = tuple(i for i in allowed if i != "when") or allowed
+        if parse.time.relation == "day_of" or parse.time.day_offset is not None:
+            allowed = tuple(i for i in allowed if i != "habit") or allowed  # one given day is not a habit
         intent = max((i for i in scores if i in allowed), key=scores.__getitem__, default=max(scores, key=scores.get))
+        if parse.talked_about and parse.speaker not in (None, WEARER) and intent == "people" and "speech" in allowed:
+            intent = "speech"  # "who did Tom get back to me about?": what Tom said, not whom I met
         if parse.every_place and parse.objects:
             intent = "trajectory"  # every place a thing was in
         shaped = _shaped_by_options(options or [], vocabulary, parse.objects)

@@ -26,6 +26,7 @@ _TEMPORAL_NOUNS = {"moment", "minute", "second", "hour", "while", "instant", "no
 # Verbs whose object is a person ("tell Carol", "talk to Sam"): a proper noun there names someone.
 _SOCIAL_VERBS = {"tell", "ask", "call", "text", "message", "email", "meet", "remind", "promise", "thank", "help",
                  "visit", "talk", "speak", "chat", "phone", "see", "bring", "give", "send", "show"}
+_SAYING = {"say", "want", "mention", "suggest", "offer", "reply", "answer", "explain", "need"}
 # Nouns that name kinds of place rather than a thing seen ("how many rooms", "every room it was in").
 PLACE_KINDS = {"room", "place", "shop", "store", "location", "spot", "building", "stop"}
 # Nouns that say something about a thing rather than name one ("the bottle's trail").
@@ -92,6 +93,8 @@ class QuestionParse:
     every_place: bool = False  # "every room / all the places ...": a list of places is asked
     wearer_intends: bool = False  # "what did I say I'd bring": the wearer's own commitment or plan
     asked_of_wearer: bool = False  # "what did Alice want me to get": a request to the wearer
+    talked_about: bool = False  # "Tom got back to me about ...": the main verb reports talk on a topic
+    time_is_content: bool = False  # "which day was the note for?": a date written or said, not when it happened
     modifiers: list[str] = field(default_factory=list)  # nouns that qualify a thing ("pharmacy" receipt)
     listed: list[str] = field(default_factory=list)  # coordinated items ("the gym, the cafe and the library")
     topic_nouns: list[str] = field(default_factory=list)  # what a "which X" asks about
@@ -141,6 +144,13 @@ _ANSWER_NOUNS = {"time": "what time", "day": "what day", "date": "what date", "o
 _COUNT_NOUNS = {"number", "count", "amount", "total", "tally"}
 
 
+def _only_refers_back(root) -> bool:
+    """A question that only points back at what was just said ("What was it?", "who was that?")."""
+    words = [t for t in root.subtree if not t.is_punct]
+    return root.lemma_ == "be" and len(words) <= 4 and any(t.lower_ in ("it", "that", "this", "they") for t in words) \
+        and any(t.lower_ in _WH_WORDS for t in words)
+
+
 def main_verb(doc):
     """The verb the question is about: the root, or the clause a framing verb embeds
     ("do you remember [the order I went ...]", "remind me [what I promised ...]")."""
@@ -148,6 +158,9 @@ def main_verb(doc):
     sentences = list(doc.sents)
     asking = [s for s in sentences if any(t.lower_ in _WH_WORDS for t in s)] or sentences
     root = asking[-1].root if asking else None
+    told = [s for s in sentences if s.end <= asking[-1].start] if asking else []
+    if root is not None and told and _only_refers_back(root):
+        root = told[-1].root  # "Tom got back to me about the meeting. Who was it?": the statement holds the verb
     if root is None or root.lemma_ not in _FRAMES:
         return root, False
     subjects = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")]
@@ -204,6 +217,8 @@ def _speech_act_shape(doc) -> tuple[bool, bool]:
             intends = True
         if first_person and tok.lemma_ in ("promise", "plan", "intend", "agree", "commit", "offer"):
             intends = True
+        if first_person and tok.lemma_ in ("have", "need") and any(c.dep_ == "xcomp" for c in tok.children):
+            intends = True  # "something I have to do", "what do I need to buy": an obligation of mine
         if first_person and tok.lemma_ == "go" and tok.tag_ == "VBG" and any(c.dep_ == "xcomp" for c in tok.children):
             intends = True  # "what was I going to pick up"
         wearer_object = any(c.dep_ in ("dobj", "dative", "nsubj") and c.lower_ in ("me", "us") for c in tok.children) or \
@@ -249,8 +264,11 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
             continue
         governor = tok.head.head if tok.dep_ == "pobj" else tok.head
         acts_socially = tok.dep_ == "nsubj" or (tok.dep_ in ("dobj", "dative", "pobj") and governor.lemma_ in _SOCIAL_VERBS)
-        capitalised = tok.text[:1].isupper() and tok.text != "I" and tok.i != tok.sent.start
-        name_like = (tok.pos_ == "PROPN" and acts_socially and (capitalised or tok.dep_ != "nsubj")) or (
+        capitalised = tok.text[:1].isupper() and not tok.text.isupper() and tok.i != tok.sent.start  # "TV" is no one
+        # "Grace asked me ...": a bare capitalised subject of asking or saying is someone, even first in a sentence
+        speaks = (tok.dep_ == "nsubj" and tok.text[:1].isupper() and tok.text != "I" and tok.tag_ in ("NN", "NNP")
+                  and tok.head.lemma_ in _SOCIAL_VERBS | _SAYING and not any(c.dep_ in ("det", "poss") for c in tok.children))
+        name_like = speaks or (tok.pos_ == "PROPN" and acts_socially and (capitalised or tok.dep_ != "nsubj")) or (
             capitalised and tok.pos_ in ("PROPN", "NOUN") and tok.dep_ in ("nsubj", "dobj", "dative", "pobj"))
         if tok.text.lower() in people_known or (tok.ent_type_ not in _NOT_PEOPLE and name_like):
             people.append(tok.text)
@@ -326,9 +344,14 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
         if not text or text in (p.lower() for p in parse.people):
             continue
         head = chunk.root.head
+        if head.lower_ in ("in", "at", "on") and not any(t.dep_ in ("det", "poss") for t in chunk) and any(
+                c.dep_ == "prep" and c.lower_ == "of" for c in chunk.root.children):
+            used.update(t.i for t in chunk)  # "in charge of", "in front of": a preposition, not a place
+            continue
         is_place = text in places_known or chunk.root.lemma_ in places_known or (
             chunk.root.dep_ == "pobj" and head.lower_ in ("in", "at", "to", "into", "inside", "from")
-            and head.head.lemma_ in ("be", "go", "stay", "spend", "come", "visit", "get", "leave", "have", "eat", "work")
+            and head.head.lemma_ in ("be", "go", "stay", "spend", "come", "visit", "get", "leave", "have", "eat", "work",
+                                     "pay", "buy", "shop", "meet")
             and not (head.lower_ == "in" and head.head.lemma_ in ("leave", "put")))
         if chunk.root.dep_ == "dobj" and chunk.root.head.lemma_ in ("visit",):
             is_place = True
@@ -339,6 +362,8 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
             compounds = [t.lower_ for t in chunk if t.dep_ == "compound" and t.i not in used]
             parse.places += [c for c in compounds if c in places_known]
             parse.modifiers += [c for c in compounds if c not in places_known]
+            if chunk.root.dep_ == "pobj" and head.lower_ in ("from", "about", "of") and head.head.pos_ == "NOUN":
+                parse.modifiers.append(text)  # "the receipt from the pharmacy" presupposes the pharmacy
         used.update(t.i for t in chunk)
     lowered = f" {' '.join(t.lower_ for t in doc if t.i not in used)} "
     parse.places += [p for p in sorted(places_known, key=len, reverse=True) if f" {p} " in lowered]
@@ -347,6 +372,9 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
     parse.money = wh in ("how much", "what") and not (wh == "how much" and any(t.lemma_ == "time" for t in doc)) and any(
         t.lemma_ in _MONEY or t.tag_ == "$" for t in doc)
     parse.wearer_intends, parse.asked_of_wearer = _speech_act_shape(doc)
+    parse.time_is_content = wh in ("what day", "which day", "what date", "which date") and any(
+        t.lower_ == "for" and t.dep_ == "prep" and not any(c.dep_ == "pobj" for c in t.children) for t in doc)
+    parse.talked_about = root is not None and any(c.dep_ == "prep" and c.lower_ == "about" for c in root.children)
     frame = root.i if root is not None else -1
     topic = []
     for tok in doc:

@@ -36,6 +36,8 @@ def _reported(tok) -> bool:
     while tok.dep_ != "ROOT" and tok.head is not tok:
         if tok.dep_ in ("xcomp", "ccomp") and tok.head.lemma_ in _REPORTING and not _addressed_to_assistant(tok.head):
             return True
+        if tok.dep_ == "xcomp" and tok.head.lemma_ == "go" and tok.head.tag_ == "VBG":
+            return True  # "what was I going to [pick up after work]": a plan
         tok = tok.head
     return False
 
@@ -118,7 +120,8 @@ def time_slot(doc, at: datetime | None) -> tuple[TimeSlot, set[int]]:
             day_offset = _TODAY[tok.lower_]
             used.add(tok.i)
     # "I watched Rocky one day; what did I eat that day?": a statement before the question anchors "that day"
-    that_day = next((t for t in doc if t.lemma_ == "day" and any(c.lower_ == "that" for c in t.children)), None)
+    that_day = next((t for t in doc if (t.lemma_ == "day" and any(c.lower_ == "that" for c in t.children))
+                     or (t.lower_ == "then" and t.dep_ == "advmod")), None)  # "... where was lunch then?"
     split = next((t.i for t in doc[:that_day.i] if t.text in (";", ".", "-", "--", "—")), None) if that_day else None
     if split is not None and anchor is None:
         told = [t for t in doc[:split] if not t.is_punct and t.i not in used]

@@ -40,6 +40,11 @@ HELD_APART = [
     ("where do I normally end up after work?", "habit", "place"),
     ("was the front door left open?", "state", "yes_no"),
     ("what was written on that sticky note?", "read", "text"),
+    ("Priya asked me to grab something. What was it?", "requests", "text"),
+    ("Last night I said there's something I have to do today. What was it?", "commitments", "text"),
+    ("Sam got back to me about who's hosting the party. Who was it?", "speech", "person"),
+    ("The flyer about the concert: which day was it for?", "read", "date"),
+    ("where'd I eat on the day Sam came round?", "activity", "place"),
 ]
 
 
@@ -99,6 +104,27 @@ def test_a_food_the_parser_reads_as_a_verb_is_still_the_thing(planner):
     # en_core_web_sm parses "did I have oatmeal" as the verb "oatmeal" with two auxiliaries
     plan = planner.plan("On which day did I have oatmeal for breakfast in the kitchen?", AT, None, KNOWN)
     assert plan.objects == ["oatmeal"] and plan.places == ["kitchen"] and plan.time.part == "breakfast"
+
+
+def test_who_is_someone_and_what_is_not(planner):
+    asked = planner.plan("Priya asked me to grab something. What was it?", AT, None, KNOWN)
+    assert asked.people == ["Priya"] and "Priya" in asked.premises  # first in its sentence, not tagged by NER
+    screen = planner.plan("What film was showing on the TV tonight?", AT, None, KNOWN)
+    assert screen.people == [] and "tv" in screen.objects
+
+
+def test_what_a_question_presupposes(planner):
+    receipt = planner.plan("the receipt from the pharmacy, what was the total?", AT, None, KNOWN)
+    assert "pharmacy" in receipt.premises  # never been there: nothing to read off its receipt
+    paid = planner.plan("what did I pay at the chemist?", AT, None, KNOWN)
+    assert paid.places == ["chemist"] and "chemist" in paid.premises
+    lead = planner.plan("who's in charge of the budget meeting, per Bob?", AT, None, KNOWN)
+    assert "charge" not in lead.places + lead.objects + lead.premises
+
+
+def test_a_planned_time_is_content_not_the_questions_time(planner):
+    plan = planner.plan("what was I going to pick up for Alice after work?", AT, None, KNOWN)
+    assert plan.intent == "commitments" and plan.time.relation is None
 
 
 def test_an_address_and_vague_times_are_not_things(planner):

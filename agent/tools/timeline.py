@@ -54,7 +54,7 @@ def moments(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = ()) 
 
 _HOUR_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
 _CLOCK = re.compile(
-    rf"\b\d{{1,2}}(?::\d{{2}})?\s*(?:a\.?m\b|p\.?m\b)|\b\d{{1,2}}:\d{{2}}\b|\b(?:{_HOUR_WORDS})(?:\s+(?:thirty|fifteen|forty[- ]five))?"
+    rf"\b\d{{1,2}}(?::\d{{2}})?\s*(?:a\.?m\b|p\.?m\b)|\b\d{{1,2}}:\d{{2}}\b|(?<![$€£\d.])\b\d{{1,2}}\.[0-5]\d\b(?!\.\d)|\b(?:{_HOUR_WORDS})(?:\s+(?:thirty|fifteen|forty[- ]five))?"
     rf"\s*(?:o'clock|a\.?m\b|p\.?m\b)|\b(?:at|by|to|until|till)\s+(?:\d{{1,2}}|{_HOUR_WORDS})\b|\bnoon\b|\bmidnight\b",
     re.IGNORECASE)
 
