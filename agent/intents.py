@@ -37,7 +37,7 @@ class IntentClassifier:
         """Probability per intent for one question."""
         model = self._model or self._fit()
         probs = model.predict_proba(self.embedder.embed([text]))[0]
-        return {label: float(p) for label, p in zip(model.classes_, probs)}
+        return {str(label): float(p) for label, p in zip(model.classes_, probs)}
 
     def classify(self, text: str) -> tuple[str, float]:
         scores = self.scores(text)

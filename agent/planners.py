@@ -97,9 +97,10 @@ class DeterministicPlanner:
         """Person names a remembered text mentions (spaCy NER), for "who" answers."""
         return list(dict.fromkeys(e.text for e in self.nlp(text).ents if e.label_ == "PERSON"))
 
-    def __init__(self, classifier: IntentClassifier, nlp: SpacyPipeline | None = None):
+    def __init__(self, classifier: IntentClassifier, nlp: SpacyPipeline | None = None, unsure_margin: float = 0.25):
         self.classifier = classifier
         self.nlp = nlp or SpacyPipeline()
+        self.unsure_margin = unsure_margin  # intents this close to the best one in probability are still open
 
     def plan(self, question: str, at: datetime | None, options: list[str] | None = None,
              vocabulary: Vocabulary = Vocabulary()) -> QueryPlan:
@@ -107,10 +108,11 @@ class DeterministicPlanner:
 
     def plan_with_candidates(self, question: str, at: datetime | None, options: list[str] | None = None,
                              vocabulary: Vocabulary = Vocabulary()) -> tuple[QueryPlan, list[str]]:
-        """The plan, and the intents a model may still choose among: those the grammar allows,
-        most likely first (only the plan's own when multiple-choice options fix it)."""
+        """The plan, and the intents a model may still choose among: those the grammar allows
+        and the classifier cannot tell apart from the best one, most likely first (only the
+        plan's own when it is sure, or when multiple-choice options fix it)."""
         parse = parse_question(self.nlp, question, at, vocabulary.places, vocabulary.people)
-        scores = self.classifier.scores(parse.text)
+        scores = self.classifier.scores(parse.asking or parse.text)  # "the day Bob asked me ..." is not what is asked
         allowed = _allowed(parse)
         if parse.time_is_content:  # "which day was the note for?": the day it states, not when I saw it
             allowed = tuple(i for i in allowed if i != "when") or allowed
@@ -146,7 +148,10 @@ class DeterministicPlanner:
         constraints = []
         if "last" in parse.text.lower().split():
             constraints.append("last")
-        candidates = [intent] if shaped else list(dict.fromkeys([intent, *sorted(allowed, key=lambda i: -scores.get(i, 0.0))]))
+        # the intents a model may still choose among: those the classifier cannot tell from the chosen one
+        close = [i for i in sorted(allowed, key=lambda i: -scores.get(i, 0.0))
+                 if scores[intent] - scores.get(i, 0.0) < self.unsure_margin]
+        candidates = [intent] if shaped else list(dict.fromkeys([intent, *close]))
         return QueryPlan(
             intent=intent, answer_type=answer_type, objects=parse.objects, people=people, places=places,
             speaker=speaker, listener=listener,
@@ -185,10 +190,12 @@ def _grounded(values: list[str], question: str) -> list[str]:
 
 @dataclass
 class LLMPlanner:
-    """A language model chooses the intent among those the question's grammar allows and
-    names its things, people and places, under a JSON schema; times, answer type and the
-    rest come from the deterministic parse. A reply that does not validate falls back to
-    the deterministic plan, and the plan says so (its planner field)."""
+    """A language model settles what the deterministic parse leaves open: it chooses the
+    intent among those the grammar allows and the classifier cannot tell apart, and names
+    the things, people and places the parser found none of, under a JSON schema. A question
+    the parser is sure of (one candidate intent, slots found) is not sent to the model. A
+    reply that does not validate falls back to the deterministic plan, and the plan says so
+    (its planner field)."""
 
     chat: ChatModel
     fallback: DeterministicPlanner
@@ -206,6 +213,8 @@ class LLMPlanner:
     def plan(self, question: str, at: datetime | None, options: list[str] | None = None,
              vocabulary: Vocabulary = Vocabulary()) -> QueryPlan:
         base, candidates = self.fallback.plan_with_candidates(question, at, options, vocabulary)
+        if len(candidates) == 1 and (base.objects or base.people or base.places or base.topic):
+            return replace(base, planner="deterministic (sure)")
         messages = [{"role": "system", "content": PLANNER_SYSTEM},
                     {"role": "user", "content": json.dumps({"question": question, "candidate_intents": candidates})}]
         text = self.chat.complete(messages, json_mode=True, schema=self.schema(candidates))  # a dead endpoint raises
@@ -218,9 +227,10 @@ class LLMPlanner:
             plan = QueryPlan.validate({**base.to_json(), "intent": intent, "planner": self.chat.name})
         except (ValidationError, LLMError, KeyError, TypeError) as exc:  # a reply that is not a valid plan
             return replace(base, planner=f"deterministic (fallback: {type(exc).__name__})")
-        people = [p for p in slots["people"] if p.lower() not in ("me", "i", "we")] or base.people
-        objects = [o for o in slots["objects"] if o.lower() not in {p.lower() for p in people}] or base.objects
-        places = slots["places"] or base.places
+        # the parser's slots stand; the model's fill only a kind the parser found none of
+        people = base.people or [p for p in slots["people"] if p.lower() not in ("me", "i", "we")]
+        objects = base.objects or [o for o in slots["objects"] if o.lower() not in {p.lower() for p in people}]
+        places = base.places or slots["places"]
         return replace(plan, objects=objects, people=people, places=places,
                        premises=premises_for(intent, people, places, objects, [m for m in base.premises if m not in base.people]),
                        alternatives=[i for i in [base.intent, *base.alternatives] if i != intent][:2])

@@ -96,6 +96,7 @@ class QuestionParse:
     talked_about: bool = False  # "Tom got back to me about ...": the main verb reports talk on a topic
     time_is_content: bool = False  # "which day was the note for?": a date written or said, not when it happened
     modifiers: list[str] = field(default_factory=list)  # nouns that qualify a thing ("pharmacy" receipt)
+    asking: str = ""  # the question without the event its time is anchored on: what the intent is read from
     listed: list[str] = field(default_factory=list)  # coordinated items ("the gym, the cafe and the library")
     topic_nouns: list[str] = field(default_factory=list)  # what a "which X" asks about
 
@@ -242,7 +243,7 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
     if len(doc) and doc[0].lower_ in _LEADING_MARKS and comma is not None and comma + 1 < len(doc):
         doc = nlp(f"{doc[comma + 1:].text.rstrip('?. ')} {doc[:comma].text}?")
     verb, indirect = main_verb(doc)
-    time, used = time_slot(doc, at)
+    time, used, anchored = time_slot(doc, at)
     wh, yes_no = _wh(doc, indirect, used)
     # "... - which day?": the noun a question word asks for names the answer, not a topic
     used.update(t.i for t in doc if t.lower_ in _ANSWER_KINDS
@@ -253,7 +254,7 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
     if indirect:  # the framing verb ("remember", "remind") is not what the question is about
         used.update(t.i for t in doc if t.dep_ == "ROOT")
     parse = QuestionParse(text=doc.text, wh=wh, yes_no=yes_no, root_lemma=root.lemma_.lower() if root else "",
-                          time=time)
+                          time=time, asking="".join(t.text_with_ws for t in doc if t.i not in anchored).strip())
     people: list[str] = []
     for ent in doc.ents:
         if ent.label_ == "PERSON" and ent.text.lower() not in places_known and ent.text[:1].isupper():

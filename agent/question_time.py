@@ -47,12 +47,13 @@ def _addressed_to_assistant(verb) -> bool:
     return (not subjects and verb.dep_ == "ROOT") or any(s.lower_ == "you" for s in subjects)
 
 
-def time_slot(doc, at: datetime | None) -> tuple[TimeSlot, set[int]]:
-    """Times named in the question and the token indexes they cover. "after" / "before" place
-    the question only when they modify its main verb: in "what did I promise to do after
-    work?" the time is part of what was promised."""
+def time_slot(doc, at: datetime | None) -> tuple[TimeSlot, set[int], set[int]]:
+    """Times named in the question, the token indexes they cover, and those of the event
+    that anchors the time. "after" / "before" place the question only when they modify its
+    main verb: in "what did I promise to do after work?" the time is part of what was promised."""
     used: set[int] = set()
     day_offset, part, hours, relation, anchor = None, None, None, None, None
+    anchored: list = []  # the tokens of the event the time is anchored on
     clock_start = clock_end = None
     for ent in doc.ents:
         if ent.label_ not in ("DATE", "TIME"):
@@ -125,14 +126,14 @@ def time_slot(doc, at: datetime | None) -> tuple[TimeSlot, set[int]]:
     split = next((t.i for t in doc[:that_day.i] if t.text in (";", ".", "-", "--", "—")), None) if that_day else None
     if split is not None and anchor is None:
         told = [t for t in doc[:split] if not t.is_punct and t.i not in used]
-        anchor, relation = phrase(told), "day_of"
+        anchor, relation = phrase(anchored := told), "day_of"
         used.update(range(split + 1))
         used.update(t.i for t in that_day.subtree)
     # "on the day (that) Bob asked for the slides" / "after I got home": an event anchors the time
     for tok in doc if anchor is None else ():
         clause = _clause_after_day(tok)
         if clause:
-            anchor = phrase(clause)
+            anchor = phrase(anchored := clause)
             relation = "day_of"
             used.update(t.i for t in [*tok.subtree, *clause])
             if tok.head.pos_ == "ADP":
@@ -150,14 +151,14 @@ def time_slot(doc, at: datetime | None) -> tuple[TimeSlot, set[int]]:
             setting = [t for t in named if t.dep_ == "pobj" and t.head.lower_ in ("in", "during", "on")]
             if setting:  # "after I'm done at the office in the afternoon": the hours, and the event
                 part, hours = setting[0].lower_, DAY_PARTS[setting[0].lower_]
-                anchor = phrase(t for t in clause if t.i not in {x.i for x in setting[0].head.subtree})
+                anchor = phrase(anchored := [t for t in clause if t.i not in {x.i for x in setting[0].head.subtree}])
             elif named and relation != "during":  # "once I'd finished lunch": the meal's hours, no event to find
                 part, hours = named[0].lower_, DAY_PARTS[named[0].lower_]
             elif tok.lemma_ in ("see", "spot", "notice", "find") and any(
                     c.dep_ == "dobj" and c.lower_ in ("it", "them", "him", "her") for c in tok.children):
                 relation = None  # "the last time I saw it": the thing's own last sighting, not a window
             else:
-                anchor = phrase(clause)
+                anchor = phrase(anchored := clause)
             used.update([*(t.i for t in tok.subtree), marks[0].i])
             break
         if (tok.lower_ in ("after", "before", "since", "until") and tok.dep_ == "prep" and tok.i not in used
@@ -165,7 +166,7 @@ def time_slot(doc, at: datetime | None) -> tuple[TimeSlot, set[int]]:
             obj = next(c for c in tok.children if c.dep_ == "pobj")
             if obj.i not in used:
                 relation = "after" if tok.lower_ in ("after", "since") else "before"
-                anchor = phrase(t for t in obj.subtree)
+                anchor = phrase(anchored := list(obj.subtree))
                 used.update(t.i for t in tok.subtree)
                 break
     if relation in ("after", "before") and anchor is None and hours is None and clock_start is None:
@@ -174,7 +175,7 @@ def time_slot(doc, at: datetime | None) -> tuple[TimeSlot, set[int]]:
         day_offset = None  # "a to-do for tomorrow": memory holds the past, so a future day is content
     slot = TimeSlot(day_offset=day_offset, hours=hours, part=part, relation=relation, anchor=anchor,
                     start=clock_start, end=clock_end)
-    return slot, used
+    return slot, used, ({t.i for t in anchored} if anchor else set())
 
 
 def _mark_before(tok):

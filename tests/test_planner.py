@@ -155,10 +155,21 @@ class _ScriptedChat:
 
 
 def test_llm_plan_validates_and_invalid_replies_fall_back(planner):
-    good = _ScriptedChat('{"intent": "locate", "answer_type": "place", "objects": ["umbrella"]}')
-    plan = LLMPlanner(good, planner).plan("umbrella?", AT, None, KNOWN)
-    assert plan.intent == "locate" and plan.objects == ["umbrella"] and plan.planner == "scripted"
-    assert good.calls[0]["properties"]["intent"]  # the schema constrained the model
+    # "the blue mug?" may ask its state or where it is: the parser cannot tell, the model decides
+    good = _ScriptedChat('{"intent": "locate", "objects": ["blue mug"], "people": [], "places": []}')
+    plan = LLMPlanner(good, planner).plan("the blue mug?", AT, None, KNOWN)
+    assert plan.intent == "locate" and plan.objects == ["blue mug"] and plan.planner == "scripted"
+    assert set(good.calls[0]["properties"]["intent"]["enum"]) == {"state", "locate"}  # the schema constrained it
     for reply in ('{"intent": "teleport"}', "not json at all", '{"objects": "umbrella"}'):
-        fallback = LLMPlanner(_ScriptedChat(reply), planner).plan("where is my umbrella?", AT, None, KNOWN)
-        assert fallback.planner.startswith("deterministic (fallback") and fallback.intent == "locate"
+        fallback = LLMPlanner(_ScriptedChat(reply), planner).plan("the blue mug?", AT, None, KNOWN)
+        assert fallback.planner.startswith("deterministic (fallback") and fallback.intent == "state"
+
+
+def test_llm_planner_leaves_what_the_parser_is_sure_of_and_keeps_its_slots(planner):
+    chat = _ScriptedChat('{"intent": "state", "objects": ["umbrella"], "people": [], "places": []}')
+    sure = LLMPlanner(chat, planner).plan("where is my umbrella?", AT, None, KNOWN)
+    assert sure.intent == "locate" and sure.planner == "deterministic (sure)" and chat.calls == []
+    named = _ScriptedChat('{"intent": "search", "objects": ["Bob"], "people": ["Alice"], "places": ["moon"]}')
+    plan = LLMPlanner(named, planner).plan("anything about Bob and the umbrella?", AT, None, KNOWN)
+    assert plan.people == ["Bob"] and plan.objects == ["umbrella"]  # the parser's slots stand
+    assert plan.places == []  # a place the question never names is dropped
