@@ -20,11 +20,11 @@ from agent.source_questions import (
     verb_candidates,
 )
 from agent.state import AgentAnswer, Evidence
+from agent.text import ordinal_of
 from memory.records import MemoryRecord
 from memory.tracks import StoredTrack, TrackStore
 from perception.sources import SourceMap, SourceText
 
-_ORDINALS = {"first": 0, "1st": 0, "second": 1, "2nd": 1, "third": 2, "3rd": 2, "fourth": 3}
 _ABSTAIN = re.compile(r"\b(?:not in either|neither|none of)\b", re.I)
 _ARTICLES = {"the", "a", "an"}
 _COMMON = {"is", "are", "was", "and", "with", "his", "her", "their", "its", "to", "of", "in", "on", "at"}
@@ -108,8 +108,8 @@ def target_stream(smap: SourceMap, target: str) -> int | None:
             return first.stream if first is not None else None
     streams = smap.streams
     for w in words:
-        if w in _ORDINALS:
-            return streams[_ORDINALS[w]] if _ORDINALS[w] < len(streams) else None
+        if (n := ordinal_of(w)) is not None:
+            return streams[n - 1] if n <= len(streams) else None
     numbers = [int(w) for w in words if w.isdigit()]
     if numbers and 0 < numbers[0] <= len(streams):
         return streams[numbers[0] - 1]

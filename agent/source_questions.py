@@ -17,7 +17,7 @@ import re
 from dataclasses import dataclass, field
 
 from agent.intents import NearestExamples
-from agent.text import NUMBER_WORDS
+from agent.text import NUMBER_WORDS, ordinal_of
 
 WHICH_RE = re.compile(r"which of these (?:happens|happened|occurs) in (?P<target>.+?)\s*\?", re.I)
 ORDER_RE = re.compile(r"in (?P<target>.+?),\s*in (?:what|which) order do these (?:happen|occur)", re.I)
@@ -138,8 +138,11 @@ def read_fast(question: str) -> SourceQuestion | None:
 # ---- slots by type ----------------------------------------------------------------------------
 _STREAM_NOUNS = {"video", "videos", "story", "stories", "clip", "recording", "stream", "feed", "film", "movie",
                  "footage", "screen", "side", "half", "one", "panel", "source", "part", "segment"}
-_ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
-             "former": 1, "latter": 2}
+_RELATIVE_ORDINALS = {"former": 1, "latter": 2}
+
+
+def _ordinal(word: str) -> int | None:
+    return _RELATIVE_ORDINALS.get(word) or ordinal_of(word)
 
 
 def words_of(text: str) -> list[str]:
@@ -158,10 +161,10 @@ def stream_words(question: str) -> str:
             if before in ("the", "on", "at", "to", "from") or after in _STREAM_NOUNS or after == "hand":
                 return w
     for i, w in enumerate(words):
-        if w not in _STREAM_NOUNS or w == "one" and i and words[i - 1] not in _ORDINALS:
+        if w not in _STREAM_NOUNS or w == "one" and i and _ordinal(words[i - 1]) is None:
             continue
         for back in range(i - 1, max(-1, i - 4), -1):  # "the second story", "the first long video"
-            if words[back] in _ORDINALS:
+            if _ordinal(words[back]) is not None:
                 return words[back]
         after = words[i + 1: i + 3]  # "video 2", "story number two"
         for a in after:

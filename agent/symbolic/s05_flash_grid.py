@@ -11,7 +11,7 @@ from collections import Counter
 
 from agent.symbolic.s01_chameleon_grid import GridRun, grid_runs
 from agent.symbolic.templates import Solved, Template, described
-from agent.text import ORDINAL_WORDS
+from agent.text import ordinal_of
 from retrieval.symbolic import SymbolicTimeline
 
 STEPS = {"to the left": (0, -1), "to the right": (0, 1), "above": (-1, 0), "below": (1, 0)}
@@ -28,11 +28,7 @@ def _cell(cell: tuple[int, int]) -> str:
 
 
 def _ordinal(word: str) -> int | None:
-    word = word.lower()
-    if word in ORDINAL_WORDS:
-        return ORDINAL_WORDS.index(word) + 1
-    digits = re.match(r"(\d+)", word)
-    return int(digits.group(1)) if digits else None
+    return ordinal_of(word) or (int(word) if word.isdigit() else None)  # "third", "3rd", "3"
 
 
 def _first(tl: SymbolicTimeline) -> tuple[GridRun, tuple[int, int]] | None:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from agent.text import NUMBER_WORDS, ORDINAL_WORDS
+from agent.text import NUMBER_WORDS, ORDINAL_WORDS, ordinal_of
 
 SCENE_WORDS = {"scene", "scenes", "grid", "grids", "refresh", "refreshes"}
 _SKIP = {"and", "or", "&", "the", "between", ","}  # between the numbers of one scene reference
@@ -58,13 +58,6 @@ def _number(tok: str) -> int | None:
     return None
 
 
-def _ordinal(tok: str) -> int | None:
-    if tok in ORDINAL_WORDS:
-        return ORDINAL_WORDS.index(tok) + 1
-    m = re.fullmatch(r"(\d+)(?:st|nd|rd|th)", tok)
-    return int(m.group(1)) if m else None
-
-
 def _singular(tok: str, words: frozenset[str]) -> str | None:
     if tok in words:
         return tok
@@ -87,11 +80,11 @@ def scenes(toks: list[str]) -> list[str]:
             if j >= 0 and toks[j] in SCENE_WORDS and not defines:
                 out.append(n)
             continue
-        n = _ordinal(tok)
+        n = ordinal_of(tok)
         if n is not None and not (k >= 2 and toks[k - 2] == "is"):  # an ordinal before a scene word, through
             # "and" and other ordinals; not one that defines ("scene 1 is the first grid")
             j = k + 1
-            while j < len(toks) and (toks[j] in _SKIP or _ordinal(toks[j]) is not None):
+            while j < len(toks) and (toks[j] in _SKIP or ordinal_of(toks[j]) is not None):
                 j += 1
             if j < len(toks) and toks[j] in SCENE_WORDS:
                 out.append(n)
@@ -117,14 +110,14 @@ def line_index(toks: list[str]) -> list[str]:
     for k, t in enumerate(toks):
         if t in ("row", "column"):
             n = _number(toks[k + 1]) if k + 1 < len(toks) else None
-            n = n if n is not None else (_ordinal(toks[k - 1]) if k else None)
+            n = n if n is not None else (ordinal_of(toks[k - 1]) if k else None)
             if n is not None:
                 out.append(str(n))
     return out
 
 
 def ordinals(toks: list[str]) -> list[str]:
-    return [ORDINAL_WORDS[n - 1] for t in toks if (n := _ordinal(t)) is not None and n <= len(ORDINAL_WORDS)]
+    return [ORDINAL_WORDS[n - 1] for t in toks if (n := ordinal_of(t)) is not None and n <= len(ORDINAL_WORDS)]
 
 
 def things(question: str, v: Vocabulary, with_size: bool = True) -> list[str]:
