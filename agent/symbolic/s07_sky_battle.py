@@ -159,7 +159,8 @@ TEMPLATES: list[Template] = [
 FORMS = {  # name -> (asked, about): recognition by meaning, agent/symbolic/recognise.py
     "enemies destroyed": ("how many enemies are destroyed", (
         "number of enemy planes shot down", "count the kills of the player's aircraft",
-        "how many enemies the jet eliminates", "how many enemies does the player shoot down")),
+        "how many enemies the jet eliminates", "how many enemies does the player shoot down",
+        "enemies the player's plane destroys")),
     "first kill time": ("how many seconds after the start of the video is the first enemy destroyed", (
         "seconds into the clip when the first enemy is shot down", "time of the first kill",
         "when the player first destroys an enemy")),
@@ -168,7 +169,7 @@ FORMS = {  # name -> (asked, about): recognition by meaning, agent/symbolic/reco
         "the pattern of the player's flight")),
     "max enemies visible": ("maximum number of enemies visible", (
         "the largest number of enemy planes on screen together", "peak count of enemies at one moment", "the most enemies on screen at once",
-        "most enemies seen simultaneously")),
+        "most enemies seen simultaneously", "at most, how many enemies share the screen at the same time")),
     "enemies appearing": ("how many enemies appear", (
         "total number of enemy planes that show up", "count the enemies that enter the screen",
         "how many enemy aircraft in the clip")),

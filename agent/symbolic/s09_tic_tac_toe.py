@@ -138,7 +138,8 @@ FORMS = {  # name -> (asked, about): recognition by meaning, agent/symbolic/reco
         "number of turns in the whole game")),
     "moves made by each player": ("how many moves did each player make", (
         "the number of marks X placed and the number O placed", "move count per player",
-        "how many turns each side took", "how many moves did X make and how many did O make")),
+        "how many turns each side took", "how many moves did X make and how many did O make",
+        "count X's moves and O's moves separately")),
     "win by a diagonal": ("did either player win by completing a diagonal", (
         "was the winning line a diagonal", "did someone get three in a row corner to corner",
         "whether the game ended on a diagonal line")),
