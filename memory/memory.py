@@ -45,7 +45,7 @@ class Memory:
     def ingest(self, video: VideoObservation, namespace: str) -> dict[str, int]:
         """Replace whatever this namespace remembered of this video; returns counts per kind."""
         records = self.builder.build(video, namespace)  # fails before any store is touched
-        with self.db.lock:
+        with self.db.batch():  # the old memories go only when the new ones are all in
             self._delete(RecordFilter(namespace=namespace, video_ids=(video.video_id,)))
             self.tracks.delete(namespace, video_id=video.video_id)
             for name in STORE_NAMES:
@@ -66,10 +66,11 @@ class Memory:
         flt = RecordFilter(
             namespace=namespace, video_ids=(video_id,) if video_id is not None else None, overlaps=between
         )
-        with self.db.lock:
+        with self.db.batch():
             removed = self._delete(flt)
             removed += self.tracks.delete(namespace, video_id=video_id, between=between)
             self.refresh_behaviors(namespace)
+        self.db.scrub()  # forgotten means gone from the file too
         return removed
 
     def _delete(self, flt: RecordFilter) -> int:

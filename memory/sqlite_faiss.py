@@ -11,7 +11,8 @@ import os
 import re
 import sqlite3
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 
@@ -92,9 +93,12 @@ class MemoryDatabase:
         self.root.mkdir(parents=True, exist_ok=True)
         self.embedder = embedder
         self.lock = threading.RLock()
-        self.conn = sqlite3.connect(self.root / "memory.sqlite", check_same_thread=False)
+        self._batch_depth = 0
+        # another process may hold the write lock for a whole re-ingest: wait for it, do not fail
+        self.conn = sqlite3.connect(self.root / "memory.sqlite", check_same_thread=False, timeout=120.0)
         self.conn.row_factory = sqlite3.Row
         self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA secure_delete=ON")  # deleted rows are overwritten, not left in free pages
         self.conn.execute("PRAGMA foreign_keys=ON")
         self.conn.executescript(_SCHEMA)
         self.stores = {name: SqliteFaissStore(self, name) for name in STORE_NAMES}
@@ -105,19 +109,68 @@ class MemoryDatabase:
         if row is not None and row["value"] == self.embedder.model_id:
             return
         rows = self.conn.execute("SELECT id, text FROM records").fetchall()
-        if rows:
-            vectors = self.embedder.embed([r["text"] for r in rows])
-            with self.conn:
-                self.conn.executemany(
-                    "UPDATE records SET vector=? WHERE id=?",
-                    [(v.tobytes(), r["id"]) for v, r in zip(vectors, rows)],
-                )
+        vectors = self.embedder.embed([r["text"] for r in rows]) if rows else []
+        with self.batch():
+            self.conn.executemany("UPDATE records SET vector=? WHERE id=?",
+                                  [(v.tobytes(), r["id"]) for v, r in zip(vectors, rows)])
             for store in self.stores.values():
                 store.rebuild_index()
-        with self.conn:
             self.conn.execute(
                 "INSERT OR REPLACE INTO meta(key, value) VALUES ('embedder', ?)", (self.embedder.model_id,)
             )
+
+    def generation(self) -> int:
+        """Bumped in the transaction of every change, so an index file can tell it is stale."""
+        row = self.conn.execute("SELECT value FROM meta WHERE key='generation'").fetchone()
+        return int(row["value"]) if row else 0
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """One change: a batch of its own, or a part of the batch() around it."""
+        with self.batch():
+            yield
+
+    @contextmanager
+    def batch(self) -> Iterator[None]:
+        """Changes that land together or not at all: a re-ingest deletes a video's records
+        and adds the new ones in every store in one SQLite transaction, holding the write
+        lock against other processes from the start (an index another process changed is
+        reloaded inside it). Index files are written only after the commit; if anything
+        fails, the transaction rolls back and the in-memory indexes are rebuilt from SQLite."""
+        with self.lock:
+            self._batch_depth += 1
+            outermost = self._batch_depth == 1
+            try:
+                if outermost:
+                    self.conn.execute("BEGIN IMMEDIATE")
+                    before = self.generation()
+                yield
+                if outermost:
+                    self._bump()
+                    self.conn.commit()
+            except BaseException:
+                if outermost:
+                    self.conn.rollback()
+                    for store in self.stores.values():
+                        store.forget_index()
+                raise
+            finally:
+                self._batch_depth -= 1
+            if outermost:
+                for store in self.stores.values():
+                    store.committed(before, before + 1)
+
+    def scrub(self) -> None:
+        """After a forget: merge the full-text index so no segment still holds the forgotten
+        words, and fold the WAL into the database and truncate it, so the old pages go too."""
+        with self.lock:
+            with self.conn:
+                self.conn.execute("INSERT INTO records_fts(records_fts) VALUES('optimize')")
+            self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+    def _bump(self) -> None:
+        self.conn.execute("INSERT INTO meta(key, value) VALUES ('generation', '1') "
+                          "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
 
     def close(self) -> None:
         with self.lock:
@@ -133,28 +186,48 @@ class SqliteFaissStore:
         self.db = db
         self.name = name
         self.index_path = db.root / f"{name}.faiss"
+        self.generation_path = db.root / f"{name}.faiss.generation"
         self._index: faiss.IndexIDMap2 | None = None
+        self._loaded_at: int | None = None  # the generation the in-memory index reflects
         self._dirty = False
 
     # -- FAISS index lifecycle ---------------------------------------------------------
     @property
     def index(self) -> faiss.IndexIDMap2:
-        if self._index is None:
-            self._index = self._load_or_rebuild()
+        current = self.db.generation()
+        if self._index is None or self._loaded_at != current:  # first use, or another process wrote
+            self._index, self._loaded_at = self._load_or_rebuild(), current
         return self._index
+
+    def committed(self, before: int, after: int) -> None:
+        """This process's batch moved the database from one generation to the next: an index
+        that was current (and holds the batch's changes) is current again, and is written."""
+        if self._index is not None and self._loaded_at == before:
+            self._loaded_at = after
+            self.flush()
 
     def _row_count(self) -> int:
         return self.db.conn.execute("SELECT COUNT(*) FROM records WHERE store=?", (self.name,)).fetchone()[0]
 
     def _load_or_rebuild(self) -> faiss.IndexIDMap2:
-        if self.index_path.exists():
+        if self.index_path.exists() and self._written_at() == self.db.generation():
             try:
                 index = faiss.read_index(str(self.index_path))
                 if index.ntotal == self._row_count() and index.d == self._dim():
                     return index
             except RuntimeError:
                 pass  # unreadable index file: rebuilt from SQLite below
-        return self._build_from_sqlite()
+        return self._build_from_sqlite()  # missing, stale (a crash between commit and write) or unreadable
+
+    def _written_at(self) -> int | None:
+        try:
+            return int(self.generation_path.read_text())
+        except (OSError, ValueError):
+            return None
+
+    def forget_index(self) -> None:
+        """Drop the in-memory index (after a rollback); the next use rebuilds it from SQLite."""
+        self._index, self._loaded_at, self._dirty = None, None, False
 
     def _dim(self) -> int:
         row = self.db.conn.execute("SELECT vector FROM records LIMIT 1").fetchone()
@@ -171,7 +244,7 @@ class SqliteFaissStore:
 
     def rebuild_index(self) -> None:
         with self.db.lock:
-            self._index = self._build_from_sqlite()
+            self._index, self._loaded_at = self._build_from_sqlite(), self.db.generation()
             self.flush()
 
     def flush(self) -> None:
@@ -179,9 +252,12 @@ class SqliteFaissStore:
         with self.db.lock:
             if self._index is None or not self._dirty:
                 return
+            if self.db._batch_depth:
+                return  # written once the batch has committed
             tmp = self.index_path.with_suffix(".faiss.tmp")
             faiss.write_index(self._index, str(tmp))
             os.replace(tmp, self.index_path)
+            self.generation_path.write_text(str(self.db.generation()))  # after the index: a crash between reads as stale
             self._dirty = False
 
     # -- RecordStore -------------------------------------------------------------------
@@ -194,7 +270,7 @@ class SqliteFaissStore:
         with self.db.lock:
             index = self.index
             ids: list[int] = []
-            with self.db.conn:
+            with self.db.writing():
                 for record, vector in zip(records, vectors):
                     cursor = self.db.conn.execute(
                         f"INSERT INTO records({_COLUMNS[4:]}, vector) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -204,9 +280,8 @@ class SqliteFaissStore:
                          vector.tobytes()),
                     )
                     ids.append(int(cursor.lastrowid))
-            index.add_with_ids(vectors, np.array(ids, dtype=np.int64))
-            self._dirty = True
-            self.flush()
+                index.add_with_ids(vectors, np.array(ids, dtype=np.int64))
+                self._dirty = True
         return ids
 
     def get(self, ids: Sequence[int]) -> list[MemoryRecord]:
@@ -263,9 +338,8 @@ class SqliteFaissStore:
             ids = self._candidate_ids(flt)
             if ids.size == 0:
                 return 0
-            with self.db.conn:
+            with self.db.writing():
                 self.db.conn.executemany("DELETE FROM records WHERE id=?", [(int(i),) for i in ids])
-            self.index.remove_ids(faiss.IDSelectorBatch(ids))
-            self._dirty = True
-            self.flush()
+                self.index.remove_ids(faiss.IDSelectorBatch(ids))
+                self._dirty = True
             return int(ids.size)

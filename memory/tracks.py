@@ -45,7 +45,7 @@ class TrackStore:
         if kind not in TRACK_KINDS:
             raise ValueError(f"unknown track kind {kind!r}; known: {TRACK_KINDS}")
         end = wall_start + timedelta(seconds=duration)
-        with self.db.lock, self.db.conn:
+        with self.db.writing():
             self.db.conn.execute(
                 "INSERT OR REPLACE INTO tracks VALUES (?, ?, ?, ?, ?, ?)",
                 (namespace, video_id, kind, _ts(wall_start), _ts(end), json.dumps(payload)))
@@ -74,5 +74,5 @@ class TrackStore:
         if between is not None:
             sql += " AND wall_start < ? AND wall_end >= ?"
             args += [_ts(between[1]), _ts(between[0])]
-        with self.db.lock, self.db.conn:
+        with self.db.writing():
             return self.db.conn.execute(sql, args).rowcount

@@ -92,6 +92,138 @@ def test_failed_build_leaves_memory_untouched(memory, observation):
     assert memory.store("event").count(RecordFilter()) == before
 
 
+def _snapshot(memory) -> dict[str, list[tuple]]:
+    return {name: [(r.id, r.kind, r.text) for r in memory.store(name).query(RecordFilter())]
+            for name in ("entity", "event", "behavior")}
+
+
+def _index_matches_sqlite(memory) -> bool:
+    return all(sorted(int(i) for i in faiss_ids(memory.store(name).index)) == sorted(r[0] for r in rows)
+               for name, rows in _snapshot(memory).items())
+
+
+def faiss_ids(index) -> np.ndarray:
+    import faiss
+
+    return faiss.vector_to_array(index.id_map)
+
+
+def test_a_reingest_that_fails_midway_keeps_the_old_memories(memory, observation, monkeypatch):
+    memory.ingest(observation, "me")
+    before = _snapshot(memory)
+    event_store = memory.store("event")
+
+    def add_then_fail(records):
+        raise RuntimeError("disk full")
+
+    monkeypatch.setattr(event_store, "add", add_then_fail)  # entity records are deleted and re-added first
+    with pytest.raises(RuntimeError, match="disk full"):
+        memory.ingest(observation, "me")
+    monkeypatch.undo()
+    assert _snapshot(memory) == before  # nothing half-replaced
+    assert _index_matches_sqlite(memory)
+    hits = memory.store("entity").search_dense("scissors", RecordFilter(namespace="me"), 3)
+    assert hits and all(r.id in {row[0] for row in before["entity"]} for r, _ in hits)
+
+
+_CRASH_MIDWAY = """
+import os, sys
+sys.path.insert(0, {root!r})
+from memory.config import MemoryConfig
+from memory.embedding import SentenceTransformerEmbedder
+from memory.memory import Memory
+from tests.conftest import make_observation
+memory = Memory(MemoryConfig(root={home!r}), embedder=SentenceTransformerEmbedder())
+event = memory.store("event")
+real_add = event.add
+def add_then_die(records):
+    real_add(records)
+    os._exit(9)  # killed mid re-ingest: after the event records, before behaviors and tracks
+event.add = add_then_die
+memory.ingest(make_observation(), "me")
+"""
+
+
+def test_a_process_killed_midway_through_a_reingest_loses_nothing(tmp_path, embedder):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from memory.config import MemoryConfig
+    from memory.memory import Memory
+
+    home = tmp_path / "memory"
+    memory = Memory(MemoryConfig(root=home), embedder=embedder)
+    memory.ingest(make_observation(), "me")
+    before = _snapshot(memory)
+    memory.close()
+    root = str(Path(__file__).resolve().parents[1])
+    done = subprocess.run([sys.executable, "-c", _CRASH_MIDWAY.format(root=root, home=str(home))], timeout=300)
+    assert done.returncode == 9
+    reopened = Memory(MemoryConfig(root=home), embedder=embedder)
+    try:
+        assert _snapshot(reopened) == before
+        assert _index_matches_sqlite(reopened)
+        assert reopened.db.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+    finally:
+        reopened.close()
+
+
+_INGEST_DAYS = """
+import sys
+from datetime import timedelta
+sys.path.insert(0, {root!r})
+from memory.config import MemoryConfig
+from memory.embedding import SentenceTransformerEmbedder
+from memory.memory import Memory
+from tests.conftest import T0, make_observation
+memory = Memory(MemoryConfig(root={home!r}), embedder=SentenceTransformerEmbedder())
+for day in {days!r}:
+    memory.ingest(make_observation(f"day-{{day}}", T0 + timedelta(days=day)), "me")
+memory.close()
+"""
+
+
+def test_two_processes_ingesting_into_one_home_at_once_agree_with_one_after_the_other(tmp_path, embedder):
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from memory.config import MemoryConfig
+    from memory.memory import Memory
+
+    root = str(Path(__file__).resolve().parents[1])
+    together = tmp_path / "together"  # a new home both open at once
+    writers = [subprocess.Popen([sys.executable, "-c", _INGEST_DAYS.format(root=root, home=str(together), days=days)])
+               for days in ([0, 2, 4], [1, 3, 5])]
+    assert [w.wait(timeout=600) for w in writers] == [0, 0]
+    sequential = Memory(MemoryConfig(root=tmp_path / "sequential"), embedder=embedder)
+    for day in range(6):
+        sequential.ingest(make_observation(f"day-{day}", T0 + timedelta(days=day)), "me")
+    concurrent = Memory(MemoryConfig(root=together), embedder=embedder)
+    try:
+        def shape(memory):
+            return {name: sorted((r.video_id, r.kind, r.text) for r in memory.store(name).query(RecordFilter()))
+                    for name in ("entity", "event")}
+        assert shape(concurrent) == shape(sequential)
+        assert _index_matches_sqlite(concurrent)
+        for name in ("entity", "event", "behavior"):  # the index files on disk hold every vector too
+            import faiss
+            on_disk = faiss.read_index(str(together / f"{name}.faiss"))
+            assert on_disk.ntotal == concurrent.store(name).count(RecordFilter())
+    finally:
+        sequential.close()
+        concurrent.close()
+
+
+def test_forgotten_words_are_gone_from_the_files_on_disk(memory, observation):
+    memory.ingest(observation, "me")
+    files = [memory.db.root / "memory.sqlite", memory.db.root / "memory.sqlite-wal"]
+    assert any(b"BLUEFOX42" in f.read_bytes() for f in files if f.exists())
+    memory.forget("me", video_id=observation.video_id)
+    assert not any(b"BLUEFOX42" in f.read_bytes() for f in files if f.exists())  # nor in FTS segments or the WAL
+
+
 def test_short_texts_are_embedded_once_and_the_cache_is_bounded():
     from memory.embedding import SentenceTransformerEmbedder
 
