@@ -91,6 +91,11 @@ def _origin(container: av.container.InputContainer) -> float:
     return container.start_time / av.time_base if container.start_time is not None else 0.0
 
 
+# FFmpeg renders any text file as "video" through its tty/ANSI demuxer: not a recording.
+_TEXT_FORMATS = {"tty"}
+_TEXT_CODECS = {"ansi", "text", "subrip", "ass", "webvtt"}
+
+
 def probe(path: str | Path) -> VideoInfo:
     """Read container facts and decode one frame, so corrupt files fail here, up front."""
     path = Path(path)
@@ -101,6 +106,8 @@ def probe(path: str | Path) -> VideoInfo:
             what = f"only {', '.join(kinds)} streams" if kinds else "no streams"
             raise NoVideoStream(path, f"no video stream ({what}); is it an audio recording?")
         stream = container.streams.video[0]
+        if container.format.name in _TEXT_FORMATS or stream.codec_context.name in _TEXT_CODECS:
+            raise UnreadableVideo(path, f"a text file, not a video (FFmpeg reads it as {container.format.name})")
         try:
             first = next(container.decode(stream), None)
         except av.FFmpegError as exc:

@@ -7,10 +7,12 @@ message; nothing is stored for a rejected upload.
 from __future__ import annotations
 
 import contextlib
+import json
+import re
 import shutil
 import tempfile
 from datetime import datetime
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 from fastapi import Depends, FastAPI, File, Form, Header, HTTPException, UploadFile
 from pydantic import BaseModel, Field
@@ -25,6 +27,21 @@ from service.system import MemlensSystem
 from service.views import answer_view, report_view
 
 _CHUNK = 1 << 20
+# A recording's start must be a time a camera could have recorded it (not year 9999).
+_PLAUSIBLE_START = (datetime(1990, 1, 1), datetime(2200, 1, 1))
+_SUFFIX = re.compile(r"\.[A-Za-z0-9]{1,8}")
+
+
+def upload_suffix(filename: str | None) -> str:
+    """The upload's extension when it is a plain one ('.mp4'), else '.bin'."""
+    suffix = PurePosixPath((filename or "").replace("\\", "/").replace("\x00", "")).suffix
+    return suffix.lower() if _SUFFIX.fullmatch(suffix) else ".bin"
+
+
+def upload_label(filename: str | None) -> str:
+    """The client's file name, safe to echo in a message: printable, at most 80 characters."""
+    name = "".join(ch for ch in (filename or "upload") if ch.isprintable())[:80]
+    return name or "upload"
 
 
 class AskRequest(BaseModel):
@@ -39,6 +56,45 @@ class ForgetRequest(BaseModel):
     end: datetime | None = None
 
 
+class _TooLarge(BaseException):
+    """Not an Exception: the framework's body parser turns those into a 400."""
+
+
+class BodyLimit:
+    """Refuses a request body over the limit before the framework spools it to disk: by its
+    Content-Length at once, or as soon as a streamed body passes the limit."""
+
+    def __init__(self, app, limit: int):
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        declared = dict(scope["headers"]).get(b"content-length", b"0")
+        if declared.isdigit() and int(declared) > self.limit:
+            return await self._refuse(send)
+        received = 0
+
+        async def counted():
+            nonlocal received
+            message = await receive()
+            received += len(message.get("body", b""))
+            if received > self.limit:
+                raise _TooLarge
+            return message
+
+        try:
+            await self.app(scope, counted, send)
+        except _TooLarge:
+            await self._refuse(send)
+
+    async def _refuse(self, send) -> None:
+        body = json.dumps({"detail": f"request body exceeds the {self.limit // _CHUNK} MB limit"}).encode()
+        await send({"type": "http.response.start", "status": 413,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode())]})
+        await send({"type": "http.response.body", "body": body})
+
+
 def create_app(system: MemlensSystem) -> FastAPI:
     config = system.config.service
     jobs = JobRunner(config.ingest_workers)
@@ -50,6 +106,7 @@ def create_app(system: MemlensSystem) -> FastAPI:
     app = FastAPI(title="memlens", version="0.1.0", lifespan=lifespan,
                   description="Memory-augmented video question answering with timestamped evidence.")
     app.state.system, app.state.jobs = system, jobs
+    app.add_middleware(BodyLimit, limit=(config.max_upload_mb + 1) * _CHUNK)  # + room for the multipart framing
 
     def namespace_of(x_api_key: str | None = Header(None), authorization: str | None = Header(None)) -> str:
         key = x_api_key or (authorization[7:] if authorization and authorization.lower().startswith("bearer ") else None)
@@ -77,26 +134,32 @@ def create_app(system: MemlensSystem) -> FastAPI:
     @app.post("/ingest", status_code=202)
     def ingest(file: UploadFile = File(...), start: datetime | None = Form(None),
                namespace: str = Depends(namespace_of)) -> dict:
+        shown = upload_label(file.filename)
+        if start is not None and not _PLAUSIBLE_START[0] <= start.replace(tzinfo=None) <= _PLAUSIBLE_START[1]:
+            raise HTTPException(422, f"start {start.isoformat()} is not a plausible recording time")
         tmpdir = Path(tempfile.mkdtemp(prefix="memlens-upload-"))
-        path = tmpdir / Path(file.filename or "upload.bin").name
+        path = tmpdir / f"upload{upload_suffix(file.filename)}"  # the client's name never becomes a path
         limit = config.max_upload_mb * _CHUNK
         written = 0
-        with path.open("wb") as out:
-            while chunk := file.file.read(_CHUNK):
-                written += len(chunk)
-                if written > limit:
-                    shutil.rmtree(tmpdir, ignore_errors=True)
-                    raise HTTPException(413, f"upload exceeds the {config.max_upload_mb} MB limit")
-                out.write(chunk)
         try:
+            with path.open("wb") as out:
+                while chunk := file.file.read(_CHUNK):
+                    written += len(chunk)
+                    if written > limit:
+                        raise HTTPException(413, f"upload exceeds the {config.max_upload_mb} MB limit")
+                    out.write(chunk)
             probe(path)  # corrupt or non-video uploads fail now, before a job exists
         except PerceptionError as exc:
             shutil.rmtree(tmpdir, ignore_errors=True)
-            raise HTTPException(422, f"{file.filename}: {exc.reason}") from exc
-        job = jobs.submit(
-            namespace, lambda: report_view(system.ingest(path, namespace, start)),
-            cleanup=lambda: shutil.rmtree(tmpdir, ignore_errors=True),
-        )
+            raise HTTPException(422, f"{shown}: {exc.reason}") from exc
+        except BaseException:
+            shutil.rmtree(tmpdir, ignore_errors=True)
+            raise
+
+        def work() -> dict:
+            return {**report_view(system.ingest(path, namespace, start)), "path": shown}  # no server paths
+
+        job = jobs.submit(namespace, work, cleanup=lambda: shutil.rmtree(tmpdir, ignore_errors=True))
         return {"job_id": job.id, "status": job.status}
 
     @app.get("/jobs/{job_id}")

@@ -131,6 +131,12 @@ def serve(
 
     system = _system(config)
     cfg = system.config.service
+    try:
+        cfg.refuse_open_exposure(host or cfg.host)
+    except ValueError as exc:
+        err.print(f"[red]{exc}[/red]")
+        system.close()
+        raise typer.Exit(2) from exc
     uvicorn.run(create_app(system), host=host or cfg.host, port=port or cfg.port)
 
 

@@ -23,7 +23,8 @@ from retrieval.search import RetrievalConfig
 class ServiceConfig:
     host: str = "127.0.0.1"
     port: int = 8765
-    # API key -> memory namespace. Empty means the API runs open, on the default namespace.
+    # API key -> memory namespace. Empty means no authentication, on the default namespace,
+    # which `memlens serve` allows on a loopback address only (default-deny elsewhere).
     api_keys: dict[str, str] = field(default_factory=dict)
     default_namespace: str = "default"
     max_upload_mb: int = 4096
@@ -33,6 +34,21 @@ class ServiceConfig:
     # creation times are read in); `timezones` overrides it per namespace.
     timezone: str = ""
     timezones: dict[str, str] = field(default_factory=dict)
+
+    def refuse_open_exposure(self, host: str) -> None:
+        """Serving without API keys is for this machine only: on any other address it would
+        hand every memory to whoever can reach the port."""
+        import ipaddress
+
+        if self.api_keys:
+            return
+        try:
+            loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+        except ValueError:
+            loopback = False
+        if not loopback:
+            raise ValueError(f"refusing to serve on {host} without API keys: set service.api_keys "
+                             "(key -> namespace), or serve on 127.0.0.1")
 
     def zone_of(self, namespace: str) -> ZoneInfo | None:
         name = self.timezones.get(namespace, self.timezone)

@@ -91,11 +91,48 @@ def test_corrupt_upload_is_rejected_and_stores_nothing(api, system, alice_job, b
     assert system.memory.store("event").count(RecordFilter()) == before
 
 
-def test_oversized_upload_gets_413(api, system):
-    before = system.memory.store("event").count(RecordFilter())
-    response = api.post("/ingest", headers=ALICE, files={"file": ("huge.mp4", os.urandom(3 * 1024 * 1024))})
+def _upload_dirs() -> set:
+    import tempfile
+    from pathlib import Path
+
+    return set(Path(tempfile.gettempdir()).glob("memlens-upload-*"))
+
+
+def test_oversized_upload_gets_413_before_it_is_stored(api, system):
+    before, dirs = system.memory.store("event").count(RecordFilter()), _upload_dirs()
+    response = api.post("/ingest", headers=ALICE, files={"file": ("huge.mp4", os.urandom(4 * 1024 * 1024))})
     assert response.status_code == 413
-    assert system.memory.store("event").count(RecordFilter()) == before
+
+    def streamed():  # no Content-Length: refused once the streamed bytes pass the limit
+        yield b'--x\r\nContent-Disposition: form-data; name="file"; filename="big.mp4"\r\n\r\n'
+        for _ in range(8):
+            yield bytes(1024 * 1024)
+
+    chunked = api.post("/ingest", headers={**ALICE, "Content-Type": "multipart/form-data; boundary=x"},
+                       content=streamed())
+    assert chunked.status_code == 413, chunked.text
+    assert system.memory.store("event").count(RecordFilter()) == before and _upload_dirs() <= dirs
+
+
+@pytest.mark.parametrize("name", ["..", ".", "/", "a\x00b.mp4", "x" * 300 + ".mp4", "../../etc/passwd"])
+def test_hostile_upload_names_are_never_paths(api, name, bad_videos):
+    dirs = _upload_dirs()
+    response = api.post("/ingest", headers=ALICE, files={"file": (name, bad_videos["notes.mp4"].read_bytes())})
+    assert response.status_code == 422  # judged by its bytes (not a video), never a 500
+    assert len(response.json()["detail"]) < 300 and _upload_dirs() <= dirs
+
+
+def test_a_text_file_and_an_impossible_start_are_refused(api, short_video):
+    text = api.post("/ingest", headers=ALICE, files={"file": ("diary.txt", b"Dear diary, today I went out.\n" * 200)})
+    assert text.status_code == 422 and "text" in text.json()["detail"]
+    with short_video.open("rb") as f:
+        future = api.post("/ingest", headers=ALICE, data={"start": "9999-01-01T00:00:00"},
+                          files={"file": ("morning.mp4", f, "video/mp4")})
+    assert future.status_code == 422 and "plausible" in future.json()["detail"]
+
+
+def test_job_results_show_no_server_paths(api, alice_job):
+    assert "/" not in alice_job["result"]["path"] and alice_job["result"]["path"] == "morning.mp4"
 
 
 @pytest.mark.parametrize("body", [

@@ -93,3 +93,8 @@ def test_doctor_names_every_channel(home):
     assert done.returncode == 0, done.stdout + done.stderr
     for part in ("perception.asr", "perception.ocr", "perception.clip", "memory.embedder", "agent.llm"):
         assert part in done.stdout
+
+
+def test_serve_without_api_keys_refuses_a_public_address(tmp_path):
+    done = memlens(tmp_path, "serve", "--host", "0.0.0.0", timeout=120)
+    assert done.returncode == 2 and "without API keys" in done.stderr

@@ -48,3 +48,19 @@ def test_each_namespace_can_keep_its_own_clock():
     assert config.service.zone_of("alice").key == "Pacific/Kiritimati"
     assert config.service.zone_of("bob").key == "Europe/Paris"
     assert load_config(env={}).service.zone_of("bob") is None  # this machine's zone
+
+
+@pytest.mark.parametrize("host, keys, refused", [
+    ("127.0.0.1", {}, False), ("::1", {}, False), ("localhost", {}, False),
+    ("0.0.0.0", {}, True), ("192.168.1.20", {}, True), ("example.org", {}, True),
+    ("0.0.0.0", {"k": "alice"}, False),
+])
+def test_serving_without_keys_is_for_loopback_only(host, keys, refused):
+    from service.config import ServiceConfig
+
+    config = ServiceConfig(api_keys=keys)
+    if refused:
+        with pytest.raises(ValueError, match="without API keys"):
+            config.refuse_open_exposure(host)
+    else:
+        config.refuse_open_exposure(host)
