@@ -34,6 +34,12 @@ class ObservationCache:
     def __init__(self, root: str | Path):
         self.root = Path(root)
 
+    def scoped(self, tenant: str) -> ObservationCache:
+        """The cache of one tenant (a memory namespace): two tenants who upload the same file
+        share nothing, so one's forget never deletes the other's cache and the speed of an
+        ingest never tells one that the other uploaded it."""
+        return ObservationCache(self.root / f"tenant-{hashlib.sha256(tenant.encode()).hexdigest()[:24]}")
+
     def _path(self, video_id: str, unit: int | str, stage: str, model_id: str, fingerprint: str) -> Path:
         digest = hashlib.sha256(f"{model_id}\0{fingerprint}".encode()).hexdigest()[:20]
         return (

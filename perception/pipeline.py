@@ -145,16 +145,19 @@ class Perceiver:
 
     # ---- the pipeline -----------------------------------------------------------------
     def perceive(self, path: str | Path, wall_start: datetime | None = None,
-                 progress: Any = None) -> VideoObservation:
+                 progress: Any = None, cache: ObservationCache | None = None) -> VideoObservation:
         """Observe one video file. `wall_start` (the wearer's clock at t=0) overrides the
         container's creation_time, which overrides the file's mtime. `progress` reports
-        this call only (else the reporter given at construction)."""
+        this call only (else the reporter given at construction); so does `cache` (one
+        tenant's cache, else the one given at construction)."""
         with self._run_lock:
-            default, self.progress = self.progress, as_progress(progress) if progress is not None else self.progress
+            defaults = self.progress, self.cache
+            self.progress = as_progress(progress) if progress is not None else self.progress
+            self.cache = cache if cache is not None else self.cache
             try:
                 return self._perceive(path, wall_start)
             finally:
-                self.progress = default
+                self.progress, self.cache = defaults
 
     def _perceive(self, path: str | Path, wall_start: datetime | None) -> VideoObservation:
         path = Path(path).expanduser().resolve()

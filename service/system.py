@@ -97,7 +97,8 @@ class MemlensSystem:
                progress=None) -> IngestReport:
         namespace = namespace or self.config.service.default_namespace
         began = time.perf_counter()
-        video = self.perceiver.perceive(Path(path), wall_start=start, progress=progress)
+        video = self.perceiver.perceive(Path(path), wall_start=start, progress=progress,
+                                        cache=self.cache.scoped(namespace) if self.cache is not None else None)
         counts = self.memory.ingest(video, namespace)
         return IngestReport(
             video_id=video.video_id, path=str(path), namespace=namespace, duration=video.duration,
@@ -143,12 +144,13 @@ class MemlensSystem:
             and (between is None or (v.wall_start < between[1] and v.wall_end >= between[0]))
         ]
         removed = self.memory.forget(namespace, video_id=video_id, between=between)
-        for video in affected if self.cache is not None else ():
+        cache = self.cache.scoped(namespace) if self.cache is not None else None
+        for video in affected if cache is not None else ():
             if between is None:
-                self.cache.delete_video(video.video_id)
+                cache.delete_video(video.video_id)
             else:  # the cache is keyed on source seconds
                 lo, hi = ((t - video.origin).total_seconds() for t in between)
-                self.cache.delete_range(video.video_id, lo, hi)
+                cache.delete_range(video.video_id, lo, hi)
         return removed
 
     def close(self) -> None:

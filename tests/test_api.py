@@ -174,13 +174,20 @@ def test_forget_refuses_an_empty_or_unknown_id_and_keeps_everything(api, system,
     assert system.memory.store("event").count(RecordFilter(namespace="alice")) == before > 0
 
 
-def test_forget_removes_the_video_for_its_owner(api, system, alice_job):
+def test_forget_removes_the_video_for_its_owner_and_no_one_else(api, system, alice_job, short_video):
     video_id = alice_job["result"]["video_id"]
-    assert any((system.config.perception.cache_dir / video_id).iterdir())
+    cache = system.config.perception.cache_dir
+    with short_video.open("rb") as f:  # bob uploads the very same file
+        bob_job = api.post("/ingest", headers=BOB, files={"file": ("same.mp4", f, "video/mp4")}).json()["job_id"]
+    assert wait_for(api, bob_job, BOB)["status"] == "done"
+    caches = sorted(cache.glob(f"tenant-*/{video_id}"))
+    assert len(caches) == 2  # one per tenant: nothing shared between them
     assert api.post("/forget", headers=ALICE, json={"start": "2024-05-14T07:30:00"}).status_code == 422
     removed = api.post("/forget", headers=ALICE, json={"video_id": video_id}).json()["removed"]
     assert removed > 0
-    assert system.memory.store("event").count(RecordFilter(video_ids=(video_id,))) == 0
+    assert system.memory.store("event").count(RecordFilter(namespace="alice", video_ids=(video_id,))) == 0
     after = api.post("/ask", headers=ALICE, json={"question": "What is the wifi password?"}).json()
     assert after["abstained"]
-    assert not (system.config.perception.cache_dir / video_id).exists()  # cached observations too
+    assert len(sorted(cache.glob(f"tenant-*/{video_id}"))) == 1  # alice's cached observations went, bob's stay
+    bobs = api.post("/ask", headers=BOB, json={"question": "What is the wifi password?"}).json()
+    assert "BLUEFOX42" in bobs["answer"]
