@@ -22,7 +22,7 @@ from agent.llm import LLMError
 from memory.records import STORE_NAMES, RecordFilter
 from perception.decode import probe
 from perception.errors import PerceptionError
-from service.jobs import JobRunner
+from service.jobs import Job, JobRunner, JobStore
 from service.system import MemlensSystem
 from service.views import answer_view, report_view
 
@@ -97,7 +97,13 @@ class BodyLimit:
 
 def create_app(system: MemlensSystem) -> FastAPI:
     config = system.config.service
-    jobs = JobRunner(config.ingest_workers)
+    uploads = system.config.home / "uploads"  # kept with memory, so a job can resume after a restart
+
+    def ingest_job(job: Job) -> dict:
+        return {**report_view(system.ingest(job.upload, job.namespace, job.start)), "path": job.label}  # no server paths
+
+    jobs = JobRunner(JobStore(system.config.home / "jobs.sqlite"), ingest_job, config.ingest_workers)
+    jobs.resume()
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI):
         yield
@@ -137,7 +143,8 @@ def create_app(system: MemlensSystem) -> FastAPI:
         shown = upload_label(file.filename)
         if start is not None and not _PLAUSIBLE_START[0] <= start.replace(tzinfo=None) <= _PLAUSIBLE_START[1]:
             raise HTTPException(422, f"start {start.isoformat()} is not a plausible recording time")
-        tmpdir = Path(tempfile.mkdtemp(prefix="memlens-upload-"))
+        uploads.mkdir(parents=True, exist_ok=True)
+        tmpdir = Path(tempfile.mkdtemp(prefix="upload-", dir=uploads))
         path = tmpdir / f"upload{upload_suffix(file.filename)}"  # the client's name never becomes a path
         limit = config.max_upload_mb * _CHUNK
         written = 0
@@ -155,11 +162,7 @@ def create_app(system: MemlensSystem) -> FastAPI:
         except BaseException:
             shutil.rmtree(tmpdir, ignore_errors=True)
             raise
-
-        def work() -> dict:
-            return {**report_view(system.ingest(path, namespace, start)), "path": shown}  # no server paths
-
-        job = jobs.submit(namespace, work, cleanup=lambda: shutil.rmtree(tmpdir, ignore_errors=True))
+        job = jobs.submit(namespace, path, shown, start)
         return {"job_id": job.id, "status": job.status}
 
     @app.get("/jobs/{job_id}")

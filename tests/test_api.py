@@ -91,15 +91,12 @@ def test_corrupt_upload_is_rejected_and_stores_nothing(api, system, alice_job, b
     assert system.memory.store("event").count(RecordFilter()) == before
 
 
-def _upload_dirs() -> set:
-    import tempfile
-    from pathlib import Path
-
-    return set(Path(tempfile.gettempdir()).glob("memlens-upload-*"))
+def _upload_dirs(system) -> set:
+    return set((system.config.home / "uploads").glob("upload-*"))
 
 
 def test_oversized_upload_gets_413_before_it_is_stored(api, system):
-    before, dirs = system.memory.store("event").count(RecordFilter()), _upload_dirs()
+    before, dirs = system.memory.store("event").count(RecordFilter()), _upload_dirs(system)
     response = api.post("/ingest", headers=ALICE, files={"file": ("huge.mp4", os.urandom(4 * 1024 * 1024))})
     assert response.status_code == 413
 
@@ -111,15 +108,15 @@ def test_oversized_upload_gets_413_before_it_is_stored(api, system):
     chunked = api.post("/ingest", headers={**ALICE, "Content-Type": "multipart/form-data; boundary=x"},
                        content=streamed())
     assert chunked.status_code == 413, chunked.text
-    assert system.memory.store("event").count(RecordFilter()) == before and _upload_dirs() <= dirs
+    assert system.memory.store("event").count(RecordFilter()) == before and _upload_dirs(system) <= dirs
 
 
 @pytest.mark.parametrize("name", ["..", ".", "/", "a\x00b.mp4", "x" * 300 + ".mp4", "../../etc/passwd"])
-def test_hostile_upload_names_are_never_paths(api, name, bad_videos):
-    dirs = _upload_dirs()
+def test_hostile_upload_names_are_never_paths(api, system, name, bad_videos):
+    dirs = _upload_dirs(system)
     response = api.post("/ingest", headers=ALICE, files={"file": (name, bad_videos["notes.mp4"].read_bytes())})
     assert response.status_code == 422  # judged by its bytes (not a video), never a 500
-    assert len(response.json()["detail"]) < 300 and _upload_dirs() <= dirs
+    assert len(response.json()["detail"]) < 300 and _upload_dirs(system) <= dirs
 
 
 def test_a_text_file_and_an_impossible_start_are_refused(api, short_video):
@@ -191,3 +188,30 @@ def test_forget_removes_the_video_for_its_owner_and_no_one_else(api, system, ali
     assert len(sorted(cache.glob(f"tenant-*/{video_id}"))) == 1  # alice's cached observations went, bob's stay
     bobs = api.post("/ask", headers=BOB, json={"question": "What is the wifi password?"}).json()
     assert "BLUEFOX42" in bobs["answer"]
+
+
+def test_jobs_outlive_a_restart(system, short_video, tmp_path):
+    """A job id a client was told to poll still answers from a new server process: a job
+    left running whose upload is still there runs again; one whose upload is gone fails."""
+    import shutil
+    import uuid
+
+    from service.jobs import Job, JobStore
+
+    store = JobStore(system.config.home / "jobs.sqlite")  # what the stopped server left behind
+    folder = system.config.home / "uploads" / f"upload-{uuid.uuid4().hex}"
+    folder.mkdir(parents=True)
+    shutil.copy(short_video, folder / "upload.mp4")
+    left_running = Job(id=uuid.uuid4().hex, namespace="alice", upload=folder / "upload.mp4", label="again.mp4",
+                       status="running")
+    lost = Job(id=uuid.uuid4().hex, namespace="alice", upload=tmp_path / "gone" / "upload.mp4", label="lost.mp4",
+               status="queued")
+    store.put(left_running)
+    store.put(lost)
+    store.close()
+    with serving(create_app(system)) as url, httpx.Client(base_url=url, timeout=120) as restarted:
+        assert wait_for(restarted, left_running.id, ALICE)["status"] == "done"
+        failed = restarted.get(f"/jobs/{lost.id}", headers=ALICE).json()
+        assert failed["status"] == "failed" and "restart" in failed["error"]
+        assert restarted.get(f"/jobs/{lost.id}", headers=BOB).status_code == 404  # still only its owner's
+    assert not folder.exists()  # the upload goes once its job is done
