@@ -149,8 +149,10 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         shown = {e.record.id: e for e in [*draft.support, *evidence]}
         reply = ask_model(ctx.chat, state.question, state.at, state.options, list(shown.values()))
         cited = [shown[i] for i in reply["evidence_ids"]] or draft.support
-        draft = Draft(reply["answer"] or draft.answer, cited, draft.sufficiency * (1.0 if reply["sufficient"] else 0.5),
-                      f"{draft.note}; {ctx.chat.name} answered")
+        # whether to answer stays the fitted sufficiency's decision; the model's own verdict is only traced
+        draft = Draft(reply["answer"] or draft.answer, cited, draft.sufficiency,
+                      f"{draft.note}; {ctx.chat.name} answered (it judged the evidence "
+                      f"{'sufficient' if reply['sufficient'] else 'insufficient'})")
         weight = ctx.config.llm_option_weight
         if state.options and weight > 0:
             scores = [round((1 - weight) * a + weight * float(b), 4) for a, b in zip(scores, reply["option_scores"])]

@@ -138,6 +138,15 @@ def test_openai_compatible_backend_over_http(filled):
     assert "oat milk" in user["content"].lower()
 
 
+def test_whether_to_answer_stays_the_fitted_decision_not_the_models_verdict(filled):
+    doubtful = json.dumps({"answer": "Not sure.", "sufficient": False, "evidence_ids": [], "option_scores": []})
+    with serving(_fake_openai([doubtful], [])) as url:
+        chat = OpenAICompatibleChat(LLMConfig(backend="openai", base_url=url + "/v1", model="m"))
+        answer = make_agent(filled, chat=chat).ask("What did Bob ask me to buy?", "me", AT)
+    assert not answer.abstained and answer.sufficiency >= 0.5
+    assert any("judged the evidence insufficient" in line for line in answer.trace)
+
+
 def test_llm_failures_are_errors_not_abstentions(filled):
     with serving(_fake_openai(["this is not json"], [])) as url:
         chat = OpenAICompatibleChat(LLMConfig(backend="openai", base_url=url + "/v1"))
