@@ -182,10 +182,13 @@ Examples:
 "places": ["zoo"]}"""
 
 
-def _grounded(values: list[str], question: str) -> list[str]:
-    """Slots a model wrote that the question actually contains (a model may invent some)."""
-    text = question.lower()
-    return [v for v in values if v and v.lower() in text]
+def _grounded(values: list[str], question: str, anchor: str | None = None) -> list[str]:
+    """Slots a model wrote that the question actually contains (a model may invent some),
+    outside the event its time is anchored on and other than a meal or part of the day:
+    in "where did I have lunch the day Bob asked for the schedule?" neither the lunch nor
+    the schedule is a thing the answer is about."""
+    text, event = question.lower(), (anchor or "").lower()
+    return [v for v in values if v and v.lower() in text and v.lower() not in event and v.lower() not in DAY_PARTS]
 
 
 @dataclass
@@ -223,7 +226,8 @@ class LLMPlanner:
             intent = reply["intent"]
             if intent not in candidates:
                 raise LLMError(f"intent {intent!r} is not a candidate")
-            slots = {k: _grounded([str(v) for v in reply.get(k) or []], question) for k in ("objects", "people", "places")}
+            slots = {k: _grounded([str(v) for v in reply.get(k) or []], question, base.time.anchor)
+                     for k in ("objects", "people", "places")}
             plan = QueryPlan.validate({**base.to_json(), "intent": intent, "planner": self.chat.name})
         except (ValidationError, LLMError, KeyError, TypeError) as exc:  # a reply that is not a valid plan
             return replace(base, planner=f"deterministic (fallback: {type(exc).__name__})")

@@ -173,3 +173,7 @@ def test_llm_planner_leaves_what_the_parser_is_sure_of_and_keeps_its_slots(plann
     plan = LLMPlanner(named, planner).plan("anything about Bob and the umbrella?", AT, None, KNOWN)
     assert plan.people == ["Bob"] and plan.objects == ["umbrella"]  # the parser's slots stand
     assert plan.places == []  # a place the question never names is dropped
+    anchored = _ScriptedChat('{"intent": "locate", "objects": ["lunch", "schedule"], "people": [], "places": []}')
+    lunch = LLMPlanner(anchored, planner).plan("remind me where I went for lunch on the day Bob asked me for the schedule",
+                                               AT, None, KNOWN)
+    assert anchored.calls and lunch.objects == [] and lunch.premises == ["Bob"]  # the meal and the anchor's thing are not presupposed
