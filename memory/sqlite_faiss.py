@@ -86,14 +86,20 @@ def _where(store: str, flt: RecordFilter, alias: str = "records") -> tuple[str, 
 
 
 class MemoryDatabase:
-    """One SQLite file (WAL) shared by the three stores, guarded by one lock."""
+    """One SQLite file (WAL) shared by the three stores. Writes go through one connection
+    under one lock, a batch at a time; reads use a connection per thread, so a question
+    never waits for another question or for an ingest's transaction."""
 
     def __init__(self, root: Path, embedder: TextEmbedder):
         self.root = Path(root)
         self.root.mkdir(parents=True, exist_ok=True)
         self.embedder = embedder
-        self.lock = threading.RLock()
+        self.lock = threading.RLock()  # the writer's: held for a whole batch
         self._batch_depth = 0
+        self._writer: int | None = None  # the thread inside a batch
+        self._local = threading.local()
+        self._readers: list[sqlite3.Connection] = []
+        self._readers_lock = threading.Lock()  # not the writer's: a new reader must not wait for a batch
         # another process may hold the write lock for a whole re-ingest: wait for it, do not fail
         self.conn = sqlite3.connect(self.root / "memory.sqlite", check_same_thread=False, timeout=120.0)
         self.conn.row_factory = sqlite3.Row
@@ -119,9 +125,29 @@ class MemoryDatabase:
                 "INSERT OR REPLACE INTO meta(key, value) VALUES ('embedder', ?)", (self.embedder.model_id,)
             )
 
+    @property
+    def in_batch(self) -> bool:
+        return self._batch_depth > 0
+
+    def reading(self) -> sqlite3.Connection:
+        """The connection for a read: inside this thread's own batch the writer's, which
+        sees the batch's uncommitted changes; elsewhere the thread's own read-only one,
+        which under WAL sees the last commit and does not wait for the writer."""
+        if self._writer == threading.get_ident():
+            return self.conn
+        conn = getattr(self._local, "conn", None)
+        if conn is None:
+            conn = sqlite3.connect(self.root / "memory.sqlite", check_same_thread=False, timeout=120.0)
+            conn.row_factory = sqlite3.Row
+            conn.execute("PRAGMA query_only=ON")
+            self._local.conn = conn
+            with self._readers_lock:
+                self._readers.append(conn)
+        return conn
+
     def generation(self) -> int:
         """Bumped in the transaction of every change, so an index file can tell it is stale."""
-        row = self.conn.execute("SELECT value FROM meta WHERE key='generation'").fetchone()
+        row = self.reading().execute("SELECT value FROM meta WHERE key='generation'").fetchone()
         return int(row["value"]) if row else 0
 
     @contextmanager
@@ -136,14 +162,17 @@ class MemoryDatabase:
         and adds the new ones in every store in one SQLite transaction, holding the write
         lock against other processes from the start (an index another process changed is
         reloaded inside it). Index files are written only after the commit; if anything
-        fails, the transaction rolls back and the in-memory indexes are rebuilt from SQLite."""
+        fails, the transaction rolls back and the index changes staged for it are dropped."""
         with self.lock:
             self._batch_depth += 1
             outermost = self._batch_depth == 1
             try:
                 if outermost:
                     self.conn.execute("BEGIN IMMEDIATE")
+                    self._writer = threading.get_ident()
                     before = self.generation()
+                    for store in self.stores.values():  # current before the batch changes rows, to take its changes
+                        _ = store.index
                 yield
                 if outermost:
                     self._bump()
@@ -152,10 +181,12 @@ class MemoryDatabase:
                 if outermost:
                     self.conn.rollback()
                     for store in self.stores.values():
-                        store.forget_index()
+                        store.discard_staged()
                 raise
             finally:
                 self._batch_depth -= 1
+                if outermost:
+                    self._writer = None
             if outermost:
                 for store in self.stores.values():
                     store.committed(before, before + 1)
@@ -176,6 +207,9 @@ class MemoryDatabase:
         with self.lock:
             for store in self.stores.values():
                 store.flush()
+            with self._readers_lock:
+                for reader in self._readers:
+                    reader.close()
             self.conn.close()
 
 
@@ -190,24 +224,47 @@ class SqliteFaissStore:
         self._index: faiss.IndexIDMap2 | None = None
         self._loaded_at: int | None = None  # the generation the in-memory index reflects
         self._dirty = False
+        # FAISS may not be searched while it is changed; held for one index operation only.
+        self._index_lock = threading.RLock()
+        # A batch's index changes wait here until it commits, so the index always holds the
+        # last commit, which is what readers select their candidate rows from.
+        self._staged: list[tuple[np.ndarray, np.ndarray | None]] = []  # (ids, vectors) added, or (ids, None) removed
 
     # -- FAISS index lifecycle ---------------------------------------------------------
     @property
     def index(self) -> faiss.IndexIDMap2:
+        """The index for the current generation; use it under `_index_lock`."""
         current = self.db.generation()
-        if self._index is None or self._loaded_at != current:  # first use, or another process wrote
-            self._index, self._loaded_at = self._load_or_rebuild(), current
-        return self._index
+        with self._index_lock:
+            if self._index is None or self._loaded_at != current:  # first use, or another process wrote
+                self._index, self._loaded_at = self._load_or_rebuild(), current
+            return self._index
 
     def committed(self, before: int, after: int) -> None:
         """This process's batch moved the database from one generation to the next: an index
-        that was current (and holds the batch's changes) is current again, and is written."""
-        if self._index is not None and self._loaded_at == before:
+        that was current takes the batch's staged changes and is written; any other is
+        dropped, to be rebuilt from SQLite when next used."""
+        with self._index_lock:
+            staged, self._staged = self._staged, []
+            if self._index is None or self._loaded_at != before:
+                self._index, self._loaded_at = None, None
+                return
+            for ids, vectors in staged:
+                if vectors is None:
+                    self._index.remove_ids(faiss.IDSelectorBatch(ids))
+                else:
+                    self._index.add_with_ids(vectors, ids)
             self._loaded_at = after
+            self._dirty = self._dirty or bool(staged)
             self.flush()
 
+    def discard_staged(self) -> None:
+        """The batch rolled back: its index changes never happened."""
+        with self._index_lock:
+            self._staged = []
+
     def _row_count(self) -> int:
-        return self.db.conn.execute("SELECT COUNT(*) FROM records WHERE store=?", (self.name,)).fetchone()[0]
+        return self.db.reading().execute("SELECT COUNT(*) FROM records WHERE store=?", (self.name,)).fetchone()[0]
 
     def _load_or_rebuild(self) -> faiss.IndexIDMap2:
         if self.index_path.exists() and self._written_at() == self.db.generation():
@@ -225,17 +282,14 @@ class SqliteFaissStore:
         except (OSError, ValueError):
             return None
 
-    def forget_index(self) -> None:
-        """Drop the in-memory index (after a rollback); the next use rebuilds it from SQLite."""
-        self._index, self._loaded_at, self._dirty = None, None, False
 
     def _dim(self) -> int:
-        row = self.db.conn.execute("SELECT vector FROM records LIMIT 1").fetchone()
+        row = self.db.reading().execute("SELECT vector FROM records LIMIT 1").fetchone()
         return len(row["vector"]) // 4 if row else (self.db.embedder.dim or 384)
 
     def _build_from_sqlite(self) -> faiss.IndexIDMap2:
         index = faiss.IndexIDMap2(faiss.IndexFlatIP(self._dim()))
-        rows = self.db.conn.execute("SELECT id, vector FROM records WHERE store=?", (self.name,)).fetchall()
+        rows = self.db.reading().execute("SELECT id, vector FROM records WHERE store=?", (self.name,)).fetchall()
         if rows:
             vectors = np.stack([np.frombuffer(r["vector"], dtype=np.float32) for r in rows])
             index.add_with_ids(vectors, np.array([r["id"] for r in rows], dtype=np.int64))
@@ -243,16 +297,16 @@ class SqliteFaissStore:
         return index
 
     def rebuild_index(self) -> None:
-        with self.db.lock:
+        with self.db.lock, self._index_lock:
             self._index, self._loaded_at = self._build_from_sqlite(), self.db.generation()
             self.flush()
 
     def flush(self) -> None:
         """Write the index atomically so a crash never leaves a half-written file."""
-        with self.db.lock:
+        with self.db.lock, self._index_lock:
             if self._index is None or not self._dirty:
                 return
-            if self.db._batch_depth:
+            if self.db.in_batch:
                 return  # written once the batch has committed
             tmp = self.index_path.with_suffix(".faiss.tmp")
             faiss.write_index(self._index, str(tmp))
@@ -268,7 +322,6 @@ class SqliteFaissStore:
             raise ValueError(f"{self.name} store got a record for another store")
         vectors = self.db.embedder.embed([r.text for r in records])
         with self.db.lock:
-            index = self.index
             ids: list[int] = []
             with self.db.writing():
                 for record, vector in zip(records, vectors):
@@ -280,8 +333,8 @@ class SqliteFaissStore:
                          vector.tobytes()),
                     )
                     ids.append(int(cursor.lastrowid))
-                index.add_with_ids(vectors, np.array(ids, dtype=np.int64))
-                self._dirty = True
+                with self._index_lock:
+                    self._staged.append((np.array(ids, dtype=np.int64), vectors))
         return ids
 
     def get(self, ids: Sequence[int]) -> list[MemoryRecord]:
@@ -292,29 +345,27 @@ class SqliteFaissStore:
         sql = f"SELECT {_COLUMNS} FROM records WHERE {where} ORDER BY wall_start, id"
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
-        with self.db.lock:
-            return [_row_to_record(r) for r in self.db.conn.execute(sql, params).fetchall()]
+        return [_row_to_record(r) for r in self.db.reading().execute(sql, params).fetchall()]
 
     def count(self, flt: RecordFilter) -> int:
         where, params = _where(self.name, flt)
-        with self.db.lock:
-            return self.db.conn.execute(f"SELECT COUNT(*) FROM records WHERE {where}", params).fetchone()[0]
+        return self.db.reading().execute(f"SELECT COUNT(*) FROM records WHERE {where}", params).fetchone()[0]
 
     def _candidate_ids(self, flt: RecordFilter) -> np.ndarray:
         where, params = _where(self.name, flt)
-        rows = self.db.conn.execute(f"SELECT id FROM records WHERE {where}", params).fetchall()
+        rows = self.db.reading().execute(f"SELECT id FROM records WHERE {where}", params).fetchall()
         return np.array([r[0] for r in rows], dtype=np.int64)
 
     def search_dense(self, text: str, flt: RecordFilter, k: int) -> list[tuple[MemoryRecord, float]]:
         query = self.db.embedder.embed([text])
-        with self.db.lock:
-            candidates = self._candidate_ids(flt)
-            if candidates.size == 0:
-                return []
-            params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(candidates))
+        candidates = self._candidate_ids(flt)
+        if candidates.size == 0:
+            return []
+        params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(candidates))
+        with self._index_lock:
             scores, ids = self.index.search(query, min(k, candidates.size), params=params)
-            found = [(int(i), float(s)) for i, s in zip(ids[0], scores[0]) if i >= 0]
-            by_id = {r.id: r for r in self.get([i for i, _ in found])}
+        found = [(int(i), float(s)) for i, s in zip(ids[0], scores[0]) if i >= 0]
+        by_id = {r.id: r for r in self.get([i for i, _ in found])}
         return [(by_id[i], s) for i, s in found if i in by_id]
 
     def search_lexical(self, text: str, flt: RecordFilter, k: int) -> list[tuple[MemoryRecord, float]]:
@@ -328,18 +379,15 @@ class SqliteFaissStore:
             f"JOIN records r ON r.id = records_fts.rowid "
             f"WHERE records_fts MATCH ? AND {where} ORDER BY score DESC LIMIT ?"
         )
-        with self.db.lock:
-            rows = self.db.conn.execute(sql, [match, *params, k]).fetchall()
-            by_id = {r.id: r for r in self.get([row["rid"] for row in rows])}
+        rows = self.db.reading().execute(sql, [match, *params, k]).fetchall()
+        by_id = {r.id: r for r in self.get([row["rid"] for row in rows])}
         return [(by_id[row["rid"]], float(row["score"])) for row in rows if row["rid"] in by_id]
 
     def delete(self, flt: RecordFilter) -> int:
-        with self.db.lock:
+        with self.db.lock, self.db.writing():  # the ids are read inside the write transaction
             ids = self._candidate_ids(flt)
-            if ids.size == 0:
-                return 0
-            with self.db.writing():
+            if ids.size:
                 self.db.conn.executemany("DELETE FROM records WHERE id=?", [(int(i),) for i in ids])
-                self.index.remove_ids(faiss.IDSelectorBatch(ids))
-                self._dirty = True
-            return int(ids.size)
+                with self._index_lock:
+                    self._staged.append((ids, None))
+        return int(ids.size)

@@ -1,5 +1,7 @@
 """FastAPI app: /ask, /ingest (background jobs), /jobs, /memories, /forget, /health.
 
+The contract (every request and response body, errors included) is service/schemas.py.
+
 API keys map to memory namespaces; every query is scoped to the caller's namespace, so a
 key never sees another namespace's memories. Errors in the caller's input are 4xx with a
 message; nothing is stored for a rejected upload.
@@ -8,24 +10,42 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import re
 import shutil
 import tempfile
 from datetime import datetime
 from pathlib import Path, PurePosixPath
 
-from fastapi import Depends, FastAPI, File, Form, Header, HTTPException, UploadFile
-from pydantic import BaseModel, Field
+from fastapi import Depends, FastAPI, File, Form, Header, HTTPException, Query, Request, UploadFile
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from agent.graph import MAX_QUESTION_CHARS
 from agent.llm import LLMError
-from memory.records import STORE_NAMES, RecordFilter
+from memory.records import RecordFilter
 from perception.decode import probe
 from perception.errors import PerceptionError
-from service.jobs import Job, JobRunner, JobStore
+from service.jobs import Job, JobQueue
+from service.schemas import (
+    Accepted,
+    AnswerView,
+    AskRequest,
+    ForgetRequest,
+    Forgotten,
+    Health,
+    IsoTime,
+    JobList,
+    JobStatus,
+    JobView,
+    MemoriesView,
+    StoreName,
+    problems,
+)
 from service.system import MemlensSystem
 from service.views import answer_view, report_view
 
+log = logging.getLogger(__name__)
 _CHUNK = 1 << 20
 # A recording's start must be a time a camera could have recorded it (not year 9999).
 _PLAUSIBLE_START = (datetime(1990, 1, 1), datetime(2200, 1, 1))
@@ -42,18 +62,6 @@ def upload_label(filename: str | None) -> str:
     """The client's file name, safe to echo in a message: printable, at most 80 characters."""
     name = "".join(ch for ch in (filename or "upload") if ch.isprintable())[:80]
     return name or "upload"
-
-
-class AskRequest(BaseModel):
-    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
-    at: datetime | None = Field(None, description="question time; memory is cut strictly before it")
-    options: list[str] | None = Field(None, max_length=26)
-
-
-class ForgetRequest(BaseModel):
-    video_id: str | None = Field(None, min_length=1, description="a video id this memory holds")
-    start: datetime | None = None
-    end: datetime | None = None
 
 
 class _TooLarge(BaseException):
@@ -95,40 +103,84 @@ class BodyLimit:
         await send({"type": "http.response.body", "body": body})
 
 
+def _job_view(job: Job) -> dict:
+    return {"job_id": job.id, "status": job.status, "file": job.label, "created": job.created,
+            "stage": job.stage, "percent": job.percent, "cancel_requested": job.cancel_requested,
+            "result": job.result, "error": job.error}
+
+
+def _field_errors(exc: RequestValidationError) -> list[dict]:
+    """Where and what, without echoing the input back (it may be huge or binary)."""
+    return [{"loc": [str(p) for p in e.get("loc", ())], "msg": str(e.get("msg", "")), "type": str(e.get("type", ""))}
+            for e in exc.errors()]
+
+
+def _install_error_bodies(app: FastAPI) -> None:
+    """Every error is a Problem body; an unexpected one says so without a stack trace."""
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_problem(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        return JSONResponse({"detail": str(exc.detail)}, exc.status_code, headers=getattr(exc, "headers", None))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(_: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = _field_errors(exc)
+        where = "; ".join(f"{'.'.join(e['loc'][1:]) or e['loc'][0] if e['loc'] else 'body'}: {e['msg']}"
+                          for e in errors[:5])
+        return JSONResponse({"detail": f"invalid request: {where}", "errors": errors}, 422)
+
+    @app.exception_handler(Exception)
+    async def unexpected(_: Request, exc: Exception) -> JSONResponse:
+        log.exception("unhandled error", exc_info=exc)
+        return JSONResponse({"detail": "internal error: the server log has the details"}, 500)
+
+
 def create_app(system: MemlensSystem) -> FastAPI:
     config = system.config.service
     uploads = system.config.home / "uploads"  # kept with memory, so a job can resume after a restart
 
-    def ingest_job(job: Job) -> dict:
-        return {**report_view(system.ingest(job.upload, job.namespace, job.start)), "path": job.label}  # no server paths
+    def ingest_job(job: Job, progress) -> dict:
+        report = system.ingest(job.upload, job.namespace, job.start, progress=progress)
+        return {**report_view(report), "path": job.label}  # no server paths
 
-    jobs = JobRunner(JobStore(system.config.home / "jobs.sqlite"), ingest_job, config.ingest_workers)
-    jobs.resume()
+    jobs = JobQueue(system.config.home, ingest_job, config.ingest_workers, uploads=uploads)
+
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI):
+        resumed = jobs.start()
+        if resumed:
+            log.warning("resumed %d ingest job(s) a stopped server left unfinished", len(resumed))
+        if not config.api_keys:
+            log.warning("no API keys: serving one local namespace (%r) without authentication",
+                        config.default_namespace)
         yield
         jobs.shutdown()
 
     app = FastAPI(title="memlens", version="0.1.0", lifespan=lifespan,
-                  description="Memory-augmented video question answering with timestamped evidence.")
+                  description="Memory-augmented video question answering with timestamped evidence. "
+                              "Each API key opens one memory namespace (X-API-Key or Authorization: Bearer).")
     app.state.system, app.state.jobs = system, jobs
     app.add_middleware(BodyLimit, limit=(config.max_upload_mb + 1) * _CHUNK)  # + room for the multipart framing
+    _install_error_bodies(app)
 
     def namespace_of(x_api_key: str | None = Header(None), authorization: str | None = Header(None)) -> str:
-        key = x_api_key or (authorization[7:] if authorization and authorization.lower().startswith("bearer ") else None)
         if not config.api_keys:
             return config.default_namespace
+        key = x_api_key or (authorization[7:] if authorization and authorization.lower().startswith("bearer ") else None)
         if key is None:
             raise HTTPException(401, "missing API key (X-API-Key header or Authorization: Bearer)")
-        if key not in config.api_keys:
+        namespace = config.namespace_for(key)
+        if namespace is None:
             raise HTTPException(401, "unknown API key")
-        return config.api_keys[key]
+        return namespace
 
-    @app.get("/health")
+    authed = problems(401, 422)
+
+    @app.get("/health", response_model=Health)
     def health() -> dict:
         return {"status": "ok", "version": app.version}
 
-    @app.post("/ask")
+    @app.post("/ask", response_model=AnswerView, responses={**authed, **problems(400, 413, 502)})
     def ask(body: AskRequest, namespace: str = Depends(namespace_of)) -> dict:
         try:
             return answer_view(system.ask(body.question, namespace, body.at, body.options))
@@ -137,8 +189,8 @@ def create_app(system: MemlensSystem) -> FastAPI:
         except LLMError as exc:  # the configured language model is down or timed out
             raise HTTPException(502, f"language model failed: {exc}") from exc
 
-    @app.post("/ingest", status_code=202)
-    def ingest(file: UploadFile = File(...), start: datetime | None = Form(None),
+    @app.post("/ingest", status_code=202, response_model=Accepted, responses={**authed, **problems(400, 413)})
+    def ingest(file: UploadFile = File(...), start: IsoTime | None = Form(None),
                namespace: str = Depends(namespace_of)) -> dict:
         shown = upload_label(file.filename)
         if start is not None and not _PLAUSIBLE_START[0] <= start.replace(tzinfo=None) <= _PLAUSIBLE_START[1]:
@@ -165,26 +217,39 @@ def create_app(system: MemlensSystem) -> FastAPI:
         job = jobs.submit(namespace, path, shown, start)
         return {"job_id": job.id, "status": job.status}
 
-    @app.get("/jobs/{job_id}")
-    def job_status(job_id: str, namespace: str = Depends(namespace_of)) -> dict:
+    def owned_job(job_id: str, namespace: str) -> Job:
         job = jobs.get(job_id)
-        if job is None or job.namespace != namespace:
+        if job is None or job.namespace != namespace:  # another namespace's job is as good as absent
             raise HTTPException(404, "no such job")
-        return {"job_id": job.id, "status": job.status, "result": job.result, "error": job.error}
+        return job
 
-    @app.get("/memories")
-    def memories(store: str = "event", kind: str | None = None, limit: int = 100,
-                 namespace: str = Depends(namespace_of)) -> dict:
-        if store not in STORE_NAMES:
-            raise HTTPException(422, f"store must be one of {', '.join(STORE_NAMES)}")
+    @app.get("/jobs", response_model=JobList, responses=authed)
+    def list_jobs(status: JobStatus | None = None, limit: int = Query(100, ge=1, le=1000),
+                  namespace: str = Depends(namespace_of)) -> dict:
+        return {"jobs": [_job_view(j) for j in jobs.list(namespace, status, limit)]}
+
+    @app.get("/jobs/{job_id}", response_model=JobView, responses={**authed, **problems(404)})
+    def job_status(job_id: str, namespace: str = Depends(namespace_of)) -> dict:
+        return _job_view(owned_job(job_id, namespace))
+
+    @app.post("/jobs/{job_id}/cancel", response_model=JobView, responses={**authed, **problems(404, 409)})
+    def cancel_job(job_id: str, namespace: str = Depends(namespace_of)) -> dict:
+        job = owned_job(job_id, namespace)
+        if not jobs.cancel(job.id):
+            raise HTTPException(409, f"job already {job.status}")
+        return _job_view(jobs.get(job.id) or job)
+
+    @app.get("/memories", response_model=MemoriesView, responses=authed)
+    def memories(store: StoreName = "event", kind: str | None = Query(None, max_length=100),
+                 limit: int = Query(100, ge=1, le=1000), namespace: str = Depends(namespace_of)) -> dict:
         flt = RecordFilter(namespace=namespace, kinds=(kind,) if kind else None)
-        records = system.memory.store(store).query(flt, limit=max(1, min(limit, 1000)))
+        records = system.memory.store(store).query(flt, limit=limit)
         return {"records": [
             {"id": r.id, "kind": r.kind, "text": r.text, "video_id": r.video_id,
              "wall_start": r.wall_start.isoformat(), "wall_end": r.wall_end.isoformat()} for r in records
         ]}
 
-    @app.post("/forget")
+    @app.post("/forget", response_model=Forgotten, responses={**authed, **problems(404)})
     def forget(body: ForgetRequest, namespace: str = Depends(namespace_of)) -> dict:
         if (body.start is None) != (body.end is None):
             raise HTTPException(422, "give both start and end, or neither")

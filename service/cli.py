@@ -137,7 +137,23 @@ def serve(
         err.print(f"[red]{exc}[/red]")
         system.close()
         raise typer.Exit(2) from exc
+    if not cfg.api_keys:
+        err.print(f"[yellow]no API keys configured: serving one local namespace ({cfg.default_namespace!r}) "
+                  f"without authentication on {host or cfg.host} only; `memlens key NAME` makes a key[/yellow]")
     uvicorn.run(create_app(system), host=host or cfg.host, port=port or cfg.port)
+
+
+@app.command()
+def key(namespace: str = typer.Argument(..., help="The memory namespace the key opens.")):
+    """Make a new API key: give the key to its client, put the hashed line in the config."""
+    import secrets
+
+    from service.config import hash_key
+
+    new = secrets.token_urlsafe(32)
+    console.print(f"API key for {namespace!r} (shown once; hand it to the client):\n  {new}\n"
+                  f"config.toml, stores only its hash:\n  [service.api_keys]\n  \"{hash_key(new)}\" = \"{namespace}\"",
+                  markup=False, soft_wrap=True)
 
 
 @app.command()

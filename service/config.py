@@ -5,6 +5,8 @@ MEMLENS_AGENT__ABSTAIN_THRESHOLD=0.4, MEMLENS_AGENT__LLM__BACKEND=openai.
 from __future__ import annotations
 
 import dataclasses
+import hashlib
+import hmac
 import json
 import os
 import tomllib
@@ -18,13 +20,22 @@ from memory.config import MemoryConfig
 from perception.config import PerceptionConfig
 from retrieval.search import RetrievalConfig
 
+HASHED = "sha256:"
+
+
+def hash_key(key: str) -> str:
+    """How a key is stored hashed. API keys are long random strings, so one SHA-256 suffices
+    (a password hash's slowness protects guessable secrets, which these are not)."""
+    return HASHED + hashlib.sha256(key.encode()).hexdigest()
+
 
 @dataclass
 class ServiceConfig:
     host: str = "127.0.0.1"
     port: int = 8765
-    # API key -> memory namespace. Empty means no authentication, on the default namespace,
-    # which `memlens serve` allows on a loopback address only (default-deny elsewhere).
+    # API key -> memory namespace. A key may be stored as "sha256:<hex digest>" (see `memlens
+    # key`), so the config file does not hold usable keys. Empty means no authentication, on
+    # the default namespace, which `memlens serve` allows on a loopback address only.
     api_keys: dict[str, str] = field(default_factory=dict)
     default_namespace: str = "default"
     max_upload_mb: int = 4096
@@ -49,6 +60,16 @@ class ServiceConfig:
         if not loopback:
             raise ValueError(f"refusing to serve on {host} without API keys: set service.api_keys "
                              "(key -> namespace), or serve on 127.0.0.1")
+
+    def namespace_for(self, key: str) -> str | None:
+        """The namespace a presented key opens, or None. Every entry is compared, in
+        constant time, so neither timing nor order tells which keys exist."""
+        hashed = hash_key(key)
+        found = None
+        for stored, namespace in self.api_keys.items():
+            if hmac.compare_digest(stored.encode(), (hashed if stored.startswith(HASHED) else key).encode()):
+                found = namespace
+        return found
 
     def zone_of(self, namespace: str) -> ZoneInfo | None:
         name = self.timezones.get(namespace, self.timezone)

@@ -19,6 +19,7 @@ from agent.symbolic import SymbolicAnswerer
 from memory.memory import Memory
 from perception.cache import ObservationCache
 from perception.pipeline import Perceiver, file_video_id
+from perception.progress import as_progress
 from retrieval.operators import MemoryOperators
 from retrieval.search import HybridRetriever
 from service.config import AppConfig
@@ -97,9 +98,12 @@ class MemlensSystem:
                progress=None) -> IngestReport:
         namespace = namespace or self.config.service.default_namespace
         began = time.perf_counter()
+        progress = as_progress(progress)
         video = self.perceiver.perceive(Path(path), wall_start=start, progress=progress,
                                         cache=self.cache.scoped(namespace) if self.cache is not None else None)
+        progress.start("memory", 1)  # a last step, so a cancelled job stops before memory changes
         counts = self.memory.ingest(video, namespace)
+        progress.advance("memory")
         return IngestReport(
             video_id=video.video_id, path=str(path), namespace=namespace, duration=video.duration,
             wall_start=video.wall_start, records=counts, channels=video.channels,

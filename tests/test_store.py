@@ -102,3 +102,43 @@ def test_namespaces_do_not_leak(db):
 def test_store_rejects_records_for_another_store(db):
     with pytest.raises(ValueError):
         db.stores["entity"].add([_rec("wrong store", 0)])
+
+
+def test_readers_see_the_last_commit_and_do_not_wait_for_a_writer(db):
+    """A question asked while an ingest holds its write transaction is answered at once,
+    from what was committed before it: not blocked, not shown half a batch."""
+    import threading
+    import time
+
+    store = db.stores["event"]
+    store.add([_rec("the keys are in the hallway", 0)])
+    inside, release = threading.Event(), threading.Event()
+
+    def long_write():
+        with db.batch():
+            store.add([_rec("the keys moved to the kitchen drawer", 5)])
+            inside.set()
+            release.wait(30)
+
+    writer = threading.Thread(target=long_write)
+    writer.start()
+    assert inside.wait(30)
+    seen, took = {}, {}
+
+    def read():
+        began = time.perf_counter()
+        seen["query"] = [r.text for r in store.query(RecordFilter())]
+        seen["dense"] = [r.text for r, _ in store.search_dense("keys", RecordFilter(), 5)]
+        seen["lexical"] = [r.text for r, _ in store.search_lexical("keys", RecordFilter(), 5)]
+        took["s"] = time.perf_counter() - began
+
+    reader = threading.Thread(target=read)
+    reader.start()
+    reader.join(10)
+    finished_while_writing = not reader.is_alive()
+    release.set()
+    writer.join(30)
+    reader.join(30)
+    assert finished_while_writing, "a read waited for the writer's transaction"
+    assert seen == {k: ["the keys are in the hallway"] for k in ("query", "dense", "lexical")}
+    assert len(store.query(RecordFilter())) == 2  # and the batch landed once it committed
