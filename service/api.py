@@ -17,9 +17,10 @@ import tempfile
 from datetime import datetime
 from pathlib import Path, PurePosixPath
 
-from fastapi import Depends, FastAPI, File, Form, Header, HTTPException, Query, Request, UploadFile
+from fastapi import Depends, FastAPI, File, Form, HTTPException, Query, Request, Security, UploadFile
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from agent.llm import LLMError
@@ -50,6 +51,9 @@ _CHUNK = 1 << 20
 # A recording's start must be a time a camera could have recorded it (not year 9999).
 _PLAUSIBLE_START = (datetime(1990, 1, 1), datetime(2200, 1, 1))
 _SUFFIX = re.compile(r"\.[A-Za-z0-9]{1,8}")
+# Either header carries a key; declared as security schemes, so /docs and clients see them.
+_API_KEY = APIKeyHeader(name="X-API-Key", auto_error=False, description="an API key from `memlens key`")
+_BEARER = HTTPBearer(auto_error=False, description="the same key as a bearer token")
 
 
 def upload_suffix(filename: str | None) -> str:
@@ -163,10 +167,11 @@ def create_app(system: MemlensSystem) -> FastAPI:
     app.add_middleware(BodyLimit, limit=(config.max_upload_mb + 1) * _CHUNK)  # + room for the multipart framing
     _install_error_bodies(app)
 
-    def namespace_of(x_api_key: str | None = Header(None), authorization: str | None = Header(None)) -> str:
+    def namespace_of(x_api_key: str | None = Security(_API_KEY),
+                     bearer: HTTPAuthorizationCredentials | None = Security(_BEARER)) -> str:
         if not config.api_keys:
             return config.default_namespace
-        key = x_api_key or (authorization[7:] if authorization and authorization.lower().startswith("bearer ") else None)
+        key = x_api_key or (bearer.credentials if bearer else None)
         if key is None:
             raise HTTPException(401, "missing API key (X-API-Key header or Authorization: Bearer)")
         namespace = config.namespace_for(key)
@@ -249,7 +254,7 @@ def create_app(system: MemlensSystem) -> FastAPI:
              "wall_start": r.wall_start.isoformat(), "wall_end": r.wall_end.isoformat()} for r in records
         ]}
 
-    @app.post("/forget", response_model=Forgotten, responses={**authed, **problems(404)})
+    @app.post("/forget", response_model=Forgotten, responses={**authed, **problems(400, 404)})
     def forget(body: ForgetRequest, namespace: str = Depends(namespace_of)) -> dict:
         if (body.start is None) != (body.end is None):
             raise HTTPException(422, "give both start and end, or neither")

@@ -56,7 +56,7 @@ class EvidenceView(BaseModel):
     kind: str
     source: str
     text: str
-    video_id: str
+    video_id: str | None = Field(description="none for a behavior, which spans videos")
     start: float
     end: float
     wall_start: str
@@ -104,7 +104,7 @@ class MemoryView(BaseModel):
     id: int
     kind: str
     text: str
-    video_id: str
+    video_id: str | None = Field(description="none for a behavior, which spans videos")
     wall_start: str
     wall_end: str
 
