@@ -123,7 +123,7 @@ def main(argv: list[str] | None = None) -> dict:
                              "seconds": reingest["result"]["seconds"] if reingest.get("result") else None}
     figures["cpu_count"] = os.cpu_count()
     table = Table("run", "n", "p50 ms", "p95 ms", "max ms", "errors", "p50 / one at a time", title="/ask under load")
-    for name, rs in runs.items():
+    for name in runs:
         f = figures[name]
         table.add_row(name, str(f["n"]), str(f["p50_ms"]), str(f["p95_ms"]), str(f["max_ms"]), str(f["errors"]),
                       str(f["p50_over_one_at_a_time"]))
