@@ -8,6 +8,7 @@ import pytest
 
 from memory.records import RecordFilter
 from tests.conftest import T0, make_observation
+from tests.memory_checks import index_matches_sqlite, integrity_ok, snapshot
 
 
 def _kinds(memory, store, **flt):
@@ -92,25 +93,9 @@ def test_failed_build_leaves_memory_untouched(memory, observation):
     assert memory.store("event").count(RecordFilter()) == before
 
 
-def _snapshot(memory) -> dict[str, list[tuple]]:
-    return {name: [(r.id, r.kind, r.text) for r in memory.store(name).query(RecordFilter())]
-            for name in ("entity", "event", "behavior")}
-
-
-def _index_matches_sqlite(memory) -> bool:
-    return all(sorted(int(i) for i in faiss_ids(memory.store(name).index)) == sorted(r[0] for r in rows)
-               for name, rows in _snapshot(memory).items())
-
-
-def faiss_ids(index) -> np.ndarray:
-    import faiss
-
-    return faiss.vector_to_array(index.id_map)
-
-
 def test_a_reingest_that_fails_midway_keeps_the_old_memories(memory, observation, monkeypatch):
     memory.ingest(observation, "me")
-    before = _snapshot(memory)
+    before = snapshot(memory)
     event_store = memory.store("event")
 
     def add_then_fail(records):
@@ -120,8 +105,8 @@ def test_a_reingest_that_fails_midway_keeps_the_old_memories(memory, observation
     with pytest.raises(RuntimeError, match="disk full"):
         memory.ingest(observation, "me")
     monkeypatch.undo()
-    assert _snapshot(memory) == before  # nothing half-replaced
-    assert _index_matches_sqlite(memory)
+    assert snapshot(memory) == before  # nothing half-replaced
+    assert index_matches_sqlite(memory)
     hits = memory.store("entity").search_dense("scissors", RecordFilter(namespace="me"), 3)
     assert hits and all(r.id in {row[0] for row in before["entity"]} for r, _ in hits)
 
@@ -155,16 +140,16 @@ def test_a_process_killed_midway_through_a_reingest_loses_nothing(tmp_path, embe
     home = tmp_path / "memory"
     memory = Memory(MemoryConfig(root=home), embedder=embedder)
     memory.ingest(make_observation(), "me")
-    before = _snapshot(memory)
+    before = snapshot(memory)
     memory.close()
     root = str(Path(__file__).resolve().parents[1])
     done = subprocess.run([sys.executable, "-c", _CRASH_MIDWAY.format(root=root, home=str(home))], timeout=300)
     assert done.returncode == 9
     reopened = Memory(MemoryConfig(root=home), embedder=embedder)
     try:
-        assert _snapshot(reopened) == before
-        assert _index_matches_sqlite(reopened)
-        assert reopened.db.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+        assert snapshot(reopened) == before
+        assert index_matches_sqlite(reopened)
+        assert integrity_ok(reopened)
     finally:
         reopened.close()
 
@@ -206,7 +191,7 @@ def test_two_processes_ingesting_into_one_home_at_once_agree_with_one_after_the_
             return {name: sorted((r.video_id, r.kind, r.text) for r in memory.store(name).query(RecordFilter()))
                     for name in ("entity", "event")}
         assert shape(concurrent) == shape(sequential)
-        assert _index_matches_sqlite(concurrent)
+        assert index_matches_sqlite(concurrent)
         for name in ("entity", "event", "behavior"):  # the index files on disk hold every vector too
             import faiss
             on_disk = faiss.read_index(str(together / f"{name}.faiss"))

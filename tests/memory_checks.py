@@ -1,0 +1,38 @@
+"""Checks on a memory's state shared by the memory tests and the process crash test: what
+it holds, with and without row ids, and whether its FAISS indexes and SQLite agree."""
+from __future__ import annotations
+
+import numpy as np
+
+from memory.records import RecordFilter
+
+STORES = ("entity", "event", "behavior")
+
+
+def snapshot(memory) -> dict[str, list[tuple]]:
+    """Every record per store as (id, kind, text): equal only if the very same rows are kept."""
+    return {name: [(r.id, r.kind, r.text) for r in memory.store(name).query(RecordFilter())]
+            for name in STORES}
+
+
+def contents(memory) -> dict[str, list[tuple]]:
+    """Every record per store without its id: a re-ingest writes new rows (new ids) with
+    the same contents, so this is what a re-run must reproduce."""
+    return {name: sorted((r.video_id, r.kind, r.text, r.start, r.end, r.wall_start, r.wall_end)
+                         for r in memory.store(name).query(RecordFilter()))
+            for name in STORES}
+
+
+def faiss_ids(index) -> np.ndarray:
+    import faiss
+
+    return faiss.vector_to_array(index.id_map)
+
+
+def index_matches_sqlite(memory) -> bool:
+    return all(sorted(int(i) for i in faiss_ids(memory.store(name).index)) == sorted(r[0] for r in rows)
+               for name, rows in snapshot(memory).items())
+
+
+def integrity_ok(memory) -> bool:
+    return memory.db.conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
