@@ -45,11 +45,14 @@ class Memory:
     def ingest(self, video: VideoObservation, namespace: str) -> dict[str, int]:
         """Replace whatever this namespace remembered of this video; returns counts per kind."""
         records = self.builder.build(video, namespace)  # fails before any store is touched
+        by_store = {name: [r for r in records if r.store == name] for name in STORE_NAMES}
+        # embedded before the write transaction, which other writers wait for
+        vectors = {name: self.embedder.embed([r.text for r in rs]) for name, rs in by_store.items()}
         with self.db.batch():  # the old memories go only when the new ones are all in
             self._delete(RecordFilter(namespace=namespace, video_ids=(video.video_id,)))
             self.tracks.delete(namespace, video_id=video.video_id)
-            for name in STORE_NAMES:
-                self.store(name).add([r for r in records if r.store == name])
+            for name, store_records in by_store.items():
+                self.store(name).add(store_records, vectors[name])
             for kind, track in (("symbols", video.symbols), ("sources", video.sources)):
                 if track is not None:
                     self.tracks.put(namespace, video.video_id, kind, video.wall_start, video.duration, track.to_dict())

@@ -315,12 +315,15 @@ class SqliteFaissStore:
             self._dirty = False
 
     # -- RecordStore -------------------------------------------------------------------
-    def add(self, records: Sequence[MemoryRecord]) -> list[int]:
+    def add(self, records: Sequence[MemoryRecord], vectors: np.ndarray | None = None) -> list[int]:
         if not records:
             return []
         if any(r.store != self.name for r in records):
             raise ValueError(f"{self.name} store got a record for another store")
-        vectors = self.db.embedder.embed([r.text for r in records])
+        if vectors is None:
+            vectors = self.db.embedder.embed([r.text for r in records])
+        if len(vectors) != len(records):
+            raise ValueError(f"{len(records)} records but {len(vectors)} vectors")
         with self.db.lock:
             ids: list[int] = []
             with self.db.writing():

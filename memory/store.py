@@ -4,14 +4,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
+import numpy as np
+
 from memory.records import MemoryRecord, RecordFilter, StoreName
 
 
 class RecordStore(Protocol):
     name: StoreName
 
-    def add(self, records: Sequence[MemoryRecord]) -> list[int]:
-        """Persist records; returns their stable ids in order."""
+    def add(self, records: Sequence[MemoryRecord], vectors: np.ndarray | None = None) -> list[int]:
+        """Persist records; returns their stable ids in order. `vectors` are their text
+        embeddings when already computed (outside a write transaction, so it stays short)."""
         ...
 
     def get(self, ids: Sequence[int]) -> list[MemoryRecord]: ...

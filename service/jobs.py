@@ -208,7 +208,7 @@ class JobQueue:
         self.work = work
         self.uploads = uploads
         self.huey = SqliteHuey("memlens-ingest", filename=str(home / "queue.sqlite"), results=False,
-                               store_none=False, utc=True)
+                               store_none=False, utc=True, timeout=60)  # servers sharing a home take turns
         self._task = self.huey.task(name="ingest", context=False)(self._run)
         self._consumer = _EmbeddedConsumer(self.huey, workers=workers, periodic=False, initial_delay=0.05,
                                            max_delay=0.5, check_worker_health=False)

@@ -3,7 +3,7 @@ on loopback, with a fixed example budget: no response may be a 5xx, every respon
 one the schema declares (status, content type, body), invalid input must be refused, and
 an operation that needs a key must refuse a request without one.
 
-A bigger run, for figures: `MEMLENS_FUZZ_EXAMPLES=500 pytest tests/test_api_fuzz.py -s`.
+A bigger run, for figures: `API_FUZZ_EXAMPLES=500 pytest tests/test_api_fuzz.py -s`.
 """
 from __future__ import annotations
 
@@ -31,7 +31,7 @@ from tests.servers import serving
 
 pytestmark = pytest.mark.slow
 KEY = {"X-API-Key": "fuzz-key"}
-EXAMPLES = int(os.environ.get("MEMLENS_FUZZ_EXAMPLES", "25"))
+EXAMPLES = int(os.environ.get("API_FUZZ_EXAMPLES", "25"))
 CHECKS = [not_a_server_error, status_code_conformance, content_type_conformance, response_schema_conformance,
           negative_data_rejection, ignored_auth]
 statuses: Counter[int] = Counter()

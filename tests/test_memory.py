@@ -98,7 +98,7 @@ def test_a_reingest_that_fails_midway_keeps_the_old_memories(memory, observation
     before = snapshot(memory)
     event_store = memory.store("event")
 
-    def add_then_fail(records):
+    def add_then_fail(records, vectors=None):
         raise RuntimeError("disk full")
 
     monkeypatch.setattr(event_store, "add", add_then_fail)  # entity records are deleted and re-added first
@@ -121,8 +121,8 @@ from tests.conftest import make_observation
 memory = Memory(MemoryConfig(root={home!r}), embedder=SentenceTransformerEmbedder())
 event = memory.store("event")
 real_add = event.add
-def add_then_die(records):
-    real_add(records)
+def add_then_die(records, vectors=None):
+    real_add(records, vectors)
     os._exit(9)  # killed mid re-ingest: after the event records, before behaviors and tracks
 event.add = add_then_die
 memory.ingest(make_observation(), "me")
@@ -222,3 +222,15 @@ def test_short_texts_are_embedded_once_and_the_cache_is_bounded():
     assert calls == [["something new"]]  # only the new text reached the model
     assert np.allclose(again[0], first[1]) and np.allclose(again[1], first[0])
     assert len(embedder._cache) == 2  # bounded: the least recent text was dropped
+
+
+def test_record_texts_are_embedded_before_the_write_transaction(memory, observation):
+    """Other writers wait for the transaction: the model's work is done before it begins
+    (only behaviors, derived from the stored records inside it, are embedded within)."""
+    calls = []
+    embed = memory.embedder.embed
+    memory.embedder.embed = lambda texts: calls.append((memory.db.in_batch, list(texts))) or embed(texts)
+    memory.ingest(observation, "me")
+    inside = {t for in_batch, texts in calls if in_batch for t in texts}
+    stored = {r.text for name in ("entity", "event") for r in memory.store(name).query(RecordFilter())}
+    assert stored and not (stored & inside)
