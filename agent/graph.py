@@ -18,7 +18,7 @@ from agent.compose import abstain_options, key_terms, typed_option_scores
 from agent.compose import draft as compose_draft
 from agent.config import AgentConfig
 from agent.llm import ChatModel
-from agent.llm_reasoning import ask_model
+from agent.llm_reasoning import model_draft
 from agent.planners import Vocabulary
 from agent.reasoning import Draft, EvidenceReasoner, evidence_text
 from agent.state import AgentAnswer, AgentState
@@ -145,17 +145,12 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     scores = ctx.reasoner.distribute(raw, abstain, sufficiency, threshold) if options else None
     evidence = [e for r in state.results for e in r.support]
     if ctx.chat is not None and evidence and draft.sufficiency > 0:
-        # The model writes the answer from the evidence the tools found, and cites it.
-        shown = {e.record.id: e for e in [*draft.support, *evidence]}
-        reply = ask_model(ctx.chat, state.question, state.at, state.options, list(shown.values()))
-        cited = [shown[i] for i in reply["evidence_ids"]] or draft.support
-        # whether to answer stays the fitted sufficiency's decision; the model's own verdict is only traced
-        draft = Draft(reply["answer"] or draft.answer, cited, draft.sufficiency,
-                      f"{draft.note}; {ctx.chat.name} answered (it judged the evidence "
-                      f"{'sufficient' if reply['sufficient'] else 'insufficient'})")
+        # The model writes the answer from the evidence the tools found, and cites it; an
+        # answer not grounded in that evidence is rejected and the tools' draft stands.
+        draft, model_scores = model_draft(ctx.chat, state.question, state.at, state.options, draft, evidence)
         weight = ctx.config.llm_option_weight
-        if state.options and weight > 0:
-            scores = [round((1 - weight) * a + weight * float(b), 4) for a, b in zip(scores, reply["option_scores"])]
+        if state.options and model_scores and weight > 0:
+            scores = [round((1 - weight) * a + weight * b, 4) for a, b in zip(scores, model_scores)]
     return {
         "draft": draft.answer, "sufficiency": draft.sufficiency, "option_scores": scores,
         "support": draft.support, "note": draft.note, "features": values,

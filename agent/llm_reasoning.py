@@ -1,16 +1,20 @@
 """Asks a chat model to answer from retrieved evidence, with memory marked as data.
 
 Remembered content (transcripts, signs, notes) may contain instructions; the prompt
-fences it and tells the model to treat it as quotation only.
+fences it and tells the model to treat it as quotation only. A prompt is no guarantee, so
+the model's answer is kept only when it is grounded (see `grounding`); otherwise the
+tools' own draft stands.
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from datetime import datetime
 
 from agent.llm import ChatModel, LLMError, parse_json_reply
-from agent.reasoning import evidence_text
+from agent.reasoning import Draft, evidence_text, uncovered
 from agent.state import Evidence
+from agent.text import content_words
 
 SYSTEM = (
     "You answer a person's questions about what they saw and heard, using only the MEMORY "
@@ -26,12 +30,14 @@ def _escape(text: str) -> str:
     return text.replace("<", "‹").replace(">", "›")
 
 
+def memory_line(e: Evidence) -> str:
+    """One record as the model is shown it; the grounding check reads the same line."""
+    return f"[{e.record.id}] {e.record.wall_start:%Y-%m-%d %H:%M:%S} ({e.source}) {_escape(evidence_text(e.record))}"
+
+
 def build_messages(question: str, at: datetime | None, options: Sequence[str] | None,
                    evidence: Sequence[Evidence]) -> list[dict]:
-    lines = [
-        f"[{e.record.id}] {e.record.wall_start:%Y-%m-%d %H:%M:%S} ({e.source}) {_escape(evidence_text(e.record))}"
-        for e in sorted(evidence, key=lambda e: e.record.wall_start)
-    ]
+    lines = [memory_line(e) for e in sorted(evidence, key=lambda e: e.record.wall_start)]
     user = [f"Question (asked at {at:%Y-%m-%d %H:%M:%S}): {question}" if at else f"Question: {question}"]
     if options:
         user.append("Options:\n" + "\n".join(f"{i}. {o}" for i, o in enumerate(options)))
@@ -50,8 +56,8 @@ def reply_schema(n_options: int) -> dict:
 
 def ask_model(chat: ChatModel, question: str, at: datetime | None, options: Sequence[str] | None,
               evidence: Sequence[Evidence]) -> dict:
-    """The model's answer from the evidence; the ids it cites are kept only when they are
-    records it was shown (all before t_q)."""
+    """The model's reply to the evidence, in the reply schema's shape; the ids it cites are
+    returned as given, for `grounding` to judge."""
     messages = build_messages(question, at, options, evidence)
     reply = parse_json_reply(chat.complete(messages, json_mode=True, schema=reply_schema(len(options or []))))
     if not isinstance(reply.get("answer", ""), str) or not isinstance(reply.get("sufficient", False), bool):
@@ -59,6 +65,81 @@ def ask_model(chat: ChatModel, question: str, at: datetime | None, options: Sequ
     scores = reply.get("option_scores") or []
     if options and len(scores) != len(options):
         raise LLMError(f"model scored {len(scores)} options, expected {len(options)}")
-    shown = {e.record.id for e in evidence}
-    reply["evidence_ids"] = [i for i in reply.get("evidence_ids") or [] if i in shown]
+    ids = reply.get("evidence_ids") or []
+    reply["evidence_ids"] = ids if isinstance(ids, list) else [ids]
     return reply
+
+
+@dataclass(frozen=True)
+class Grounding:
+    """The verdict on a model's answer: the evidence it rests on, or why it was rejected."""
+
+    support: list[Evidence] = field(default_factory=list)
+    problem: str = ""  # empty when the answer is grounded
+
+
+def grounding(answer: str, cited_ids: Sequence, shown: Mapping[int, Evidence], draft: Draft,
+              question: str, at: datetime | None) -> Grounding:
+    """Whether the model's answer is grounded in memory, so that an instruction hidden in a
+    sign or an utterance cannot become the answer. It must cite records that exist, lie before
+    t_q and are tied to the question (`_tied_citations`), and its words must come from them
+    (`_wording_problem`)."""
+    tied, problem = _tied_citations(cited_ids, shown, draft, at)
+    problem = problem or _wording_problem(answer, question, draft, tied)
+    return Grounding(problem=problem) if problem else Grounding(tied)
+
+
+def _tied_citations(cited_ids: Sequence, shown: Mapping[int, Evidence], draft: Draft,
+                    at: datetime | None) -> tuple[list[Evidence], str]:
+    """The cited records the tools' draft rests on, or why the citations fail: none; an id
+    not shown (not a retrieved memory); a record not ended strictly before t_q (memory's own
+    cut); none in the draft's support. Relevance means the draft's support because whether to
+    answer is the fitted sufficiency's decision and it scored that evidence: an answer resting
+    on other records would borrow a confidence never computed for it."""
+    if not cited_ids:
+        return [], "it cites no evidence"
+    unknown = [i for i in cited_ids if not isinstance(i, int) or i not in shown]
+    if unknown:
+        return [], f"it cites records it was not shown: {unknown}"
+    late = [i for i in cited_ids if at is not None and not shown[i].record.wall_end < at]
+    if late:
+        return [], f"it cites records from at or after the question time: {late}"
+    rests_on = {e.record.id for e in draft.support}
+    tied = [shown[i] for i in dict.fromkeys(cited_ids) if i in rests_on]
+    return tied, "" if tied else "none of the records it cites is one the tools' answer rests on"
+
+
+def _wording_problem(answer: str, question: str, draft: Draft, tied: Sequence[Evidence]) -> str:
+    """Why the answer's words are not supported, or "". The content words it adds to the
+    question must all appear in the tied records (as the model saw them, time stamp included)
+    or in the tools' answer drawn from them; only tied records count, or a cited injected sign
+    would vouch for its own words. At least one added word must be in the tools' answer: the
+    sufficiency was computed for that answer, so one sharing nothing with it is another answer
+    (e.g. an earlier place of an object that has since moved)."""
+    added = uncovered(content_words(answer), [question])
+    if not added:
+        return "it says nothing beyond the question"
+    unsupported = uncovered(added, [draft.answer, *(memory_line(e) for e in tied)])
+    if unsupported:
+        return f"the records it cites do not say {', '.join(unsupported)}"
+    if len(uncovered(added, [draft.answer, draft.claim])) == len(added):
+        return f"it shares nothing with the tools' answer {draft.answer!r}"
+    return ""
+
+
+def model_draft(chat: ChatModel, question: str, at: datetime | None, options: Sequence[str] | None,
+                draft: Draft, evidence: Sequence[Evidence]) -> tuple[Draft, list[float]]:
+    """The model's rewrite of the tools' draft, kept only when grounded; else the draft itself
+    with the reason in its note. Also the model's option scores ([] when its answer is rejected:
+    a model that did not answer from the evidence does not score options either)."""
+    shown = {e.record.id: e for e in [*draft.support, *evidence]}
+    reply = ask_model(chat, question, at, options, list(shown.values()))
+    # whether to answer stays the fitted sufficiency's decision; the model's own verdict is only traced
+    verdict = f"it judged the evidence {'sufficient' if reply['sufficient'] else 'insufficient'}"
+    checked = grounding(reply["answer"], reply["evidence_ids"], shown, draft, question, at)
+    if checked.problem:
+        return Draft(draft.answer, draft.support, draft.sufficiency,
+                     f"{draft.note}; model answer rejected: {checked.problem} ({chat.name}; {verdict})",
+                     claim=draft.claim), []
+    return Draft(reply["answer"], checked.support, draft.sufficiency,
+                 f"{draft.note}; {chat.name} answered ({verdict})"), [float(x) for x in reply.get("option_scores") or []]

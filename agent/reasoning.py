@@ -33,11 +33,16 @@ def _terms(text: str) -> set[str]:
     return {_stem(w) for w in re.findall(r"[a-z0-9]+", text.lower())}
 
 
+def uncovered(key_terms: Sequence[str], texts: Sequence[str]) -> list[str]:
+    """The key terms that no text contains (compared stemmed)."""
+    have = set().union(*(_terms(t) for t in texts)) if texts else set()
+    return [t for t in key_terms if _stem(t) not in have]
+
+
 def coverage(key_terms: Sequence[str], texts: Sequence[str]) -> float:
     if not key_terms:
         return 0.0
-    have = set().union(*(_terms(t) for t in texts)) if texts else set()
-    return sum(_stem(t) in have for t in key_terms) / len(key_terms)
+    return (len(key_terms) - len(uncovered(key_terms, texts))) / len(key_terms)
 
 
 def evidence_text(record: MemoryRecord) -> str:
