@@ -98,3 +98,44 @@ def test_doctor_names_every_channel(home):
 def test_serve_without_api_keys_refuses_a_public_address(tmp_path):
     done = memlens(tmp_path, "serve", "--host", "0.0.0.0", timeout=120)
     assert done.returncode == 2 and "without API keys" in done.stderr
+
+
+def test_serve_on_loopback_without_keys_says_so_and_serves_one_namespace(tmp_path):
+    import time
+
+    import httpx
+
+    from tests.servers import free_port
+
+    port = free_port()
+    env = {**os.environ, "MEMLENS_HOME": str(tmp_path), "HF_HUB_OFFLINE": "1", "COLUMNS": "200"}
+    server = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
+                              stderr=subprocess.PIPE, text=True, env=env)
+    try:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                jobs = httpx.get(f"http://127.0.0.1:{port}/jobs", timeout=5)
+                break
+            except httpx.TransportError:
+                assert time.monotonic() < deadline and server.poll() is None, "server did not start"
+                time.sleep(0.3)
+        assert jobs.status_code == 200 and jobs.json() == {"jobs": []}  # no key needed, on loopback only
+    finally:
+        server.terminate()
+        _, err = server.communicate(timeout=60)
+    assert "no API keys configured" in err and "'default'" in err
+
+
+def test_key_prints_a_new_key_and_the_hash_to_store(tmp_path):
+    import re
+
+    from service.config import ServiceConfig, hash_key
+
+    done = memlens(tmp_path, "key", "alice")
+    assert done.returncode == 0, done.stderr
+    key = done.stdout.splitlines()[1].strip()
+    stored_line = re.search(r'"(sha256:[0-9a-f]{64})" = "alice"', done.stdout)
+    assert len(key) >= 40 and stored_line and stored_line.group(1) == hash_key(key)
+    config = ServiceConfig(api_keys={stored_line.group(1): "alice"})
+    assert config.namespace_for(key) == "alice" and config.namespace_for(stored_line.group(1)) is None
