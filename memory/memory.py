@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -9,11 +10,13 @@ from memory.behaviors import aggregate_behaviors
 from memory.builder import RecordBuilder
 from memory.captions import ClipCaptioner, Summarizer
 from memory.config import MemoryConfig
+from memory.dialogue_builder import build_dialogue
 from memory.embedding import SentenceTransformerEmbedder, TextEmbedder
 from memory.records import BEHAVIOR, STORE_NAMES, MemoryRecord, RecordFilter, StoreName
 from memory.sqlite_faiss import MemoryDatabase
 from memory.store import RecordStore
 from memory.tracks import TrackStore
+from perception.transcripts import Dialogue
 from perception.types import VideoObservation
 
 
@@ -45,17 +48,28 @@ class Memory:
     def ingest(self, video: VideoObservation, namespace: str) -> dict[str, int]:
         """Replace whatever this namespace remembered of this video; returns counts per kind."""
         records = self.builder.build(video, namespace)  # fails before any store is touched
+        tracks = [(kind, video.wall_start, video.duration, track.to_dict())
+                  for kind, track in (("symbols", video.symbols), ("sources", video.sources)) if track is not None]
+        return self._replace(namespace, video.video_id, records, tracks)
+
+    def ingest_dialogue(self, dialogue: Dialogue, namespace: str) -> dict[str, int]:
+        """Replace whatever this namespace remembered of this conversation (a transcript not
+        inside a video): its turns become utterances beside the ones heard in video."""
+        return self._replace(namespace, dialogue.dialogue_id, build_dialogue(dialogue, namespace, self.builder.summarize))
+
+    def _replace(self, namespace: str, video_id: str, records: list[MemoryRecord],
+                 tracks: Sequence[tuple[str, datetime, float, dict]] = ()) -> dict[str, int]:
+        """One source's records and tracks, in place of what was remembered of it, atomically."""
         by_store = {name: [r for r in records if r.store == name] for name in STORE_NAMES}
         # embedded before the write transaction, which other writers wait for
         vectors = {name: self.embedder.embed([r.text for r in rs]) for name, rs in by_store.items()}
         with self.db.batch():  # the old memories go only when the new ones are all in
-            self._delete(RecordFilter(namespace=namespace, video_ids=(video.video_id,)))
-            self.tracks.delete(namespace, video_id=video.video_id)
+            self._delete(RecordFilter(namespace=namespace, video_ids=(video_id,)))
+            self.tracks.delete(namespace, video_id=video_id)
             for name, store_records in by_store.items():
                 self.store(name).add(store_records, vectors[name])
-            for kind, track in (("symbols", video.symbols), ("sources", video.sources)):
-                if track is not None:
-                    self.tracks.put(namespace, video.video_id, kind, video.wall_start, video.duration, track.to_dict())
+            for kind, wall_start, duration, payload in tracks:
+                self.tracks.put(namespace, video_id, kind, wall_start, duration, payload)
             self.refresh_behaviors(namespace)
         return dict(Counter(r.kind for r in records))
 

@@ -11,6 +11,7 @@ from rich.console import Console
 
 from agent.llm import LLMError
 from perception.errors import PerceptionError
+from perception.transcripts import is_transcript
 from service.config import ConfigError, load_config
 from service.console import print_answer, progress_bars
 from service.system import MemlensSystem
@@ -42,26 +43,32 @@ def _when(value: Optional[str], flag: str) -> Optional[datetime]:
 
 @app.command()
 def ingest(
-    video: Path = typer.Argument(..., help="Any container FFmpeg reads."),
+    video: Path = typer.Argument(..., help="Any container FFmpeg reads, or a transcript (.json, .txt, .jsonl)."),
     start: Optional[str] = typer.Option(None, help="Wearer's clock at the first frame (ISO); else metadata."),
     namespace: Optional[str] = typer.Option(None, help="Memory owner."),
     as_json: bool = typer.Option(False, "--json"),
     config: Optional[Path] = ConfigOption,
 ):
-    """Perceive a video and write what it shows into memory."""
+    """Perceive a video, or read a transcript (.json LoCoMo, .txt thread, .jsonl chat), and
+    write what it holds into memory."""
     system = _system(config)
     try:
-        with progress_bars(err) as progress:
-            report = system.ingest(video, namespace, _when(start, "--start"), progress=progress)
+        if is_transcript(video):
+            reports = system.ingest_transcript(video, namespace, _when(start, "--start"))
+        else:
+            with progress_bars(err) as progress:
+                reports = [system.ingest(video, namespace, _when(start, "--start"), progress=progress)]
     except PerceptionError as exc:
         err.print(f"[red]cannot ingest:[/red] {exc}")
         raise typer.Exit(1) from exc
     finally:
         system.close()
     if as_json:
-        console.print_json(json.dumps(report_view(report)))
-    else:
-        console.print(f"ingested [bold]{video}[/bold] as video {report.video_id} in {report.seconds:.1f} s "
+        views = [report_view(r) for r in reports]
+        console.print_json(json.dumps(views[0] if len(views) == 1 else views))
+        return
+    for report in reports:
+        console.print(f"ingested [bold]{video}[/bold] as {report.video_id} in {report.seconds:.1f} s "
                       f"({report.realtime_factor:.2f}x real time): {report.records}")
         for channel, status in report.channels.items():
             console.print(f"  [dim]{channel}: {status}[/dim]")

@@ -1,0 +1,51 @@
+"""Turns a transcribed conversation (perception.transcripts.Dialogue) into memory records of
+the same kinds speech from video becomes, so every tool of the agent and the same strict
+time cut work over both: one utterance per turn (an image shared with it is in its text,
+by caption), one caption per session, and hour / day roll-ups. A pure function, like the
+video builder: a failure while building leaves memory as it was.
+"""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from memory.captions import Summarizer, extractive_summary, roll_up
+from memory.conversation import speech_acts, turn_acts
+from memory.records import CLIP_CAPTION, UTTERANCE, MemoryRecord
+from perception.transcripts import Dialogue, Turn
+from perception.types import AsrSegment
+
+TURN_LENGTH = timedelta(seconds=10)  # a turn's end: the time cut is strict on it
+
+
+def turn_text(turn: Turn) -> str:
+    """What a turn contributes, speaker first, as an utterance from video reads."""
+    shared = f"[shared an image: {turn.image}]" if turn.image else ""
+    return f"{turn.speaker}: {' '.join(p for p in (turn.text, shared) if p)}"
+
+
+def build_dialogue(dialogue: Dialogue, namespace: str, summarize: Summarizer | None = None) -> list[MemoryRecord]:
+    origin = dialogue.sessions[0].start
+
+    def record(kind: str, text: str, begun: datetime, ended: datetime, **attrs) -> MemoryRecord:
+        return MemoryRecord(store="event", kind=kind, namespace=namespace, text=text, video_id=dialogue.dialogue_id,
+                            start=(begun - origin).total_seconds(), end=(ended - origin).total_seconds(),
+                            wall_start=begun, wall_end=ended, attrs=attrs)
+
+    turns = [(session, turn) for session in dialogue.sessions for turn in session.turns]
+    segments = [AsrSegment((t.time - origin).total_seconds(), (t.time + TURN_LENGTH - origin).total_seconds(),
+                           t.text, 1.0, speaker=t.speaker) for _, t in turns]
+    records = [
+        record(UTTERANCE, turn_text(turn), turn.time, turn.time + TURN_LENGTH,
+               speaker=turn.speaker, speaker_name=turn.speaker, said=turn.text, acts=acts or speech_acts(turn.text),
+               session=session.index, ref=turn.ref, image=turn.image, image_index=turn.image_index, confidence=1.0)
+        for (session, turn), acts in zip(turns, turn_acts(segments))
+    ]
+    summarize = summarize or extractive_summary
+    clips = []
+    for session in dialogue.sessions:
+        people = " and ".join(dict.fromkeys(t.speaker for t in session.turns))
+        head = f"Conversation {session.index} between {people} on {session.start:%A %d %B %Y, %H:%M}: "
+        clips.append(record(CLIP_CAPTION, head + summarize([turn_text(t) for t in session.turns]),
+                            session.start, session.turns[-1].time + TURN_LENGTH,
+                            places=[], clip_index=session.index - 1, session=session.index))
+    return records + clips + roll_up(clips, summarize)
