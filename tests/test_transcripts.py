@@ -1,0 +1,117 @@
+"""Conversations from transcripts: the three formats, refusal of malformed files by file
+and line, and their turns as memory the agent answers from with the same time cut."""
+from __future__ import annotations
+
+import json
+import os
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from memory.records import UTTERANCE, RecordFilter
+from perception.transcripts import TranscriptError, read_transcript
+
+LOCOMO = Path(__file__).resolve().parents[1].parent / "shared" / "locomo" / "locomo_dev.json"
+THREAD = """\
+## Session 1 | 2026-03-02T18:00
+Bob: Hi, could you pick up oat milk on your way home?
+Alice: Sure, I will get it after work.
+[Image #0 a photo of a shopping list on a fridge]
+## Session 2 | 2026-03-09T09:30
+Bob: The plumber comes on Thursday at ten.
+Alice: Thanks, I'll be home then.
+[Image #1: a photo of a leaking kitchen tap]
+"""
+
+
+def _write(tmp_path: Path, name: str, text: str) -> Path:
+    path = tmp_path / name
+    path.write_text(text)
+    return path
+
+
+def test_a_locomo_file_reads_as_its_conversations():
+    dialogues = read_transcript(LOCOMO)
+    assert [d.dialogue_id for d in dialogues] == ["conv-26", "conv-30", "conv-41", "conv-42", "conv-43"]
+    first = dialogues[0]
+    assert first.speakers == ["Caroline", "Melanie"] and first.sessions[0].start == datetime(2023, 5, 8, 13, 56)
+    assert first.turns[2].ref == "D1:3" and "support group" in first.turns[2].text
+    shared = [t for t in first.turns if t.image]
+    assert shared[0].ref == "D1:5" and [t.image_index for t in shared] == list(range(len(shared)))
+    assert all(a.time < b.time for s in first.sessions for a, b in zip(s.turns, s.turns[1:]))
+
+
+def test_a_thread_keeps_sessions_turns_and_images_with_their_global_index(tmp_path):
+    (dialogue,) = read_transcript(_write(tmp_path, "thread.txt", THREAD))
+    assert [s.start for s in dialogue.sessions] == [datetime(2026, 3, 2, 18), datetime(2026, 3, 9, 9, 30)]
+    alice = dialogue.sessions[0].turns[1]
+    assert (alice.speaker, alice.image, alice.image_index) == ("Alice", "a photo of a shopping list on a fridge", 0)
+    assert dialogue.sessions[1].turns[1].image_index == 1
+    assert read_transcript(_write(tmp_path, "again.txt", THREAD))[0].dialogue_id == dialogue.dialogue_id  # same content, same id
+
+
+@pytest.mark.parametrize("name, text, line, reason", [
+    ("skip.txt", "Bob: hi\n[Image #1 a cat]\n", 2, "image #1 where #0"),
+    ("noise.txt", "Bob: hi\nthis line has no speaker\n", 2, "expected 'Speaker: text'"),
+    ("when.txt", "## Session 1 | next tuesday\nBob: hi\n", 1, "not ISO 8601"),
+    ("chat.jsonl", '{"speaker": "Bob", "time": "2026-03-02T18:00", "text": "hi"}\n{"time": "2026-03-02T18:01", "text": "yo"}\n',
+     2, "missing speaker"),
+    ("late.jsonl", '{"speaker": "Bob", "text": "hi"}\n', 1, "missing time"),
+    ("broken.jsonl", '{"speaker": "Bob", "time": "2026-03-02T18:00", "text": "hi"}\n{"speaker": \n', 2, "not a JSON object"),
+    ("bad.json", '[{"conversation": {"session_1": [], "session_1_date_time": "yesterday"}}]', 0, "not a time like"),
+    ("nojson.json", '{"conversation": [1, 2', 1, "not valid JSON"),
+    ("empty.txt", "  \n", 0, "empty"),
+])
+def test_a_malformed_transcript_is_refused_naming_file_and_line(tmp_path, name, text, line, reason):
+    path = _write(tmp_path, name, text)
+    with pytest.raises(TranscriptError, match=reason) as refused:
+        read_transcript(path)
+    assert refused.value.line == line and name in str(refused.value)
+
+
+def test_a_chat_export_splits_sessions_on_long_gaps(tmp_path):
+    rows = [{"speaker": "Bob", "time": "2026-03-02T18:00", "text": "dinner at eight?"},
+            {"speaker": "Alice", "time": "2026-03-02T18:01", "text": "yes", "image_caption": "a photo of pasta"},
+            {"speaker": "Bob", "time": "2026-03-03T09:00", "text": "good morning"}]
+    path = _write(tmp_path, "chat.jsonl", "\n".join(json.dumps(r) for r in rows))
+    (dialogue,) = read_transcript(path)
+    assert [len(s.turns) for s in dialogue.sessions] == [2, 1]
+    assert dialogue.turns[1].image == "a photo of pasta" and dialogue.turns[2].time == datetime(2026, 3, 3, 9)
+
+
+@pytest.fixture(scope="module")
+def system(tmp_path_factory):
+    from service.config import load_config
+    from service.system import MemlensSystem
+
+    system = MemlensSystem(load_config(env={**os.environ, "MEMLENS_HOME": str(tmp_path_factory.mktemp("dialogue-home"))}))
+    yield system
+    system.close()
+
+
+def test_a_thread_becomes_memory_the_agent_answers_from_with_the_time_cut(system, tmp_path):
+    path = _write(tmp_path, "thread.txt", THREAD)
+    (report,) = system.ingest_transcript(path, "me")
+    assert report.records[UTTERANCE] == 4
+    utterances = system.memory.store("event").query(RecordFilter(namespace="me", kinds=(UTTERANCE,)))
+    assert "Alice: Sure, I will get it after work. [shared an image: a photo of a shopping list on a fridge]" in {
+        r.text for r in utterances}
+    assert {r.attrs["ref"] for r in utterances} == {"line 2", "line 3", "line 6", "line 7"}
+    after = system.ask("When is the plumber coming?", "me", datetime(2026, 3, 10))
+    assert not after.abstained and "Thursday" in after.answer
+    assert after.evidence and after.evidence[0].record.attrs["ref"] == "line 6"
+    before = system.ask("When is the plumber coming?", "me", datetime(2026, 3, 5))
+    assert before.abstained or "Thursday" not in before.answer  # said on the 9th: not known on the 5th
+    again = system.ingest_transcript(path, "me")[0]  # the same file again replaces, never duplicates
+    assert again.video_id == report.video_id
+    assert system.memory.store("event").count(RecordFilter(namespace="me", kinds=(UTTERANCE,))) == 4
+
+
+def test_a_malformed_transcript_stores_nothing(system, tmp_path):
+    before = system.memory.store("event").count(RecordFilter())
+    good = {"speaker": "Bob", "time": "2026-03-02T18:00", "text": "hi"}
+    path = _write(tmp_path, "half.jsonl", json.dumps(good) + "\n" + json.dumps({"speaker": "Bob"}) + "\n")
+    with pytest.raises(TranscriptError, match="half.jsonl:2"):
+        system.ingest_transcript(path, "me")
+    assert system.memory.store("event").count(RecordFilter()) == before
