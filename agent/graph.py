@@ -58,8 +58,8 @@ class ToolTask:
 
 
 def _tool_context(ctx: AgentContext, namespace: str, at: datetime | None, time) -> ToolContext:
-    names = getattr(ctx.planner, "people_in", None)
-    return ToolContext(ctx.retriever, ctx.operators, namespace, at, time, *([names] if names else []))
+    readers = {name: reader for name in ("people_in", "dates_in") if (reader := getattr(ctx.planner, name, None))}
+    return ToolContext(ctx.retriever, ctx.operators, namespace, at, time, **readers)
 
 
 # -- nodes -------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from agent.intents import IntentClassifier
 from agent.llm import ChatModel, LLMError, parse_json_reply
 from agent.plan import INTENTS, WEARER, QueryPlan
 from agent.question_nlp import SpacyPipeline, parse_question
-from agent.question_time import DAY_PARTS
+from agent.question_time import DAY_PARTS, stated_dates
 from agent.text import content_words
 from agent.tools import bare, option_steps
 
@@ -96,6 +96,10 @@ class DeterministicPlanner:
     def people_in(self, text: str) -> list[str]:
         """Person names a remembered text mentions (spaCy NER), for "who" answers."""
         return list(dict.fromkeys(e.text for e in self.nlp(text).ents if e.label_ == "PERSON"))
+
+    def dates_in(self, text: str, said_at: datetime) -> list[tuple[str, datetime]]:
+        """Dates a remembered sentence names, resolved against when it was said."""
+        return stated_dates(self.nlp(text), said_at)
 
     def __init__(self, classifier: IntentClassifier, nlp: SpacyPipeline | None = None, unsure_margin: float = 0.25):
         self.classifier = classifier
@@ -206,6 +210,9 @@ class LLMPlanner:
 
     def people_in(self, text: str) -> list[str]:
         return self.fallback.people_in(text)
+
+    def dates_in(self, text: str, said_at: datetime) -> list[tuple[str, datetime]]:
+        return self.fallback.dates_in(text, said_at)
 
     def schema(self, candidates: list[str]) -> dict:
         names = {"type": "array", "items": {"type": "string"}, "maxItems": 4}

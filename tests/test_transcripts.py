@@ -115,3 +115,25 @@ def test_a_malformed_transcript_stores_nothing(system, tmp_path):
     with pytest.raises(TranscriptError, match="half.jsonl:2"):
         system.ingest_transcript(path, "me")
     assert system.memory.store("event").count(RecordFilter()) == before
+
+
+@pytest.mark.parametrize("sentence, said, expected", [
+    ("I went to the support group yesterday and it was powerful.", datetime(2023, 5, 8, 13, 56), ["7 May 2023"]),
+    ("I painted that sunrise last year.", datetime(2023, 5, 8), ["2022"]),
+    ("We're thinking about going camping next month.", datetime(2023, 5, 25), ["June 2023"]),
+    ("I've known these friends for 4 years.", datetime(2023, 6, 9), []),  # a length of time, not a date
+    ("Good to see you! How have you been?", datetime(2023, 6, 9), []),
+])
+def test_dates_a_sentence_names_are_resolved_against_when_it_was_said(sentence, said, expected):
+    from agent.question_nlp import SpacyPipeline
+    from agent.question_time import date_phrase, stated_dates
+
+    assert [date_phrase(text, when) for text, when in stated_dates(SpacyPipeline()(sentence), said)] == expected
+
+
+def test_when_did_asks_the_date_an_utterance_tells_not_when_it_was_said(system, tmp_path):
+    path = _write(tmp_path, "dentist.txt", "## Session 1 | 2026-03-09T18:00\nBob: I went to the dentist yesterday, "
+                                          "finally.\nAlice: How did it go?\n")
+    system.ingest_transcript(path, "told")
+    answer = system.ask("When did Bob go to the dentist?", "told", datetime(2026, 3, 20))
+    assert answer.answer == "8 March 2026" and answer.evidence[0].record.attrs["ref"] == "line 2"

@@ -42,6 +42,8 @@ class ToolContext:
     at: datetime | None
     time: TimeSlot = field(default_factory=TimeSlot)
     people_in: Callable[[str], list[str]] = lambda text: []  # person names a text mentions (NER)
+    # dates a remembered sentence names, resolved against when it was said
+    dates_in: Callable[[str, datetime], list[tuple[str, datetime]]] = lambda text, said_at: []
 
     def window(self) -> tuple[datetime | None, datetime | None]:
         """The plan's time slot as (after, before) on the wall clock; before never passes t_q."""

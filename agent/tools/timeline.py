@@ -5,12 +5,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from datetime import date, timedelta
+from datetime import date, datetime, timedelta
 
-from agent.question_time import DAY_PARTS
+from agent.question_time import DAY_PARTS, date_phrase
 from agent.tools.base import FINE_KINDS, ToolContext, ToolResult, evidence, in_hours
 from agent.tools.talk import read, said
-from memory.records import ENTITY_SIGHTING, MemoryRecord
+from memory.records import ENTITY_SIGHTING, UTTERANCE, MemoryRecord
 from memory.scene import normalise
 from retrieval.operators import order_by_time
 
@@ -76,16 +76,18 @@ def when(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = (), ans
             return ToolResult("when", latest.answer, latest.support, True, latest.value, f"time stated ({latest.tool})")
     if not terms and places:  # "what time did I get to the gym": an arrival
         stays = [v for v in _stays(ctx) if v.attrs.get("place") in places]
-        if not stays:
-            return ToolResult("when", "", [], False, note=f"never at the {places[0]} in that window")
-        arrival = stays[0] if ctx.time.day_offset is not None else stays[-1]
-        day = arrival.wall_start.date()
-        answer = _day_label(day) if answer_type == "date" else f"{arrival.wall_start:%A} at {arrival.wall_start:%H:%M}"
-        return ToolResult("when", answer, evidence([arrival], "when"), True,
-                          day if answer_type == "date" else arrival.wall_start, "arrival")
+        if stays:
+            arrival = stays[0] if ctx.time.day_offset is not None else stays[-1]
+            day = arrival.wall_start.date()
+            answer = _day_label(day) if answer_type == "date" else moment_phrase(arrival.wall_start, ctx.at)
+            return ToolResult("when", answer, evidence([arrival], "when"), True,
+                              day if answer_type == "date" else arrival.wall_start, "arrival")
+        terms, places = list(places), ()  # never there: perhaps someone spoke or wrote of going
     found = moments(ctx, terms, places)
     if not found:
         return ToolResult("when", "", [], False, note="no moment matches")
+    if (told := _told_date(ctx, found, terms)) is not None:
+        return told
     days = Counter(r.wall_start.date() for r in found)
     if answer_type == "date":
         day = max(days, key=lambda d: (days[d], d))
@@ -93,8 +95,36 @@ def when(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = (), ans
         return ToolResult("when", _day_label(day), evidence(support[:4], "when"), True, day,
                           f"{len(days)} day(s) match")
     last = found[-1]
-    return ToolResult("when", f"{last.wall_start:%A} at {last.wall_start:%H:%M}", evidence([last], "when"), True,
+    return ToolResult("when", moment_phrase(last.wall_start, ctx.at), evidence([last], "when"), True,
                       last.wall_start, "latest matching moment")
+
+
+def moment_phrase(moment: datetime, at: datetime | None) -> str:
+    """A moment as a person says it: the weekday within the week before the question, the
+    date as well further back."""
+    if at is not None and timedelta(0) <= at - moment < timedelta(days=6):
+        return f"{moment:%A} at {moment:%H:%M}"
+    return f"{moment:%A} {moment.day} {moment:%B %Y} at {moment:%H:%M}"
+
+
+def _told_date(ctx: ToolContext, found: Sequence[MemoryRecord], terms: Sequence[str]) -> ToolResult | None:
+    """When a matching utterance dates what it tells ("I went to the support group
+    yesterday"), that date, resolved against when it was said, answers "when did ...": the
+    moment of saying it does not. The utterance naming most of the terms wins, then the earliest."""
+    wanted = {normalise(t) for t in terms if t}
+    told = []
+    for record in found:
+        if record.kind != UTTERANCE:
+            continue
+        words = set(normalise(record.text).split())
+        hits = sum(w in words or all(x in words for x in w.split()) for w in wanted)
+        for expression, when in ctx.dates_in(record.attrs.get("said") or record.text, record.wall_start):
+            told.append((-hits, record.wall_start, expression, when, record))
+    if not told:
+        return None
+    _, _, expression, when, record = min(told, key=lambda t: t[:2])
+    return ToolResult("when", date_phrase(expression, when), evidence([record], "when"), True, when.date(),
+                      f"date told ('{expression}' said {record.wall_start:%Y-%m-%d})")
 
 
 def duration(ctx: ToolContext, place: str) -> ToolResult:
