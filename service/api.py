@@ -27,6 +27,7 @@ from agent.llm import LLMError
 from memory.records import RecordFilter
 from perception.decode import probe
 from perception.errors import PerceptionError
+from perception.transcripts import TRANSCRIPT_SUFFIXES, is_transcript, read_transcript
 from service.jobs import Job, JobQueue
 from service.schemas import (
     Accepted,
@@ -144,6 +145,9 @@ def create_app(system: MemlensSystem) -> FastAPI:
     uploads = system.config.home / "uploads"  # kept with memory, so a job can resume after a restart
 
     def ingest_job(job: Job, progress) -> dict:
+        if is_transcript(job.upload):
+            reports = system.ingest_transcript(job.upload, job.namespace, job.start)
+            return {"path": job.label, "conversations": [{**report_view(r), "path": job.label} for r in reports]}
         report = system.ingest(job.upload, job.namespace, job.start, progress=progress)
         return {**report_view(report), "path": job.label}  # no server paths
 
@@ -194,7 +198,9 @@ def create_app(system: MemlensSystem) -> FastAPI:
         except LLMError as exc:  # the configured language model is down or timed out
             raise HTTPException(502, f"language model failed: {exc}") from exc
 
-    @app.post("/ingest", status_code=202, response_model=Accepted, responses={**authed, **problems(400, 413)})
+    @app.post("/ingest", status_code=202, response_model=Accepted, responses={**authed, **problems(400, 413)},
+              description="A video or audio recording, or a conversation transcript "
+                          f"({', '.join(TRANSCRIPT_SUFFIXES)}: LoCoMo JSON, JSONL chat, 'Speaker: text' thread).")
     def ingest(file: UploadFile = File(...), start: IsoTime | None = Form(None),
                namespace: str = Depends(namespace_of)) -> dict:
         shown = upload_label(file.filename)
@@ -212,10 +218,12 @@ def create_app(system: MemlensSystem) -> FastAPI:
                     if written > limit:
                         raise HTTPException(413, f"upload exceeds the {config.max_upload_mb} MB limit")
                     out.write(chunk)
-            probe(path)  # corrupt or non-video uploads fail now, before a job exists
+            # corrupt, non-video or malformed transcript uploads fail now, before a job exists
+            read_transcript(path, start) if is_transcript(path) else probe(path)
         except PerceptionError as exc:
             shutil.rmtree(tmpdir, ignore_errors=True)
-            raise HTTPException(422, f"{shown}: {exc.reason}") from exc
+            where = f"{shown}:{exc.line}" if getattr(exc, "line", 0) else shown  # the client's name, never our path
+            raise HTTPException(422, f"{where}: {exc.reason}") from exc
         except BaseException:
             shutil.rmtree(tmpdir, ignore_errors=True)
             raise

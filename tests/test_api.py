@@ -323,3 +323,19 @@ def test_jobs_outlive_a_restart(system, short_video, tmp_path):
         assert failed["status"] == "failed" and "restart" in failed["error"]
         assert restarted.get(f"/jobs/{lost.id}", headers=BOB).status_code == 404  # still only its owner's
     assert not folder.exists() and not orphan.exists()  # uploads go once their job is done, or if no job owns them
+
+
+def test_a_transcript_upload_becomes_memory_and_a_malformed_one_names_its_line(api, system):
+    thread = ("## Session 1 | 2026-03-09T09:30\nBob: The plumber comes on Thursday at ten.\n"
+              "Alice: Thanks, I'll be home then.\n")
+    job = api.post("/ingest", headers=ALICE, files={"file": ("chat.txt", thread.encode())}).json()["job_id"]
+    done = wait_for(api, job, ALICE)
+    assert done["status"] == "done" and done["result"]["conversations"][0]["records"]["utterance"] == 2
+    answer = api.post("/ask", headers=ALICE, json={"question": "When is the plumber coming?",
+                                                  "at": "2026-03-10T08:00:00"}).json()
+    assert "Thursday" in answer["answer"] and answer["evidence"][0]["detail"] is not None
+    before, dirs = system.memory.store("event").count(RecordFilter()), _upload_dirs(system)
+    bad = b'{"speaker": "Bob", "time": "2026-03-02T18:00", "text": "hi"}\n{"speaker": "Bob"}\n'
+    refused = api.post("/ingest", headers=ALICE, files={"file": ("export.jsonl", bad)})
+    assert refused.status_code == 422 and refused.json()["detail"] == "export.jsonl:2: missing time, text"
+    assert system.memory.store("event").count(RecordFilter()) == before and _upload_dirs(system) <= dirs
