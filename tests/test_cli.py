@@ -139,3 +139,18 @@ def test_key_prints_a_new_key_and_the_hash_to_store(tmp_path):
     assert len(key) >= 40 and stored_line and stored_line.group(1) == hash_key(key)
     config = ServiceConfig(api_keys={stored_line.group(1): "alice"})
     assert config.namespace_for(key) == "alice" and config.namespace_for(stored_line.group(1)) is None
+
+
+def test_ingest_takes_a_transcript_and_ask_answers_from_it(tmp_path):
+    thread = tmp_path / "chat.txt"
+    thread.write_text("## Session 1 | 2026-03-09T09:30\nBob: The plumber comes on Thursday at ten.\n"
+                      "Alice: Thanks, I'll be home then.\n")
+    done = memlens(tmp_path, "ingest", str(thread), "--namespace", "me", "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout)["records"]["utterance"] == 2
+    asked = memlens(tmp_path, "ask", "When is the plumber coming?", "--namespace", "me", "--at", "2026-03-10T08:00", "--json")
+    assert asked.returncode == 0 and "Thursday" in json.loads(asked.stdout)["answer"]
+    broken = tmp_path / "broken.jsonl"
+    broken.write_text('{"speaker": "Bob", "text": "hi"}\n')
+    refused = memlens(tmp_path, "ingest", str(broken), "--namespace", "me")
+    assert refused.returncode == 1 and "broken.jsonl:1" in refused.stderr and "missing time" in refused.stderr
