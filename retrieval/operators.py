@@ -84,6 +84,17 @@ class MemoryOperators:
         speaker = utterance.attrs.get("speaker")
         return [r for r in later if r.id != utterance.id and speaker and r.attrs.get("speaker") == speaker]
 
+    def reply_to(self, utterance: MemoryRecord, before: datetime | None,
+                 window_seconds: float = 60.0) -> MemoryRecord | None:
+        """The next turn, when another voice takes it shortly after: the answer to a question."""
+        horizon = utterance.wall_end + timedelta(seconds=window_seconds)
+        later = [r for r in self.memory.store("event").query(RecordFilter(
+            namespace=utterance.namespace, kinds=(UTTERANCE,), video_ids=(utterance.video_id,),
+            not_before=utterance.wall_end, before=min(horizon, before) if before else horizon,
+        ), limit=3) if r.id != utterance.id]
+        speaker = utterance.attrs.get("speaker")
+        return later[0] if later and speaker and later[0].attrs.get("speaker") not in (None, speaker) else None
+
     def speakers(self, namespace: str, before: datetime | None) -> set[str]:
         return {
             r.attrs["speaker_name"].lower()

@@ -137,3 +137,15 @@ def test_when_did_asks_the_date_an_utterance_tells_not_when_it_was_said(system, 
     system.ingest_transcript(path, "told")
     answer = system.ask("When did Bob go to the dentist?", "told", datetime(2026, 3, 20))
     assert answer.answer == "8 March 2026" and answer.evidence[0].record.attrs["ref"] == "line 2"
+
+
+def test_a_question_put_to_someone_is_answered_by_their_reply(system, tmp_path):
+    thread = ("## Session 1 | 2026-04-02T19:00\nAlice: Bob, why did you buy a bike last spring?\n"
+              "Bob: My doctor told me to move more, and I liked it.\nAlice: Good for you!\n"
+              "Bob: Could you lend me your blue umbrella tomorrow?\nAlice: Sure, I will bring it.\n")
+    system.ingest_transcript(_write(tmp_path, "run.txt", thread), "replies")
+    at = datetime(2026, 4, 10)
+    why = system.ask("Why did Bob buy a bike?", "replies", at)
+    assert "doctor" in why.answer and why.evidence[0].record.attrs["ref"] == "line 3"
+    asked = system.ask("What did Bob ask Alice to lend him?", "replies", at)  # a request is what was asked, not its reply
+    assert "umbrella" in asked.answer and "bring it" not in asked.answer

@@ -46,9 +46,11 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
     """What someone said about a topic; the latest best match, and a correction by the same
     speaker shortly after overrides it ("at 3. Actually, no, 5")."""
     attrs = (("speaker_name", speaker),) if speaker and speaker != WEARER else ()
-    hits = ctx.search(query or " ".join(topic), kinds=(UTTERANCE,), k=12, attrs=attrs)
+    text = query or " ".join(topic)
+    everyone = ctx.search(text, kinds=(UTTERANCE,), k=12)
+    hits = ctx.search(text, kinds=(UTTERANCE,), k=12, attrs=attrs) if attrs else everyone
     if attrs and not hits:  # the named person may not have been recognised by voice
-        hits = ctx.search(query or " ".join(topic), kinds=(UTTERANCE,), k=12)
+        hits = everyone
     if speaker and speaker != WEARER:
         named = [e for e in hits if _spoken_by(e.record, speaker)]
         talks = {e.record.video_id for e in named}
@@ -58,15 +60,22 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
     acts = {"commitment": ("commitment", "intention")}.get(act or "", (act,) if act else ())
     if not hits:
         return ToolResult("said", "", [], False, note="no utterance retrieved")
-    top = max(hits, key=lambda e: (any(a in e.record.attrs.get("acts", []) for a in acts),
-                                   _overlap(topic, e.record.text), e.record.wall_start, e.score))
+    # A question put to them that matches is as good as their own words: its reply answers.
+    replies = {} if act in ("question", "request") else {
+        e.record.id: Evidence(reply, e.score, "said") for e in everyone if (reply := _answer_to(ctx, e.record, speaker))}
+    candidates = [e for e in hits if e.record.id not in replies] + [e for e in everyone if e.record.id in replies]
+    top = max(candidates, key=lambda e: (any(a in e.record.attrs.get("acts", []) for a in acts),
+                                         _overlap(topic, e.record.text), e.record.wall_start, e.score))
+    asked = None  # the question put to them, when their reply is the answer; it carries the topic
+    if top.record.id in replies:
+        asked, top = top, replies[top.record.id]
     record = top.record
     words, who = record.attrs.get("said", record.text), _speaker(record)
     claim = f"{who}: {words}"
     fix = CORRECTION_CUE.search(words)
     if fix is not None and len(words) - fix.end() > 3:
         claim = f"{who}: {words[fix.end():]}"
-    support, answer = [top], f'{who} said: "{words}" (at {record.wall_start:%H:%M})'
+    support, answer = [top, *([asked] if asked else [])], f'{who} said: "{words}" (at {record.wall_start:%H:%M})'
     for later in ctx.operators.follow_up_turns(record, ctx.at):
         if CORRECTION_CUE.search(later.attrs.get("said", "")):
             support.append(Evidence(later, top.score, "said"))
@@ -82,6 +91,20 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
     return ToolResult("said", answer, support, (on_topic > 0 or matched_act) and by_them, claim,
                       f"speaker-attributed transcript (topic {on_topic:.2f}{'' if by_them else f', not by {speaker}'})",
                       names=list(dict.fromkeys(names)))
+
+
+def _answer_to(ctx: ToolContext, turn: MemoryRecord, speaker: str | None) -> MemoryRecord | None:
+    """When the best match is a question someone put to the person asked about ("What
+    motivated you to become a counselor?"), the reply that came next holds what they said.
+    Not for a request ("could you buy eggs?" is itself what was asked), nor when the named
+    person asked it ("what did Bob ask me?"), nor for the wearer's own words."""
+    acts = turn.attrs.get("acts", [])
+    if "question" not in acts or "request" in acts or speaker == WEARER or (speaker and _spoken_by(turn, speaker)):
+        return None
+    reply = ctx.operators.reply_to(turn, ctx.at)
+    if reply is None or _is_wearer(reply) or (speaker and not _spoken_by(reply, speaker)):
+        return None
+    return reply
 
 
 def people(ctx: ToolContext) -> ToolResult:
