@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from pathlib import Path
 
 
 @dataclass
@@ -16,6 +17,17 @@ class LLMConfig:
     max_tokens: int = 512  # reply length cap (both backends); 0 = the backend's default
     n_ctx: int = 4096  # llamacpp: context window
     n_threads: int = 0  # llamacpp: CPU threads; 0 = os.cpu_count(), at most 8
+
+    @property
+    def label(self) -> str:
+        """Which model answers, for reports: "none" (no LLM), "openai/<model>", "llamacpp/<gguf>"."""
+        if self.backend == "none":
+            return "none"
+        if self.backend == "llamacpp":
+            from agent.llm import default_gguf_path
+
+            return f"llamacpp/{Path(self.model_path or default_gguf_path()).name}"
+        return f"{self.backend}/{self.model}"
 
 
 @dataclass

@@ -94,7 +94,7 @@ def egomemreason_report(runs: Mapping[str, list[Scored]], title: str) -> str:
     ])
 
 
-def _axes(size: tuple[float, float]):
+def plot_axes(size: tuple[float, float]):
     import matplotlib
 
     matplotlib.use("Agg")  # files only: reports are written on machines without a display
@@ -103,7 +103,7 @@ def _axes(size: tuple[float, float]):
     return plt.subplots(figsize=size)
 
 
-def _save(fig, ax, path: Path, title: str, **legend) -> Path:
+def save_plot(fig, ax, path: Path, title: str, **legend) -> Path:
     import matplotlib.pyplot as plt
 
     ax.set_title(title)
@@ -117,7 +117,7 @@ def _save(fig, ax, path: Path, title: str, **legend) -> Path:
 def plot_per_task(runs: Mapping[str, Mapping[str, float]], tasks: tuple[str, ...], path: Path, title: str) -> Path:
     import numpy as np
 
-    fig, ax = _axes((10, 4))
+    fig, ax = plot_axes((10, 4))
     width = 0.8 / max(len(runs), 1)
     x = np.arange(len(tasks))
     for k, (name, per_task) in enumerate(runs.items()):
@@ -125,14 +125,14 @@ def plot_per_task(runs: Mapping[str, Mapping[str, float]], tasks: tuple[str, ...
     ax.set_xticks(x + 0.4 - width / 2, tasks, rotation=20, ha="right")
     ax.set_ylabel("accuracy (%)")
     ax.set_ylim(0, 128)  # headroom: the legend sits above the bars, never on them
-    return _save(fig, ax, path, title, loc="upper center", ncol=min(len(runs), 4))
+    return save_plot(fig, ax, path, title, loc="upper center", ncol=min(len(runs), 4))
 
 
 def plot_risk_coverage(runs: Mapping[str, list[Scored]], path: Path, title: str) -> Path:
-    fig, ax = _axes((5, 4))
+    fig, ax = plot_axes((5, 4))
     for name, scored in runs.items():
         curve = risk_coverage(scored)
         ax.plot([c for c, _ in curve], [100 * a for _, a in curve], label=name)
     ax.set_xlabel("coverage (share of items answered, most confident first)")
     ax.set_ylabel("accuracy on answered (%)")
-    return _save(fig, ax, path, title)
+    return save_plot(fig, ax, path, title)

@@ -194,7 +194,8 @@ def _generated_suite(name: str, size: str, seed: int, data: Optional[Path], syst
 
 
 SuiteArgument = typer.Argument(
-    ..., help="supermemory | egomemreason | videocogqa | m3eval (generated), or a suite JSONL file.")
+    ..., help="supermemory | egomemreason | videocogqa | m3eval (generated), locomo (with --file), "
+              "or a suite JSONL file.")
 SizeOption = typer.Option("smoke", help="Generated suites: smoke (a few minutes of video, CI) or full.")
 SeedOption = typer.Option(0, help="Generated suites: the world seed (generation is deterministic for it).")
 DataOption = typer.Option(None, help="Where generated videos and suites go (default: <home>/bench).")
@@ -264,10 +265,18 @@ def bench(
         "template,heldout", help="Which wordings memlens is asked: template (the generator's), dev, heldout "
                                  "(one of each item's phrasings of that split, eval/phrasings), all, or a "
                                  "comma-separated list. Baselines are asked the template only."),
+    file: Optional[Path] = typer.Option(None, "--file", help="locomo: the LoCoMo JSON (e.g. ../shared/locomo/locomo_dev.json)."),
+    conversations: Optional[int] = typer.Option(None, min=1, help="locomo: only the first K conversations."),
+    limit: Optional[int] = typer.Option(None, min=1, help="locomo: at most N questions per conversation, "
+                                                          "taken in turn from each category."),
     config: Optional[Path] = ConfigOption,
 ):
     """Run memlens and baselines over a suite; write the report in the paper's table shape,
-    with memlens's held-out phrasing accuracy beside its template accuracy."""
+    with memlens's held-out phrasing accuracy beside its template accuracy. `locomo` runs
+    memlens over LoCoMo's conversations: F1, adversarial refusal and evidence recall."""
+    if suite == "locomo":
+        _bench_locomo(file, out, conversations, limit, config)
+        return
     from eval.generated import GENERATED as SUITES
     from eval.phrasings import DEFAULT_SETS, parse_phrasing_sets
     from eval.schema import Suite
@@ -300,6 +309,29 @@ def bench(
     finally:
         system.close()
     console.print(report.read_text())
+    console.print(f"report: {report}")
+
+
+def _bench_locomo(file: Optional[Path], out: Path, conversations: Optional[int], limit: Optional[int],
+                  config: Optional[Path]) -> None:
+    from service.locomo import run_locomo_bench
+
+    if file is None or not file.is_file():
+        err.print(f"[red]bench locomo needs --file, a LoCoMo JSON file{f' ({file} is not one)' if file else ''}[/red]")
+        raise typer.Exit(2)
+    command = " ".join(["memlens", "bench", "locomo", "--file", str(file), "--out", str(out)]
+                       + (["--conversations", str(conversations)] if conversations else [])
+                       + (["--limit", str(limit)] if limit else []))
+    system = _system(config)
+    try:
+        with progress_bars(err) as bars:
+            report = run_locomo_bench(system, file, out, conversations, limit, _bars_callback(bars), command)
+    except (ValueError, KeyError, PerceptionError) as exc:
+        err.print(f"[red]cannot run LoCoMo on {file}: {exc}[/red]")
+        raise typer.Exit(2) from exc
+    finally:
+        system.close()
+    console.print(report.read_text(), markup=False)
     console.print(f"report: {report}")
 
 

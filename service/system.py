@@ -20,7 +20,7 @@ from memory.memory import Memory
 from perception.cache import ObservationCache
 from perception.pipeline import Perceiver, file_video_id
 from perception.progress import as_progress
-from perception.transcripts import read_transcript
+from perception.transcripts import Dialogue, read_transcript
 from retrieval.operators import MemoryOperators
 from retrieval.search import HybridRetriever
 from service.config import AppConfig
@@ -116,18 +116,18 @@ class MemlensSystem:
         """Every conversation in a transcript file (LoCoMo JSON, RefMem thread, JSONL chat);
         a malformed file is refused whole (TranscriptError) before memory is touched."""
         namespace = namespace or self.config.service.default_namespace
+        return [self.ingest_dialogue(dialogue, namespace, str(path)) for dialogue in read_transcript(path, start)]
+
+    def ingest_dialogue(self, dialogue: Dialogue, namespace: str, path: str = "") -> IngestReport:
+        """One conversation already read, in place of what the namespace remembered of it."""
         began = time.perf_counter()
-        dialogues = read_transcript(path, start)
-        reports = []
-        for dialogue in dialogues:
-            counts = self.memory.ingest_dialogue(dialogue, namespace)
-            first, last = dialogue.sessions[0].start, dialogue.turns[-1].time
-            reports.append(IngestReport(
-                video_id=dialogue.dialogue_id, path=str(path), namespace=namespace,
-                duration=(last - first).total_seconds(), wall_start=first, records=counts,
-                channels={"transcript": f"{len(dialogue.sessions)} sessions, {len(dialogue.turns)} turns"},
-                seconds=time.perf_counter() - began))
-        return reports
+        counts = self.memory.ingest_dialogue(dialogue, namespace)
+        first, last = dialogue.sessions[0].start, dialogue.turns[-1].time
+        return IngestReport(
+            video_id=dialogue.dialogue_id, path=path or dialogue.source, namespace=namespace,
+            duration=(last - first).total_seconds(), wall_start=first, records=counts,
+            channels={"transcript": f"{len(dialogue.sessions)} sessions, {len(dialogue.turns)} turns"},
+            seconds=time.perf_counter() - began)
 
     def holds(self, path: str | Path, namespace: str, start: datetime | None = None) -> bool:
         """Whether this namespace already remembers this file (same bytes), on this clock when
