@@ -123,3 +123,11 @@ def in_hours(when: datetime, hours: tuple[float, float] | None) -> bool:
 
 def evidence(records: Sequence[MemoryRecord], why: str) -> list[Evidence]:
     return [Evidence(r, 1.0, why) for r in records]
+
+
+def moment_phrase(moment: datetime, at: datetime | None) -> str:
+    """A moment as a person says it: the weekday within the week before the question, the
+    date as well further back."""
+    if at is not None and timedelta(0) <= at - moment < timedelta(days=6):
+        return f"{moment:%A} at {moment:%H:%M}"
+    return f"{moment:%A} {moment.day} {moment:%B %Y} at {moment:%H:%M}"

@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from agent.plan import WEARER
 from agent.reasoning import evidence_text
 from agent.state import Evidence
-from agent.tools.base import ToolContext, ToolResult, in_hours
+from agent.tools.base import ToolContext, ToolResult, in_hours, moment_phrase
 from memory.conversation import CORRECTION_CUE
 from memory.records import TEXT_SIGHTING, UTTERANCE, MemoryRecord
 from memory.scene import normalise
@@ -75,7 +75,8 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
     fix = CORRECTION_CUE.search(words)
     if fix is not None and len(words) - fix.end() > 3:
         claim = f"{who}: {words[fix.end():]}"
-    support, answer = [top, *([asked] if asked else [])], f'{who} said: "{words}" (at {record.wall_start:%H:%M})'
+    support = [top, *([asked] if asked else [])]
+    answer = f'{who} said: "{_focus(words, topic, query)}" ({moment_phrase(record.wall_start, ctx.at)})'
     for later in ctx.operators.follow_up_turns(record, ctx.at):
         if CORRECTION_CUE.search(later.attrs.get("said", "")):
             support.append(Evidence(later, top.score, "said"))
@@ -91,6 +92,21 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
     return ToolResult("said", answer, support, (on_topic > 0 or matched_act) and by_them, claim,
                       f"speaker-attributed transcript (topic {on_topic:.2f}{'' if by_them else f', not by {speaker}'})",
                       names=list(dict.fromkeys(names)))
+
+
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'A-Z])")
+
+
+def _focus(words: str, topic: Sequence[str], query: str = "") -> str:
+    """The sentence of a long turn that is about the topic (then the rest of the question),
+    else the whole turn: a person asking what someone said wants that part, not the
+    greeting around it."""
+    sentences = _SENTENCE_END.split(words.strip())
+    if len(sentences) < 2:
+        return words
+    asked = normalise(query).split()
+    best = max(sentences, key=lambda sentence: (_overlap(topic, sentence), _overlap(asked, sentence)))
+    return best if _overlap(topic, best) > 0 else words
 
 
 def _answer_to(ctx: ToolContext, turn: MemoryRecord, speaker: str | None) -> MemoryRecord | None:

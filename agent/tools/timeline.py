@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 
 from agent.question_time import DAY_PARTS, date_phrase
-from agent.tools.base import FINE_KINDS, ToolContext, ToolResult, evidence, in_hours
+from agent.tools.base import FINE_KINDS, ToolContext, ToolResult, evidence, in_hours, moment_phrase
 from agent.tools.talk import read, said
 from memory.records import ENTITY_SIGHTING, UTTERANCE, MemoryRecord
 from memory.scene import normalise
@@ -97,14 +97,6 @@ def when(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = (), ans
     last = found[-1]
     return ToolResult("when", moment_phrase(last.wall_start, ctx.at), evidence([last], "when"), True,
                       last.wall_start, "latest matching moment")
-
-
-def moment_phrase(moment: datetime, at: datetime | None) -> str:
-    """A moment as a person says it: the weekday within the week before the question, the
-    date as well further back."""
-    if at is not None and timedelta(0) <= at - moment < timedelta(days=6):
-        return f"{moment:%A} at {moment:%H:%M}"
-    return f"{moment:%A} {moment.day} {moment:%B %Y} at {moment:%H:%M}"
 
 
 def _told_date(ctx: ToolContext, found: Sequence[MemoryRecord], terms: Sequence[str]) -> ToolResult | None:
