@@ -275,7 +275,7 @@ def bench(
     with memlens's held-out phrasing accuracy beside its template accuracy. `locomo` runs
     memlens over LoCoMo's conversations: F1, adversarial refusal and evidence recall."""
     if suite == "locomo":
-        _bench_locomo(file, out, conversations, limit, config)
+        _bench_locomo(file, out, conversations, limit, config, systems or "memlens")
         return
     from eval.generated import GENERATED as SUITES
     from eval.phrasings import DEFAULT_SETS, parse_phrasing_sets
@@ -313,7 +313,7 @@ def bench(
 
 
 def _bench_locomo(file: Optional[Path], out: Path, conversations: Optional[int], limit: Optional[int],
-                  config: Optional[Path]) -> None:
+                  config: Optional[Path], solver: str = "memlens") -> None:
     from service.locomo import run_locomo_bench
 
     if file is None or not file.is_file():
@@ -321,11 +321,12 @@ def _bench_locomo(file: Optional[Path], out: Path, conversations: Optional[int],
         raise typer.Exit(2)
     command = " ".join(["memlens", "bench", "locomo", "--file", str(file), "--out", str(out)]
                        + (["--conversations", str(conversations)] if conversations else [])
-                       + (["--limit", str(limit)] if limit else []))
+                       + (["--limit", str(limit)] if limit else [])
+                       + (["--systems", solver] if solver != "memlens" else []))
     system = _system(config)
     try:
         with progress_bars(err) as bars:
-            report = run_locomo_bench(system, file, out, conversations, limit, _bars_callback(bars), command)
+            report = run_locomo_bench(system, file, out, conversations, limit, _bars_callback(bars), command, solver)
     except (ValueError, KeyError, PerceptionError) as exc:
         err.print(f"[red]cannot run LoCoMo on {file}: {exc}[/red]")
         raise typer.Exit(2) from exc

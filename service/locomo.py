@@ -58,30 +58,52 @@ class MemlensLocomo:
                                 _refs(e.record for e in a.evidence), self.retrieved(item.question, namespace, at))
 
 
+class NaiveRagLocomo(MemlensLocomo):
+    """The paper's NaiveRAG baseline in the same harness: the same memory and retriever,
+    no agent. It answers with the words of the top-ranked turn and never abstains, so it
+    shows what memlens's planning, tools and abstention add over plain top-k retrieval."""
+
+    def answer(self, item: LocomoItem) -> LocomoPrediction:
+        namespace, at = namespace_of(item.sample_id), self.asked_at(item.sample_id)
+        hits = self.system.retriever.search(SearchQuery(item.question, namespace, stores=("event",),
+                                                        kinds=(UTTERANCE,), before=at, k=RETRIEVED_K))
+        top = hits[0].record if hits else None
+        return LocomoPrediction(item.id, item.question, top.attrs.get("said", top.text) if top else "",
+                                False, hits[0].score if hits else 0.0, _refs([top] if top else []),
+                                _refs(h.record for h in hits))
+
+
+SOLVERS = {"memlens": MemlensLocomo, "naiverag": NaiveRagLocomo}
+
+
 def _refs(records) -> list[str]:
     return list(dict.fromkeys(r.attrs["ref"] for r in records if r.attrs.get("ref")))
 
 
 def run_locomo_bench(system: MemlensSystem, path: Path, out: Path, conversations: int | None = None,
                      limit: int | None = None, progress: Callable[[str, int, int], None] | None = None,
-                     command: str = "") -> Path:
-    """Ask, score, and write predictions.jsonl (resumable), report.md, summary.json and the plot."""
+                     command: str = "", solver_name: str = "memlens") -> Path:
+    """Ask, score, and write predictions.jsonl (resumable), report.md, summary.json and the plot.
+    `solver_name` picks memlens or a baseline from SOLVERS (one system per output folder)."""
+    if solver_name not in SOLVERS:
+        raise ValueError(f"unknown LoCoMo system {solver_name!r} (known: {', '.join(SOLVERS)})")
     began = time.perf_counter()
     chosen: list[Conversation] = select(read_conversations(path), conversations, limit)
     if not chosen:
         raise ValueError(f"{path}: no conversations selected")
-    solver = MemlensLocomo(system, read_transcript(path))
+    solver = SOLVERS[solver_name](system, read_transcript(path))
     out.mkdir(parents=True, exist_ok=True)
     preds, stats = run_locomo(chosen, solver, out / "predictions.jsonl", progress)
     metrics = locomo_metrics(score(chosen, preds))
-    llm = system.config.agent.llm.label
+    llm = system.config.agent.llm.label if solver_name == "memlens" else "none"
     write_summary(out / "summary.json", summary(metrics, llm))
     questions = sum(len(c.items) for c in chosen)
-    title = f"memlens bench: LoCoMo ({Path(path).name}, {len(chosen)} conversations, {questions} questions)"
+    title = f"{solver_name} on LoCoMo ({Path(path).name}, {len(chosen)} conversations, {questions} questions)"
     seconds = time.perf_counter() - began
     latency = [p.latency_s for p in preds.values()]
     setup = {
-        "planner": system.config.agent.planner,
+        "system": solver_name + ("" if solver_name == "memlens" else f" ({SOLVERS[solver_name].__doc__.split('.')[0].strip()})"),
+        "planner": system.config.agent.planner if solver_name == "memlens" else "none",
         "conversations": ", ".join(c.sample_id for c in chosen),
         "questions": f"{questions}" + (f" ({limit} per conversation at most, taken in turn from each category)"
                                        if limit is not None else ""),
@@ -112,7 +134,7 @@ def run_locomo_bench(system: MemlensSystem, path: Path, out: Path, conversations
     ]
     if command:
         notes.append(f"Reproduce with `{command}`.")
-    plot = plot_locomo(metrics, out / "locomo.png", "memlens on LoCoMo")
+    plot = plot_locomo(metrics, out / "locomo.png", f"{solver_name} on LoCoMo")
     report = out / "report.md"
     report.write_text(locomo_report(metrics, title, llm, setup, notes) + f"\n\n![{plot.stem}]({plot.name})\n")
     return report

@@ -195,3 +195,13 @@ def test_bench_locomo_end_to_end_and_resumed(tmp_path):
     assert "0 conversations ingested, 0 questions asked (0 failed, retried next run), 15 resumed" in \
         (out / "report.md").read_text()
     assert json.loads((out / "summary.json").read_text()) == data
+
+    # NaiveRAG in the same harness and home: the retriever's first turn, never an abstention
+    naive = subprocess.run([*command[:command.index("--out") + 1], str(tmp_path / "naive"), *command[command.index("--out") + 2:],
+                            "--systems", "naiverag"], capture_output=True, text=True, env=env, cwd=ROOT)
+    assert naive.returncode == 0, naive.stderr[-2000:]
+    baseline = list(read_jsonl(tmp_path / "naive" / "predictions.jsonl"))
+    assert len(baseline) == 15 and not any(r["abstained"] for r in baseline)
+    assert all(r["answer_refs"] == r["retrieved_refs"][:1] and r["answer"] for r in baseline)
+    assert json.loads((tmp_path / "naive" / "summary.json").read_text())["adversarial_refusal"] == 0.0
+    assert "naiverag on LoCoMo" in (tmp_path / "naive" / "report.md").read_text()
