@@ -85,6 +85,42 @@ def _where(store: str, flt: RecordFilter, alias: str = "records") -> tuple[str, 
     return " AND ".join(clauses), params
 
 
+class _ReadWriteLock:
+    """Many holders of `shared` or one of `exclusive`; a waiting `exclusive` goes first, so a
+    stream of questions cannot hold off a commit."""
+
+    def __init__(self):
+        self._cond = threading.Condition()
+        self._readers = self._waiting = 0
+        self._writing = False
+
+    @contextmanager
+    def shared(self) -> Iterator[None]:
+        with self._cond:
+            self._cond.wait_for(lambda: not self._writing and not self._waiting)
+            self._readers += 1
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._readers -= 1
+                self._cond.notify_all()
+
+    @contextmanager
+    def exclusive(self) -> Iterator[None]:
+        with self._cond:
+            self._waiting += 1
+            self._cond.wait_for(lambda: not self._writing and not self._readers)
+            self._waiting -= 1
+            self._writing = True
+        try:
+            yield
+        finally:
+            with self._cond:
+                self._writing = False
+                self._cond.notify_all()
+
+
 class MemoryDatabase:
     """One SQLite file (WAL) shared by the three stores. Writes go through one connection
     under one lock, a batch at a time; reads use a connection per thread, so a question
@@ -100,6 +136,8 @@ class MemoryDatabase:
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
         self._readers_lock = threading.Lock()  # not the writer's: a new reader must not wait for a batch
+        # A commit and the index changes it brings happen together for this process's readers
+        self._commit_lock = _ReadWriteLock()
         # another process may hold the write lock for a whole re-ingest: wait for it, do not fail
         self.conn = sqlite3.connect(self.root / "memory.sqlite", check_same_thread=False, timeout=120.0)
         self.conn.row_factory = sqlite3.Row
@@ -145,6 +183,24 @@ class MemoryDatabase:
                 self._readers.append(conn)
         return conn
 
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Reads that must agree with each other (rows and the FAISS index): one SQLite read
+        transaction, and no commit of this process in between. Inside the writer's own
+        batch, its uncommitted view."""
+        if self._writer == threading.get_ident() or getattr(self._local, "in_snapshot", False):
+            yield  # the writer's own view, or a snapshot this thread already holds
+            return
+        with self._commit_lock.shared():
+            conn = self.reading()
+            conn.execute("BEGIN")
+            self._local.in_snapshot = True
+            try:
+                yield
+            finally:
+                self._local.in_snapshot = False
+                conn.commit()
+
     def generation(self) -> int:
         """Bumped in the transaction of every change, so an index file can tell it is stale."""
         row = self.reading().execute("SELECT value FROM meta WHERE key='generation'").fetchone()
@@ -176,7 +232,10 @@ class MemoryDatabase:
                 yield
                 if outermost:
                     self._bump()
-                    self.conn.commit()
+                    with self._commit_lock.exclusive():  # readers see rows and indexes of one commit
+                        self.conn.commit()
+                        for store in self.stores.values():
+                            store.committed(before, before + 1)
             except BaseException:
                 if outermost:
                     self.conn.rollback()
@@ -189,7 +248,7 @@ class MemoryDatabase:
                     self._writer = None
             if outermost:
                 for store in self.stores.values():
-                    store.committed(before, before + 1)
+                    store.flush()  # after the lock: writing an index file must not hold up readers
 
     def scrub(self) -> None:
         """After a forget: merge the full-text index so no segment still holds the forgotten
@@ -242,8 +301,8 @@ class SqliteFaissStore:
 
     def committed(self, before: int, after: int) -> None:
         """This process's batch moved the database from one generation to the next: an index
-        that was current takes the batch's staged changes and is written; any other is
-        dropped, to be rebuilt from SQLite when next used."""
+        that was current takes the batch's staged changes (written by `flush` next); any other
+        is dropped, to be rebuilt from SQLite when next used."""
         with self._index_lock:
             staged, self._staged = self._staged, []
             if self._index is None or self._loaded_at != before:
@@ -256,7 +315,6 @@ class SqliteFaissStore:
                     self._index.add_with_ids(vectors, ids)
             self._loaded_at = after
             self._dirty = self._dirty or bool(staged)
-            self.flush()
 
     def discard_staged(self) -> None:
         """The batch rolled back: its index changes never happened."""
@@ -361,14 +419,15 @@ class SqliteFaissStore:
 
     def search_dense(self, text: str, flt: RecordFilter, k: int) -> list[tuple[MemoryRecord, float]]:
         query = self.db.embedder.embed([text])
-        candidates = self._candidate_ids(flt)
-        if candidates.size == 0:
-            return []
-        params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(candidates))
-        with self._index_lock:
-            scores, ids = self.index.search(query, min(k, candidates.size), params=params)
-        found = [(int(i), float(s)) for i, s in zip(ids[0], scores[0]) if i >= 0]
-        by_id = {r.id: r for r in self.get([i for i, _ in found])}
+        with self.db.snapshot():  # the candidate rows and the index from one commit
+            candidates = self._candidate_ids(flt)
+            if candidates.size == 0:
+                return []
+            params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(candidates))
+            with self._index_lock:
+                scores, ids = self.index.search(query, min(k, candidates.size), params=params)
+            found = [(int(i), float(s)) for i, s in zip(ids[0], scores[0]) if i >= 0]
+            by_id = {r.id: r for r in self.get([i for i, _ in found])}
         return [(by_id[i], s) for i, s in found if i in by_id]
 
     def search_lexical(self, text: str, flt: RecordFilter, k: int) -> list[tuple[MemoryRecord, float]]:

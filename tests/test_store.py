@@ -142,3 +142,36 @@ def test_readers_see_the_last_commit_and_do_not_wait_for_a_writer(db):
     assert finished_while_writing, "a read waited for the writer's transaction"
     assert seen == {k: ["the keys are in the hallway"] for k in ("query", "dense", "lexical")}
     assert len(store.query(RecordFilter())) == 2  # and the batch landed once it committed
+
+
+def test_a_dense_search_during_replacements_always_sees_one_whole_commit(db):
+    """A record replaced over and over (delete and add in one batch, as a re-ingest does) is
+    found by every dense search running meanwhile: the rows a search selects and the index
+    it searches come from the same commit."""
+    import threading
+
+    store = db.stores["event"]
+    store.add([_rec("the wifi password is BLUEFOX42", 0)])
+    stop, misses, searches = threading.Event(), [], []
+
+    def replace_again_and_again():
+        for _ in range(60):
+            with db.batch():
+                store.delete(RecordFilter(video_ids=("v1",)))
+                store.add([_rec("the wifi password is BLUEFOX42", 0)])
+        stop.set()
+
+    def search_meanwhile():
+        while not stop.is_set():
+            hits = store.search_dense("wifi password", RecordFilter(), 3)
+            searches.append(1)
+            if not hits:
+                misses.append(1)
+
+    readers = [threading.Thread(target=search_meanwhile) for _ in range(3)]
+    writer = threading.Thread(target=replace_again_and_again)
+    for t in [*readers, writer]:
+        t.start()
+    for t in [writer, *readers]:
+        t.join(120)
+    assert len(searches) > 20 and not misses, f"{len(misses)} of {len(searches)} searches found nothing"
