@@ -73,25 +73,28 @@ class MemoryOperators:
             last = record
         return count
 
-    def follow_up_turns(self, utterance: MemoryRecord, before: datetime | None,
-                        window_seconds: float = 60.0) -> list[MemoryRecord]:
-        """The same speaker's next turns shortly after, where corrections and answers live."""
+    def _turns_after(self, utterance: MemoryRecord, before: datetime | None, window_seconds: float,
+                     limit: int | None = None) -> list[MemoryRecord]:
+        """The turns of the same recording that start once this one ends, within the window
+        and before the question time."""
         horizon = utterance.wall_end + timedelta(seconds=window_seconds)
         later = self.memory.store("event").query(RecordFilter(
             namespace=utterance.namespace, kinds=(UTTERANCE,), video_ids=(utterance.video_id,),
             not_before=utterance.wall_end, before=min(horizon, before) if before else horizon,
-        ))
+        ), limit=limit)
+        return [r for r in later if r.id != utterance.id]
+
+    def follow_up_turns(self, utterance: MemoryRecord, before: datetime | None,
+                        window_seconds: float = 60.0) -> list[MemoryRecord]:
+        """The same speaker's next turns shortly after, where corrections and answers live."""
         speaker = utterance.attrs.get("speaker")
-        return [r for r in later if r.id != utterance.id and speaker and r.attrs.get("speaker") == speaker]
+        return [r for r in self._turns_after(utterance, before, window_seconds)
+                if speaker and r.attrs.get("speaker") == speaker]
 
     def reply_to(self, utterance: MemoryRecord, before: datetime | None,
                  window_seconds: float = 60.0) -> MemoryRecord | None:
         """The next turn, when another voice takes it shortly after: the answer to a question."""
-        horizon = utterance.wall_end + timedelta(seconds=window_seconds)
-        later = [r for r in self.memory.store("event").query(RecordFilter(
-            namespace=utterance.namespace, kinds=(UTTERANCE,), video_ids=(utterance.video_id,),
-            not_before=utterance.wall_end, before=min(horizon, before) if before else horizon,
-        ), limit=3) if r.id != utterance.id]
+        later = self._turns_after(utterance, before, window_seconds, limit=3)
         speaker = utterance.attrs.get("speaker")
         return later[0] if later and speaker and later[0].attrs.get("speaker") not in (None, speaker) else None
 

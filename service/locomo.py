@@ -17,7 +17,7 @@ from eval.locomo.report import locomo_metrics, locomo_report, plot_locomo, score
 from eval.locomo.runner import LocomoPrediction, run_locomo
 from memory.records import UTTERANCE
 from perception.transcripts import Dialogue, read_transcript
-from retrieval.search import SearchQuery
+from retrieval.search import Hit, SearchQuery
 from service.system import MemlensSystem
 
 ASK_AFTER = timedelta(days=1)
@@ -43,19 +43,19 @@ class MemlensLocomo:
         self.system.ingest_dialogue(dialogue, namespace)
         return True
 
-    def retrieved(self, question: str, namespace: str, at: datetime) -> list[str]:
+    def retrieved(self, question: str, namespace: str, at: datetime) -> list[Hit]:
         """The turns the hybrid retriever ranks first for the bare question, under the same
         time cut: utterances only, since only they carry a dia_id (session captions and
         roll-ups would take places in the top-k that no gold turn can fill)."""
-        hits = self.system.retriever.search(SearchQuery(question, namespace, stores=("event",), kinds=(UTTERANCE,),
+        return self.system.retriever.search(SearchQuery(question, namespace, stores=("event",), kinds=(UTTERANCE,),
                                                         before=at, k=RETRIEVED_K))
-        return _refs(h.record for h in hits)
 
     def answer(self, item: LocomoItem) -> LocomoPrediction:
         namespace, at = namespace_of(item.sample_id), self.asked_at(item.sample_id)
         a = self.system.ask(item.question, namespace, at)
+        hits = self.retrieved(item.question, namespace, at)
         return LocomoPrediction(item.id, item.question, a.answer, a.abstained, a.confidence,
-                                _refs(e.record for e in a.evidence), self.retrieved(item.question, namespace, at))
+                                _refs(e.record for e in a.evidence), _refs(h.record for h in hits))
 
 
 class NaiveRagLocomo(MemlensLocomo):
@@ -64,9 +64,7 @@ class NaiveRagLocomo(MemlensLocomo):
     shows what memlens's planning, tools and abstention add over plain top-k retrieval."""
 
     def answer(self, item: LocomoItem) -> LocomoPrediction:
-        namespace, at = namespace_of(item.sample_id), self.asked_at(item.sample_id)
-        hits = self.system.retriever.search(SearchQuery(item.question, namespace, stores=("event",),
-                                                        kinds=(UTTERANCE,), before=at, k=RETRIEVED_K))
+        hits = self.retrieved(item.question, namespace_of(item.sample_id), self.asked_at(item.sample_id))
         top = hits[0].record if hits else None
         return LocomoPrediction(item.id, item.question, top.attrs.get("said", top.text) if top else "",
                                 False, hits[0].score if hits else 0.0, _refs([top] if top else []),
