@@ -31,7 +31,6 @@ from huey.consumer import Consumer
 
 log = logging.getLogger(__name__)
 
-FINISHED = ("done", "failed", "cancelled")
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS jobs (
     id TEXT PRIMARY KEY, namespace TEXT NOT NULL, status TEXT NOT NULL, created TEXT NOT NULL,
