@@ -23,7 +23,7 @@ from datetime import datetime
 import numpy as np
 
 from agent.compose import abstain_options
-from agent.reasoning import coverage, evidence_text
+from agent.reasoning import coverage, evidence_text, line_support
 from agent.state import Evidence
 from agent.text import content_words
 from memory.embedding import TextEmbedder
@@ -67,13 +67,6 @@ class EvidenceReader:
         self.embedder = embedder
         self.config = config or ReaderConfig()
 
-    def similarities(self, claims: Sequence[str], texts: Sequence[str]) -> np.ndarray:
-        """Cosine similarity, claims x texts, from one embedding call."""
-        if not claims or not texts:
-            return np.zeros((len(claims), len(texts)))
-        vectors = self.embedder.embed(list(claims) + list(texts))
-        return np.clip(vectors[: len(claims)] @ vectors[len(claims):].T, 0.0, 1.0)
-
     def read(self, question: str, options: Sequence[str] | None, records: Sequence[MemoryRecord],
              why: str) -> BaselineAnswer:
         texts = [evidence_text(r) for r in records]
@@ -81,11 +74,7 @@ class EvidenceReader:
             return self._open(question, records, texts, why)
         abstain = abstain_options(options)
         scored = [i for i in range(len(options)) if i not in abstain]
-        sims = self.similarities([options[i] for i in scored], texts)
-        support = np.array([
-            0.5 * (sims[j].max() if texts else 0.0) + 0.5 * coverage(content_words(options[i]), texts)
-            for j, i in enumerate(scored)
-        ])
+        support, sims = line_support(self.embedder, [options[i] for i in scored], texts)
         probs = np.zeros(len(options))
         if scored:
             logits = support * self.config.logit_scale
@@ -108,7 +97,7 @@ class EvidenceReader:
         if not texts:
             return BaselineAnswer("I can't answer that from memory (nothing retrieved).", True)
         words = content_words(question)
-        sims = self.similarities([question], texts)[0]
+        sims = line_support(self.embedder, [question], texts)[1][0]
         per_text = [0.5 * float(sims[t]) + 0.5 * coverage(words, [texts[t]]) for t in range(len(texts))]
         best = int(np.argmax(per_text))
         if per_text[best] < self.config.support_threshold:

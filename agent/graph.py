@@ -135,7 +135,13 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
                  and (t := typed_option_scores(r, options)) is not None] if options else []
     # a tool whose value decides an option beats one whose value matches none
     typed = next((t for t in typed_all if max(t, default=0) >= 1.0), typed_all[0] if typed_all else None)
-    raw = typed if typed is not None else (ctx.reasoner.option_agreement(options, abstain, draft.claim) if options else None)
+    lines = next((r for r in reversed(state.results) if r.tool == "reflect" and r.found), None)
+    if typed is not None or not options:
+        raw = typed
+    elif lines is not None:  # a reflective question: options are judged against the scattered turns
+        raw = ctx.reasoner.option_support(options, abstain, [evidence_text(e.record) for e in lines.support])
+    else:
+        raw = ctx.reasoner.option_agreement(options, abstain, draft.claim)
     texts = support_texts(state.results) or [evidence_text(e.record) for e in draft.support]
     values = features(state.plan, state.results, texts, key_terms(state.plan), typed,
                       [raw[i] for i in range(len(options)) if i not in abstain] if raw else None,

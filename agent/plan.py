@@ -32,6 +32,7 @@ Intent = Literal[
     "state",         # what condition / colour / state was X in
     "sources",       # which video / stream / screen half showed something
     "verify",        # did something happen (yes / no)
+    "reflect",       # what a person is like: patterns, beliefs, boundaries, how a view changed, what they'd do
     "search",        # anything else: open retrieval
 ]
 INTENTS: tuple[str, ...] = Intent.__args__  # type: ignore[attr-defined]

@@ -118,6 +118,8 @@ class DeterministicPlanner:
         parse = parse_question(self.nlp, question, at, vocabulary.places, vocabulary.people)
         scores = self.classifier.scores(parse.asking or parse.text)  # "the day Bob asked me ..." is not what is asked
         allowed = _allowed(parse)
+        if parse.one_past_event:  # a reflective question asks about a disposition, not one past event
+            allowed = tuple(i for i in allowed if i != "reflect") or allowed
         if parse.time_is_content:  # "which day was the note for?": the day it states, not when I saw it
             allowed = tuple(i for i in allowed if i != "when") or allowed
         if parse.time.relation == "day_of" or parse.time.day_offset is not None:

@@ -99,12 +99,25 @@ class QuestionParse:
     asking: str = ""  # the question without the event its time is anchored on: what the intent is read from
     listed: list[str] = field(default_factory=list)  # coordinated items ("the gym, the cafe and the library")
     topic_nouns: list[str] = field(default_factory=list)  # what a "which X" asks about
+    one_past_event: bool = False  # "what did Bob ask": simple past, one event, not a disposition
 
 
 # Words that open an address to the assistant rather than the question ("OK glasses, ...",
 # "so, ...", "right, ..."): general English discourse markers.
 _DISCOURSE = {"ok", "okay", "hey", "hi", "hello", "yo", "so", "well", "alright", "right", "um", "uh", "oh", "now",
               "listen", "quick", "question", "please"}
+
+
+def _simple_past(verb) -> bool:
+    """The main verb in the simple past ("did Bob ask", "Bob asked"): a question about one
+    event. A habit, a view or a change is asked in the present, the perfect or with a modal
+    ("does he tend to", "has she come around", "would she"), which this leaves out."""
+    if verb is None:
+        return False
+    auxes = [c for c in verb.children if c.dep_ in ("aux", "auxpass")]
+    if any(a.tag_ == "MD" or a.lemma_ == "have" for a in auxes):
+        return False
+    return verb.tag_ == "VBD" or any(a.lemma_ == "do" and a.tag_ == "VBD" for a in auxes)
 
 
 def _strip_wake(doc) -> int:
@@ -254,7 +267,8 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
     if indirect:  # the framing verb ("remember", "remind") is not what the question is about
         used.update(t.i for t in doc if t.dep_ == "ROOT")
     parse = QuestionParse(text=doc.text, wh=wh, yes_no=yes_no, root_lemma=root.lemma_.lower() if root else "",
-                          time=time, asking="".join(t.text_with_ws for t in doc if t.i not in anchored).strip())
+                          time=time, asking="".join(t.text_with_ws for t in doc if t.i not in anchored).strip(),
+                          one_past_event=_simple_past(root))
     people: list[str] = []
     for ent in doc.ents:
         if ent.label_ == "PERSON" and ent.text.lower() not in places_known and ent.text[:1].isupper():

@@ -61,9 +61,55 @@ class Draft:
         self.claim = claim if claim is not None else answer
 
 
+def line_support(embedder: TextEmbedder, claims: Sequence[str], texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
+    """How far evidence lines bear out each claim: half the best cosine to one line, half the
+    share of the claim's content words the lines hold; with the claims x lines cosines."""
+    if not claims:
+        return np.zeros(0), np.zeros((0, len(texts)))
+    if not texts:
+        return np.zeros(len(claims)), np.zeros((len(claims), 0))
+    vectors = embedder.embed(list(claims) + list(texts))
+    sims = np.clip(vectors[: len(claims)] @ vectors[len(claims):].T, 0.0, 1.0)
+    support = np.array([0.5 * sims[j].max() + 0.5 * coverage(content_words(c), texts) for j, c in enumerate(claims)])
+    return support, sims
+
+
+# How a claim of change is phrased ("went from X to Y", "at first X, now Y", "used to X but
+# now Y", "X, then Y"): English connectives, not any question's wording.
+_CHANGE = re.compile(r"^(?:.*?\bfrom\s+(?P<a>.+?)\s+to\s+(?P<b>.+)|(?:at first|initially|used to)\s+(?P<c>.+?),?"
+                     r"\s+(?:but\s+)?(?:now|then|later|eventually|over time)\s+(?P<d>.+)|(?P<e>.+?),?\s+"
+                     r"(?:and\s+)?(?:then|later|but now|eventually)\s+(?P<f>.+))$", re.IGNORECASE)
+
+
+def change_parts(claim: str) -> tuple[str, str] | None:
+    """The before and after of a claim that something changed, or None."""
+    m = _CHANGE.match(claim.strip().rstrip("."))
+    if not m:
+        return None
+    a, b = next((m.group(x), m.group(y)) for x, y in (("a", "b"), ("c", "d"), ("e", "f")) if m.group(x))
+    return (a.strip(), b.strip()) if len(a.split()) and len(b.split()) else None
+
+
 class EvidenceReasoner:
     def __init__(self, embedder: TextEmbedder):
         self.embedder = embedder
+
+    def option_support(self, options: Sequence[str], abstain: Sequence[int], texts: Sequence[str]) -> list[float]:
+        """Each option judged against evidence lines (a reflective question's scattered turns,
+        in time order) rather than one drafted claim; "cannot be answered" options get 0.
+        A claim of change ("from X to Y") holds only when a line bears out X and a later
+        one Y, so it is judged part by part in that order."""
+        scored = [i for i in range(len(options)) if i not in abstain]
+        support, _ = line_support(self.embedder, [options[i] for i in scored], texts)
+        raw = [0.0] * len(options)
+        for j, i in enumerate(scored):
+            raw[i] = float(support[j])
+            parts = change_parts(options[i])
+            if parts and len(texts) >= 2:
+                _, sims = line_support(self.embedder, list(parts), texts)
+                ordered = max(sims[0, a] + sims[1, b] for a in range(len(texts)) for b in range(a + 1, len(texts)))
+                raw[i] = max(raw[i], 0.5 * float(ordered) / 2 + 0.5 * coverage(content_words(options[i]), texts))
+        return raw
 
     # -- multiple choice ----------------------------------------------------------------
     def option_agreement(self, options: Sequence[str], abstain: Sequence[int], claim: str) -> list[float]:

@@ -3,6 +3,11 @@ the same kinds speech from video becomes, so every tool of the agent and the sam
 time cut work over both: one utterance per turn (an image shared with it is in its text,
 by caption), one caption per session, and hour / day roll-ups. A pure function, like the
 video builder: a failure while building leaves memory as it was.
+
+It also writes REMIND's first level (RefMem-Bench, arXiv:2606.01223): the conversation cut
+into segments of a few turns, each embedded by an event cue written once here and reused by
+every question (the injected summariser writes it when an LLM is configured; without one
+the cue is the segment's own words). The reflective tool ranks these cues.
 """
 from __future__ import annotations
 
@@ -10,17 +15,29 @@ from datetime import datetime, timedelta
 
 from memory.captions import Summarizer, extractive_summary, roll_up
 from memory.conversation import speech_acts, turn_acts
-from memory.records import CLIP_CAPTION, UTTERANCE, MemoryRecord
-from perception.transcripts import Dialogue, Turn
+from memory.records import CLIP_CAPTION, SEGMENT, UTTERANCE, MemoryRecord
+from perception.transcripts import Dialogue, Session, Turn
 from perception.types import AsrSegment
 
 TURN_LENGTH = timedelta(seconds=10)  # a turn's end: the time cut is strict on it
+# Turns per segment: a remark, the reply and what follows it, within the 256 word pieces
+# all-MiniLM-L6-v2 reads (the paper leaves the granularity open).
+SEGMENT_TURNS = 6
 
 
 def turn_text(turn: Turn) -> str:
     """What a turn contributes, speaker first, as an utterance from video reads."""
     shared = f"[shared an image: {turn.image}]" if turn.image else ""
     return f"{turn.speaker}: {' '.join(p for p in (turn.text, shared) if p)}"
+
+
+def segments_of(session: Session, size: int = SEGMENT_TURNS) -> list[tuple[Turn, ...]]:
+    """A session cut into consecutive stretches of `size` turns; a short tail joins the one before."""
+    turns = session.turns
+    cuts = list(range(0, len(turns), size))
+    if len(cuts) > 1 and len(turns) - cuts[-1] < size // 2:
+        cuts.pop()
+    return [turns[a:b] for a, b in zip(cuts, cuts[1:] + [len(turns)])]
 
 
 def build_dialogue(dialogue: Dialogue, namespace: str, summarize: Summarizer | None = None) -> list[MemoryRecord]:
@@ -41,11 +58,16 @@ def build_dialogue(dialogue: Dialogue, namespace: str, summarize: Summarizer | N
         for (session, turn), acts in zip(turns, turn_acts(segments))
     ]
     summarize = summarize or extractive_summary
-    clips = []
+    clips, cues = [], []
     for session in dialogue.sessions:
         people = " and ".join(dict.fromkeys(t.speaker for t in session.turns))
         head = f"Conversation {session.index} between {people} on {session.start:%A %d %B %Y, %H:%M}: "
         clips.append(record(CLIP_CAPTION, head + summarize([turn_text(t) for t in session.turns]),
                             session.start, session.turns[-1].time + TURN_LENGTH,
                             places=[], clip_index=session.index - 1, session=session.index))
-    return records + clips + roll_up(clips, summarize)
+        for part in segments_of(session):
+            cues.append(record(SEGMENT, summarize([turn_text(t) for t in part]), part[0].time,
+                               part[-1].time + TURN_LENGTH, session=session.index,
+                               speakers=list(dict.fromkeys(t.speaker for t in part)),
+                               refs=[t.ref for t in part if t.ref]))
+    return records + clips + cues + roll_up(clips, summarize)

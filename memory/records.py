@@ -21,6 +21,7 @@ PLACE_VISIT = "visit"  # event store: a stay in one place
 CLIP_CAPTION = "clip"  # event store: clip-level caption
 HOUR_SUMMARY = "hour"  # event store: hour roll-up
 DAY_SUMMARY = "day"  # event store: day roll-up
+SEGMENT = "segment"  # event store: a stretch of one conversation, embedded by its event cue
 BEHAVIOR = "behavior"  # behavior store: a regularity aggregated over events
 
 

@@ -194,7 +194,7 @@ def _generated_suite(name: str, size: str, seed: int, data: Optional[Path], syst
 
 
 SuiteArgument = typer.Argument(
-    ..., help="supermemory | egomemreason | videocogqa | m3eval (generated), locomo (with --file), "
+    ..., help="supermemory | egomemreason | videocogqa | m3eval | refmem (generated), locomo (with --file), "
               "or a suite JSONL file.")
 SizeOption = typer.Option("smoke", help="Generated suites: smoke (a few minutes of video, CI) or full.")
 SeedOption = typer.Option(0, help="Generated suites: the world seed (generation is deterministic for it).")
@@ -269,13 +269,22 @@ def bench(
     conversations: Optional[int] = typer.Option(None, min=1, help="locomo: only the first K conversations."),
     limit: Optional[int] = typer.Option(None, min=1, help="locomo: at most N questions per conversation, "
                                                           "taken in turn from each category."),
+    judge_url: Optional[str] = typer.Option(None, help="refmem: an OpenAI-compatible endpoint (…/v1) that judges "
+                                                       "direct answers; its key from OPENAI_API_KEY. Without it, the "
+                                                       "offline judge (eval/refmem/judge.py)."),
+    judge_model: Optional[str] = typer.Option(None, help="refmem: the judge's model (the paper: gpt-4o-2024-08-06)."),
     config: Optional[Path] = ConfigOption,
 ):
     """Run memlens and baselines over a suite; write the report in the paper's table shape,
     with memlens's held-out phrasing accuracy beside its template accuracy. `locomo` runs
-    memlens over LoCoMo's conversations: F1, adversarial refusal and evidence recall."""
+    memlens over LoCoMo's conversations: F1, adversarial refusal and evidence recall.
+    `refmem` generates a RefMem-style dialogue suite (or reads --data, a suite folder) and
+    reports Acc, MemR, BLEU-1 and F1 per dimension and format."""
     if suite == "locomo":
         _bench_locomo(file, out, conversations, limit, config, systems or "memlens")
+        return
+    if suite == "refmem":
+        _bench_refmem(size, seed, data, out, systems or "memlens", judge_url, judge_model, config)
         return
     from eval.generated import GENERATED as SUITES
     from eval.phrasings import DEFAULT_SETS, parse_phrasing_sets
@@ -329,6 +338,40 @@ def _bench_locomo(file: Optional[Path], out: Path, conversations: Optional[int],
             report = run_locomo_bench(system, file, out, conversations, limit, _bars_callback(bars), command, solver)
     except (ValueError, KeyError, PerceptionError) as exc:
         err.print(f"[red]cannot run LoCoMo on {file}: {exc}[/red]")
+        raise typer.Exit(2) from exc
+    finally:
+        system.close()
+    console.print(report.read_text(), markup=False)
+    console.print(f"report: {report}")
+
+
+def _bench_refmem(size: str, seed: int, data: Optional[Path], out: Path, solver: str, judge_url: Optional[str],
+                  judge_model: Optional[str], config: Optional[Path]) -> None:
+    import os
+
+    from eval.refmem.dataset import SuiteError, read_suite
+    from eval.refmem.judge import make_judge
+    from eval.refmem.world import SIZES, generate_suite
+    from service.refmem import run_refmem_bench
+
+    if size not in SIZES and data is None:
+        err.print(f"[red]bench refmem: --size is one of {', '.join(SIZES)}[/red]")
+        raise typer.Exit(2)
+    system = _system(config)
+    try:
+        if data is not None and (data / "items.jsonl").is_file():
+            suite, where = read_suite(data), ["--data", str(data)]
+        else:
+            suite = generate_suite((data or system.config.home / "bench") / f"refmem-{size}-seed{seed}", size, seed)
+            where = ["--size", size, "--seed", str(seed)]
+        judge = make_judge(judge_url, judge_model, os.environ.get("OPENAI_API_KEY"))
+        command = " ".join(["memlens", "bench", "refmem", *where, "--out", str(out)]
+                           + (["--systems", solver] if solver != "memlens" else [])
+                           + (["--judge-url", judge_url, "--judge-model", str(judge_model)] if judge_url else []))
+        with progress_bars(err) as bars:
+            report = run_refmem_bench(system, suite, out, judge, _bars_callback(bars), command, solver)
+    except (ValueError, SuiteError, PerceptionError) as exc:
+        err.print(f"[red]cannot run RefMem: {exc}[/red]")
         raise typer.Exit(2) from exc
     finally:
         system.close()

@@ -14,6 +14,7 @@ from agent.plan import WEARER, QueryPlan
 from agent.state import Evidence
 from agent.tools.base import ToolContext, ToolResult
 from agent.tools.premise import premise_check
+from agent.tools.reflect import reflect
 from agent.tools.talk import people, read, said, speech_acts
 from agent.tools.things import count, locate, seen, state, trajectory
 from agent.tools.timeline import activity, duration, habit, order, when, where_was_i
@@ -39,6 +40,7 @@ TOOLS = {
     "locate": locate, "seen": seen, "trajectory": trajectory, "state": state, "count": count, "where_was_i": where_was_i,
     "when": when, "duration": duration, "order": order, "activity": activity, "habit": habit, "said": said,
     "people": people, "speech_acts": speech_acts, "read": read, "premise_check": premise_check, "search": search,
+    "reflect": reflect,
 }
 
 
@@ -105,6 +107,9 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
         return [ToolCall("speech_acts", {"act": plan.act or ("request" if intent == "requests" else "commitment"),
                                          "speaker": plan.speaker, "topic": terms,
                                          "listener": plan.listener or (plan.people[0] if len(plan.people) == 1 else None)})]
+    if intent == "reflect":
+        person = plan.speaker if plan.speaker not in (None, WEARER) else (plan.people[0] if plan.people else None)
+        return [ToolCall("reflect", {"query": query, "person": person})]
     if intent == "read":
         return [ToolCall("read", {"topic": terms, "query": query, "places": plan.places, "answer_type": plan.answer_type})]
     return []

@@ -58,9 +58,13 @@ class ToolContext:
 
     def records(self, kinds: tuple[str, ...], store: str = "event", after: datetime | None = None,
                 before: datetime | None = None) -> list[MemoryRecord]:
+        return order_by_time(self.operators.memory.store(store).query(self.filter(kinds, after, before)))
+
+    def filter(self, kinds: tuple[str, ...], after: datetime | None = None,
+               before: datetime | None = None) -> RecordFilter:
+        """This namespace's records of these kinds, never at or after t_q."""
         cut = min(before, self.at) if before and self.at else (before or self.at)
-        return order_by_time(self.operators.memory.store(store).query(RecordFilter(
-            namespace=self.namespace, kinds=kinds, before=cut, not_before=after)))
+        return RecordFilter(namespace=self.namespace, kinds=kinds, before=cut, not_before=after)
 
     def visits(self, after: datetime | None = None, before: datetime | None = None) -> list[MemoryRecord]:
         return self.records((PLACE_VISIT,), after=after, before=before)

@@ -16,18 +16,18 @@ from memory.scene import normalise
 READ_COSINE = 0.3  # a text block this close in meaning to the question is about it
 
 
-def _speaker(record: MemoryRecord) -> str:
+def speaker_of(record: MemoryRecord) -> str:
     return record.attrs.get("speaker_name") or record.attrs.get("speaker") or "someone"
 
 
-def _spoken_by(record: MemoryRecord, name: str) -> bool:
+def spoken_by(record: MemoryRecord, name: str) -> bool:
     """A turn memory attributes to this named voice."""
     return (record.attrs.get("speaker_name") or "").lower() == name.lower()
 
 
 def _is_wearer(record: MemoryRecord) -> bool:
     """The wearer's own voice: diarisation labels the glasses' owner, or the turn says so."""
-    return bool(record.attrs.get("is_wearer")) or _spoken_by(record, WEARER)
+    return bool(record.attrs.get("is_wearer")) or spoken_by(record, WEARER)
 
 
 def _words(text: str) -> set[str]:
@@ -52,7 +52,7 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
     if attrs and not hits:  # the named person may not have been recognised by voice
         hits = everyone
     if speaker and speaker != WEARER:
-        named = [e for e in hits if _spoken_by(e.record, speaker)]
+        named = [e for e in hits if spoken_by(e.record, speaker)]
         talks = {e.record.video_id for e in named}
         # Diarisation can split one voice: unnamed turns in a recording where the person spoke may be theirs.
         unnamed = [e for e in hits if e.record.video_id in talks and not e.record.attrs.get("speaker_name")]
@@ -70,7 +70,7 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
     if top.record.id in replies:
         asked, top = top, replies[top.record.id]
     record = top.record
-    words, who = record.attrs.get("said", record.text), _speaker(record)
+    words, who = record.attrs.get("said", record.text), speaker_of(record)
     claim = f"{who}: {words}"
     fix = CORRECTION_CUE.search(words)
     if fix is not None and len(words) - fix.end() > 3:
@@ -86,7 +86,7 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
     on_topic = _overlap(topic, " ".join(e.record.text for e in support))
     matched_act = any(a in record.attrs.get("acts", []) for a in acts)
     # A named speaker who never said it: what someone else said is not an answer.
-    by_them = not speaker or speaker == WEARER or _spoken_by(record, speaker) \
+    by_them = not speaker or speaker == WEARER or spoken_by(record, speaker) \
         or speaker.lower() in record.text.lower()
     names = [n for e in support for n in ctx.people_in(e.record.attrs.get("said", e.record.text))]
     return ToolResult("said", answer, support, (on_topic > 0 or matched_act) and by_them, claim,
@@ -115,10 +115,10 @@ def _answer_to(ctx: ToolContext, turn: MemoryRecord, speaker: str | None) -> Mem
     Not for a request ("could you buy eggs?" is itself what was asked), nor when the named
     person asked it ("what did Bob ask me?"), nor for the wearer's own words."""
     acts = turn.attrs.get("acts", [])
-    if "question" not in acts or "request" in acts or speaker == WEARER or (speaker and _spoken_by(turn, speaker)):
+    if "question" not in acts or "request" in acts or speaker == WEARER or (speaker and spoken_by(turn, speaker)):
         return None
     reply = ctx.operators.reply_to(turn, ctx.at)
-    if reply is None or _is_wearer(reply) or (speaker and not _spoken_by(reply, speaker)):
+    if reply is None or _is_wearer(reply) or (speaker and not spoken_by(reply, speaker)):
         return None
     return reply
 
@@ -153,13 +153,13 @@ def speech_acts(ctx: ToolContext, act: str, speaker: str | None = None, topic: S
              if any(a in r.attrs.get("acts", []) for a in acts)]
     if listener and listener != WEARER:
         heard = {r.video_id for r in ctx.records((UTTERANCE,), "event", after, before)
-                 if _spoken_by(r, listener)}
+                 if spoken_by(r, listener)}
         turns = [r for r in turns if r.video_id in heard] or turns
     named = speaker and speaker != WEARER
-    by_speaker = [r for r in turns if _spoken_by(r, speaker)] if named else turns
+    by_speaker = [r for r in turns if spoken_by(r, speaker)] if named else turns
     if not by_speaker and topic:  # the act was not recognised in the transcript ("let's meet at 5"): match the topic
         everyone = ctx.records((UTTERANCE,), "event", after, before)
-        by_speaker = [r for r in everyone if (not named or _spoken_by(r, speaker)) and _overlap(topic, r.text) > 0]
+        by_speaker = [r for r in everyone if (not named or spoken_by(r, speaker)) and _overlap(topic, r.text) > 0]
     turns = by_speaker or turns  # a voice memory never named: anyone's
     if topic:
         scored = sorted(turns, key=lambda r: (_overlap(topic, r.text), r.wall_start), reverse=True)
@@ -168,9 +168,9 @@ def speech_acts(ctx: ToolContext, act: str, speaker: str | None = None, topic: S
         turns = list(reversed(turns))[:5]
     if not turns:
         return ToolResult("speech_acts", "", [], False, note=f"no {act} remembered")
-    lines = [f'{_speaker(r)}: "{r.attrs.get("said", r.text)}" ({r.wall_start:%a %H:%M})' for r in turns]
+    lines = [f'{speaker_of(r)}: "{r.attrs.get("said", r.text)}" ({r.wall_start:%a %H:%M})' for r in turns]
     return ToolResult("speech_acts", "; ".join(lines), [Evidence(r, 1.0, "speech_acts") for r in turns], True,
-                      "; ".join(f"{_speaker(r)}: {r.attrs.get('said', r.text)}" for r in turns), f"{len(turns)} {act}(s)")
+                      "; ".join(f"{speaker_of(r)}: {r.attrs.get('said', r.text)}" for r in turns), f"{len(turns)} {act}(s)")
 
 
 _AMOUNT = re.compile(r"[$€£]\s?\d|\d[.,]\d{2}\b")

@@ -1,0 +1,82 @@
+"""Reflective questions over conversations: a person's patterns, beliefs, boundaries, how a
+view changed, what they would do next. None of these is a fact one turn states, so the
+tool gathers the scattered turns that bear on the question rather than the one that
+answers it (REMIND's first level, RefMem-Bench arXiv:2606.01223, without its training):
+
+1. rank the conversation's segments by the cosine of their event cue (written at ingest,
+   memory.dialogue_builder) to the question, all-MiniLM-L6-v2 as the paper uses, and keep
+   the top fifth;
+2. rank the turns of those segments by their cosine to the question, the target person's
+   own turns and the turns they answer lifted (the paper's speaker salience, which reaches
+   the trigger of an implicit reply);
+3. return the best turns, in time order, as evidence; options are judged against them.
+"""
+from __future__ import annotations
+
+import math
+from collections import defaultdict
+from collections.abc import Sequence
+
+from agent.state import Evidence
+from agent.tools.base import ToolContext, ToolResult
+from agent.tools.talk import speaker_of, spoken_by
+from memory.records import SEGMENT, UTTERANCE, MemoryRecord
+
+SEGMENT_SHARE = 0.2  # the paper's top 20 % of segments ...
+MIN_SEGMENTS = 3  # ... but never fewer than this: a short chat's fifth is one stretch of it
+MAX_LINES = 10
+SPEAKER_LIFT = 0.15  # added to the cosine of the person's turns and of the turns they reply to
+
+
+def _key(record: MemoryRecord) -> tuple[str, object]:
+    return record.video_id, record.attrs.get("session")
+
+
+def _lines_in(segments: Sequence[MemoryRecord], turns: Sequence[MemoryRecord]) -> list[MemoryRecord]:
+    """The turns inside the chosen segments, in time order."""
+    spans = defaultdict(list)
+    for s in segments:
+        spans[_key(s)].append((s.wall_start, s.wall_end))
+    return [t for t in turns if any(a <= t.wall_start < b for a, b in spans.get(_key(t), ()))]
+
+
+def _lifted(turns: Sequence[MemoryRecord], person: str | None) -> set[int]:
+    """The person's turns and the turn before each (what they were answering)."""
+    if not person:
+        return set()
+    keep: set[int] = set()
+    for n, t in enumerate(turns):
+        if spoken_by(t, person):
+            keep.add(t.id)
+            if n and _key(turns[n - 1]) == _key(t):
+                keep.add(turns[n - 1].id)
+    return keep
+
+
+def reflect(ctx: ToolContext, query: str, person: str | None = None) -> ToolResult:
+    """The turns that bear on a question about a person, from the top fifth of segments."""
+    lo, hi = ctx.window()
+    segments = ctx.records((SEGMENT,), after=lo, before=hi)
+    turns = ctx.records((UTTERANCE,), after=lo, before=hi)
+    if not turns:
+        return ToolResult("reflect", "", [], False, None, "no conversation in memory")
+    memory = ctx.retriever.memory
+    want = max(MIN_SEGMENTS, math.ceil(SEGMENT_SHARE * len(segments)))
+    if len(segments) > want:
+        ranked = memory.store("event").search_dense(query, ctx.filter((SEGMENT,), lo, hi), want)
+        pool = _lines_in([r for r, _ in ranked], turns) or turns
+    else:  # a short chat, or conversation heard in video (no segments): every turn is a candidate
+        pool = list(turns)
+    vectors = memory.embedder.embed([query] + [t.text for t in pool])
+    lifted = _lifted(turns, person)
+    scores = {t.id: float(vectors[n + 1] @ vectors[0]) + (SPEAKER_LIFT if t.id in lifted else 0.0)
+              for n, t in enumerate(pool)}
+    best = sorted(pool, key=lambda t: -scores[t.id])[:MAX_LINES]
+    support = [Evidence(t, round(scores[t.id], 4), "reflect") for t in sorted(best, key=lambda t: t.wall_start)]
+    top = max(best, key=lambda t: scores[t.id])
+    chosen = f"the top {want} of {len(segments)} segments" if len(segments) > want else "every turn"
+    if person and not spoken_by(top, person):
+        # even lifted, the person's own turns are not what bears on it: memory holds it of someone else
+        return ToolResult("reflect", "", support, False, None,
+                          f"{len(best)} turns from {chosen}, the best by {speaker_of(top)}, not {person}")
+    return ToolResult("reflect", top.text, support, True, None, f"{len(best)} turns from {chosen}")
