@@ -29,15 +29,15 @@ def abstain_options(options: Sequence[str]) -> list[int]:
     return [i for i, o in enumerate(options) if ABSTAIN_OPTION.search(o.strip())]
 
 
-def all_that_apply(scores: Sequence[float], options: Sequence[str], ratio: float = 0.5) -> list[int]:
-    """The options to pick when any number may be right ("select all that apply"): every
-    one whose probability is at least `ratio` of the best one's, never a "cannot be
-    answered" option. One clear favourite picks one; a near tie picks both."""
-    offered = [i for i in range(len(options)) if i not in abstain_options(options)]
-    if not offered:
-        return []
-    best = max(scores[i] for i in offered)
-    return [i for i in offered if scores[i] >= ratio * best]
+def all_that_apply(scores: Sequence[float], options: Sequence[str]) -> list[int]:
+    """The options to pick when any number may be right ("select all that apply"): the
+    best ones down to the widest drop in score, so a clear favourite stands alone and a
+    group that evidence supports alike goes together; never a "cannot be answered" option."""
+    offered = sorted((i for i in range(len(options)) if i not in abstain_options(options)), key=lambda i: -scores[i])
+    if len(offered) < 2:
+        return offered
+    drops = [scores[a] - scores[b] for a, b in zip(offered, offered[1:])]
+    return sorted(offered[: drops.index(max(drops)) + 1])
 
 
 def key_terms(plan: QueryPlan) -> list[str]:

@@ -321,6 +321,22 @@ def bench(
     console.print(f"report: {report}")
 
 
+def _bench_report(config: Optional[Path], failure: str, errors: tuple[type[Exception], ...], run) -> None:
+    """Run one conversation bench on a system with progress bars, print its report, and turn
+    the input errors it names into exit 2 with `failure` before them."""
+    system = _system(config)
+    try:
+        with progress_bars(err) as bars:
+            report = run(system, _bars_callback(bars))
+    except errors as exc:
+        err.print(f"[red]{failure}: {exc}[/red]")
+        raise typer.Exit(2) from exc
+    finally:
+        system.close()
+    console.print(report.read_text(), markup=False)
+    console.print(f"report: {report}")
+
+
 def _bench_locomo(file: Optional[Path], out: Path, conversations: Optional[int], limit: Optional[int],
                   config: Optional[Path], solver: str = "memlens") -> None:
     from service.locomo import run_locomo_bench
@@ -332,17 +348,8 @@ def _bench_locomo(file: Optional[Path], out: Path, conversations: Optional[int],
                        + (["--conversations", str(conversations)] if conversations else [])
                        + (["--limit", str(limit)] if limit else [])
                        + (["--systems", solver] if solver != "memlens" else []))
-    system = _system(config)
-    try:
-        with progress_bars(err) as bars:
-            report = run_locomo_bench(system, file, out, conversations, limit, _bars_callback(bars), command, solver)
-    except (ValueError, KeyError, PerceptionError) as exc:
-        err.print(f"[red]cannot run LoCoMo on {file}: {exc}[/red]")
-        raise typer.Exit(2) from exc
-    finally:
-        system.close()
-    console.print(report.read_text(), markup=False)
-    console.print(f"report: {report}")
+    _bench_report(config, f"cannot run LoCoMo on {file}", (ValueError, KeyError, PerceptionError),
+                  lambda system, bars: run_locomo_bench(system, file, out, conversations, limit, bars, command, solver))
 
 
 def _bench_refmem(size: str, seed: int, data: Optional[Path], out: Path, solver: str, judge_url: Optional[str],
@@ -357,26 +364,20 @@ def _bench_refmem(size: str, seed: int, data: Optional[Path], out: Path, solver:
     if size not in SIZES and data is None:
         err.print(f"[red]bench refmem: --size is one of {', '.join(SIZES)}[/red]")
         raise typer.Exit(2)
-    system = _system(config)
-    try:
+
+    def run(system, bars):
         if data is not None and (data / "items.jsonl").is_file():
             suite, where = read_suite(data), ["--data", str(data)]
         else:
             suite = generate_suite((data or system.config.home / "bench") / f"refmem-{size}-seed{seed}", size, seed)
             where = ["--size", size, "--seed", str(seed)]
-        judge = make_judge(judge_url, judge_model, os.environ.get("OPENAI_API_KEY"))
         command = " ".join(["memlens", "bench", "refmem", *where, "--out", str(out)]
                            + (["--systems", solver] if solver != "memlens" else [])
                            + (["--judge-url", judge_url, "--judge-model", str(judge_model)] if judge_url else []))
-        with progress_bars(err) as bars:
-            report = run_refmem_bench(system, suite, out, judge, _bars_callback(bars), command, solver)
-    except (ValueError, SuiteError, PerceptionError) as exc:
-        err.print(f"[red]cannot run RefMem: {exc}[/red]")
-        raise typer.Exit(2) from exc
-    finally:
-        system.close()
-    console.print(report.read_text(), markup=False)
-    console.print(f"report: {report}")
+        judge = make_judge(judge_url, judge_model, os.environ.get("OPENAI_API_KEY"))
+        return run_refmem_bench(system, suite, out, judge, bars, command, solver)
+
+    _bench_report(config, "cannot run RefMem", (ValueError, SuiteError, PerceptionError), run)
 
 
 @app.command()

@@ -233,8 +233,8 @@ def run_refmem_bench(system: MemlensSystem, suite: Suite, out, judge, progress=N
     notes = [
         "Acc: MC scores 1 only when the predicted option set equals the gold set (no partial credit); SC one "
         "letter; DA the judge's verdict (semantically equivalent to any one reference).",
-        "memlens picks MC options with agent.compose.all_that_apply: every option at least half as probable as "
-        "the best (the prompt's 'one to four may be correct').",
+        "memlens and NaiveRAG pick MC options with agent.compose.all_that_apply: the best ones down to the widest "
+        "drop in score (the prompt's 'one to four may be correct').",
         "MemR, text dimensions: per item the mean over gold evidence lines of the best cosine "
         "(all-MiniLM-L6-v2; the paper does not name its encoder) to a cited line, averaged over items where both "
         "sides are non-empty, as the paper does; 'cited any evidence' is that coverage, since MemR skips items "

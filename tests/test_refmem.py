@@ -1,116 +1,21 @@
 """RefMem-Bench (seed 002): the suite format and its refusals, the generated dialogue world,
-the paper's metrics and DA judges (an LLM judge over a real OpenAI-protocol HTTP server, and
-the offline fallback), and `memlens bench refmem --size smoke` end to end and resumed."""
+and `memlens bench refmem --size smoke` end to end and resumed (the metrics and judges are
+tests/test_refmem_metrics.py's)."""
 from __future__ import annotations
 
 import json
-import math
 import os
 import subprocess
 import sys
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 
 import pytest
 
 from eval.refmem.dataset import DIMENSIONS, FORMATS, SuiteError, read_suite
-from eval.refmem.judge import JudgeError, OfflineJudge, OpenAIJudge, make_judge
-from eval.refmem.metrics import bleu1, memr_text, memr_visual, option_accuracy, parse_letters, token_f1
 from eval.refmem.world import generate_suite
 from perception.transcripts import read_transcript
 
 ROOT = Path(__file__).resolve().parents[1]
-
-
-# ---- metrics (App. D.7-D.8) ---------------------------------------------------------------
-def test_option_accuracy_is_an_exact_set_match():
-    assert option_accuracy(["D", "a"], ["A", "D"]) == 1.0
-    assert option_accuracy(["A"], ["A", "D"]) == 0.0  # no partial credit on MC
-    assert option_accuracy(["A", "B", "D"], ["A", "D"]) == 0.0
-
-
-def test_letters_are_read_from_a_models_answer():
-    assert parse_letters("[A, D]", 4) == ("A", "D")
-    assert parse_letters("Answer: c", 4) == ("C",)
-    assert parse_letters("B and E", 4) == ("B",)  # E is not an option
-    assert parse_letters("A lot of Dogs", 4) == ("A",)  # letters inside words are not answers
-
-
-def test_memr_text_is_the_mean_best_cosine_and_skips_empty_sides(embedder):
-    gold = ["Maya: I can't stand running", "Maya: I love running now"]
-    assert memr_text(gold, gold, embedder) == pytest.approx(1.0, abs=1e-4)
-    partial = memr_text(gold, ["Maya: I can't stand running", "Jon: the bus was late"], embedder)
-    assert 0.5 < partial < 0.99
-    assert memr_text(gold, ["Jon: the weather is nice"], embedder) < partial
-    assert memr_text(gold, [], embedder) is None and memr_text([], gold, embedder) is None
-
-
-def test_memr_visual_is_index_recall():
-    assert memr_visual([2, 5], [5, 7]) == 0.5
-    assert memr_visual([2, 5], []) == 0.0
-    assert memr_visual([], [1]) is None
-
-
-def test_bleu1_and_f1_by_hand():
-    assert bleu1("grew to love running", ["grew to love running"]) == 1.0
-    # 2 of 2 predicted tokens match, brevity penalty exp(1 - 4/2)
-    assert bleu1("love running", ["grew to love running"]) == pytest.approx(math.exp(-1))
-    assert token_f1("love running", ["grew to love running"]) == pytest.approx(2 * 2 / 6)
-    assert token_f1("Running!", ["hiking", "running"]) == 1.0  # the best reference counts
-    assert bleu1("", ["x"]) == 0.0
-
-
-# ---- judges -----------------------------------------------------------------------------------
-def test_the_offline_judge_accepts_wording_and_rejects_other_concepts():
-    judge = OfflineJudge()
-    assert judge.verdict("q", "Blames other people", ["blames others", "shifts the blame"])
-    assert judge.verdict("q", "she grew to love running", ["grew to love running"])
-    assert not judge.verdict("q", "apologises", ["blames others"])
-    assert not judge.verdict("q", "", ["blames others"])
-
-
-class _ChatServer:
-    """A real HTTP server speaking the OpenAI chat-completions protocol; it records each
-    request and answers with the next queued reply."""
-
-    def __init__(self, replies: list[str]):
-        self.requests: list[dict] = []
-        outer = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                outer.requests.append({"path": self.path, "body": body, "auth": self.headers.get("Authorization")})
-                payload = json.dumps({"choices": [{"message": {"role": "assistant", "content": replies.pop(0)}}]})
-                self.send_response(200)
-                self.send_header("Content-Type", "application/json")
-                self.end_headers()
-                self.wfile.write(payload.encode())
-
-            def log_message(self, *args):
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        threading.Thread(target=self.server.serve_forever, daemon=True).start()
-        self.url = f"http://127.0.0.1:{self.server.server_address[1]}/v1"
-
-
-def test_the_llm_judge_asks_the_endpoint_and_reads_its_verdict():
-    server = _ChatServer(['{"verdict": true}', 'Sure! {"verdict": false}', "I think so"])
-    judge = make_judge(server.url, "gpt-4o-2024-08-06", "sk-test")
-    assert isinstance(judge, OpenAIJudge)
-    assert judge.verdict("What does Ravi avoid?", "his dad", ["their father", "dad"]) is True
-    assert judge.verdict("What does Ravi avoid?", "cooking", ["their father"]) is False
-    with pytest.raises(JudgeError, match="verdict"):
-        judge.verdict("What does Ravi avoid?", "money", ["their father"])
-    first = server.requests[0]
-    assert first["path"] == "/v1/chat/completions" and first["auth"] == "Bearer sk-test"
-    assert first["body"]["model"] == "gpt-4o-2024-08-06" and first["body"]["temperature"] == 0
-    said = json.dumps(first["body"]["messages"])
-    assert "his dad" in said and "their father" in said and "ANY ONE" in said
-    assert judge.verdict("q", "  ", ["x"]) is False and len(server.requests) == 3  # nothing to judge: no call
-    server.server.shutdown()
 
 
 # ---- the generated suite -------------------------------------------------------------------
