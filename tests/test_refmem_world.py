@@ -91,6 +91,9 @@ def test_evidence_lines_and_images_are_the_threads_own(smoke):
                 assert planted.person in speakers and set(speakers) - {planted.person}
             if item.dimension in ("PVB", "TSVP"):
                 assert item.evidence.text[-1].split(":")[0] == planted.person
+            trait = next(t for t in planted.traits if t.dimension == item.dimension)
+            decoys = {line.text for cue in trait.decoys for line in cue}
+            assert not any(t.split(": ", 1)[1] in decoys for t in item.evidence.text)  # a decoy is never evidence
 
 
 def test_pvb_is_speaker_specific_and_cues_are_scattered(smoke):
