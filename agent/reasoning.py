@@ -100,15 +100,17 @@ class EvidenceReasoner:
         A claim of change ("from X to Y") holds only when a line bears out X and a later
         one Y, so it is judged part by part in that order."""
         scored = [i for i in range(len(options)) if i not in abstain]
-        support, _ = line_support(self.embedder, [options[i] for i in scored], texts)
+        changes = {i: parts for i in scored if len(texts) >= 2 and (parts := change_parts(options[i]))}
+        claims = [options[i] for i in scored] + [part for parts in changes.values() for part in parts]
+        support, sims = line_support(self.embedder, claims, texts)  # one embedding of the lines for every claim
         raw = [0.0] * len(options)
         for j, i in enumerate(scored):
             raw[i] = float(support[j])
-            parts = change_parts(options[i])
-            if parts and len(texts) >= 2:
-                _, sims = line_support(self.embedder, list(parts), texts)
-                ordered = max(sims[0, a] + sims[1, b] for a in range(len(texts)) for b in range(a + 1, len(texts)))
-                raw[i] = max(raw[i], 0.5 * float(ordered) / 2 + 0.5 * coverage(content_words(options[i]), texts))
+        for n, i in enumerate(changes):
+            before, after = sims[len(scored) + 2 * n], sims[len(scored) + 2 * n + 1]
+            ordered = max(before[a] + after[b] for a in range(len(texts)) for b in range(a + 1, len(texts)))
+            words_held = float(support[scored.index(i)]) - 0.5 * float(sims[scored.index(i)].max())
+            raw[i] = max(raw[i], 0.5 * float(ordered) / 2 + words_held)
         return raw
 
     # -- multiple choice ----------------------------------------------------------------

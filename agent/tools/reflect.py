@@ -73,7 +73,7 @@ def reflect(ctx: ToolContext, query: str, person: str | None = None) -> ToolResu
               for n, t in enumerate(pool)}
     best = sorted(pool, key=lambda t: -scores[t.id])[:MAX_LINES]
     support = [Evidence(t, round(scores[t.id], 4), "reflect") for t in sorted(best, key=lambda t: t.wall_start)]
-    top = max(best, key=lambda t: scores[t.id])
+    top = best[0]
     chosen = f"the top {want} of {len(segments)} segments" if len(segments) > want else "every turn"
     if person and not spoken_by(top, person):
         # even lifted, the person's own turns are not what bears on it: memory holds it of someone else
