@@ -251,5 +251,6 @@ class MemoryAgent:
         if at is not None and at.tzinfo is not None:  # the service converts to the wearer's clock
             raise ValueError("question time must be on the wearer's clock (naive), not carry an offset")
         state = AgentState(question=question.strip(), namespace=namespace, at=at, options=options or None)
-        out = self.graph.invoke(state, context=self.context)
+        with self.context.operators.memory.pinned():  # old memory or new, never half of a re-ingest
+            out = self.graph.invoke(state, context=self.context)
         return out["result"]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -44,6 +45,10 @@ class Memory:
 
     def store(self, name: StoreName) -> RecordStore:
         return self.db.stores[name]
+
+    def pinned(self) -> AbstractContextManager[None]:
+        """Reads inside see one commit, whatever ingest commits meanwhile (one per question)."""
+        return self.db.pinned()
 
     def ingest(self, video: VideoObservation, namespace: str) -> dict[str, int]:
         """Replace whatever this namespace remembered of this video; returns counts per kind."""

@@ -13,6 +13,8 @@ import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
@@ -43,6 +45,12 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 _COLUMNS = "id, store, kind, namespace, text, video_id, start, end, wall_start, wall_end, keyframes, attrs"
 _WORD = re.compile(r"[A-Za-z0-9]+")
+
+
+def _ids_and_vectors(rows: Sequence[sqlite3.Row]) -> tuple[np.ndarray, np.ndarray]:
+    ids = np.array([r["id"] for r in rows], dtype=np.int64)
+    vectors = np.stack([np.frombuffer(r["vector"], dtype=np.float32) for r in rows]) if rows else np.zeros((0, 0), np.float32)
+    return ids, vectors
 
 
 def _ts(value: datetime) -> str:
@@ -121,10 +129,26 @@ class _ReadWriteLock:
                 self._cond.notify_all()
 
 
+@dataclass
+class _View:
+    """One read transaction that all the threads of a question share: LangGraph runs
+    parallel branches in worker threads and copies the caller's context into them, so a
+    ContextVar carries the view there. SQLite calls on its connection are serialised."""
+
+    owner: MemoryDatabase
+    conn: sqlite3.Connection
+    generation: int
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+
+_VIEW: ContextVar[_View | None] = ContextVar("memlens_memory_view", default=None)
+
+
 class MemoryDatabase:
     """One SQLite file (WAL) shared by the three stores. Writes go through one connection
-    under one lock, a batch at a time; reads use a connection per thread, so a question
-    never waits for another question or for an ingest's transaction."""
+    under one lock, a batch at a time; reads use a connection per thread, or a pinned view
+    (`pinned`), so a question never waits for another question or for an ingest's
+    transaction, and never sees half of one."""
 
     def __init__(self, root: Path, embedder: TextEmbedder):
         self.root = Path(root)
@@ -135,8 +159,9 @@ class MemoryDatabase:
         self._writer: int | None = None  # the thread inside a batch
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
+        self._idle_views: list[sqlite3.Connection] = []  # connections of ended views, for the next
         self._readers_lock = threading.Lock()  # not the writer's: a new reader must not wait for a batch
-        # A commit and the index changes it brings happen together for this process's readers
+        # A commit and the index changes it brings are one step for a view that starts
         self._commit_lock = _ReadWriteLock()
         # another process may hold the write lock for a whole re-ingest: wait for it, do not fail
         self.conn = sqlite3.connect(self.root / "memory.sqlite", check_same_thread=False, timeout=120.0)
@@ -167,44 +192,65 @@ class MemoryDatabase:
     def in_batch(self) -> bool:
         return self._batch_depth > 0
 
-    def reading(self) -> sqlite3.Connection:
-        """The connection for a read: inside this thread's own batch the writer's, which
-        sees the batch's uncommitted changes; elsewhere the thread's own read-only one,
-        which under WAL sees the last commit and does not wait for the writer."""
+    def read(self, sql: str, params: Sequence = ()) -> list[sqlite3.Row]:
+        """Every read goes here: inside this thread's own batch through the writer, which
+        sees the batch's uncommitted changes; inside a view through the view's transaction;
+        elsewhere through the thread's own read-only connection, which under WAL sees the
+        last commit and does not wait for the writer."""
         if self._writer == threading.get_ident():
-            return self.conn
+            return self.conn.execute(sql, params).fetchall()
+        view = self._view()
+        if view is not None:
+            with view.lock:
+                return view.conn.execute(sql, params).fetchall()
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = sqlite3.connect(self.root / "memory.sqlite", check_same_thread=False, timeout=120.0)
-            conn.row_factory = sqlite3.Row
-            conn.execute("PRAGMA query_only=ON")
-            self._local.conn = conn
-            with self._readers_lock:
-                self._readers.append(conn)
+            conn = self._local.conn = self._reader()
+        return conn.execute(sql, params).fetchall()
+
+    def _reader(self) -> sqlite3.Connection:
+        conn = sqlite3.connect(self.root / "memory.sqlite", check_same_thread=False, timeout=120.0)
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA query_only=ON")
+        with self._readers_lock:
+            self._readers.append(conn)
         return conn
 
+    def _view(self) -> _View | None:
+        view = _VIEW.get()
+        return view if view is not None and view.owner is self else None
+
     @contextmanager
-    def snapshot(self) -> Iterator[None]:
-        """Reads that must agree with each other (rows and the FAISS index): one SQLite read
-        transaction, and no commit of this process in between. Inside the writer's own
-        batch, its uncommitted view."""
-        if self._writer == threading.get_ident() or getattr(self._local, "in_snapshot", False):
-            yield  # the writer's own view, or a snapshot this thread already holds
+    def pinned(self) -> Iterator[None]:
+        """Reads in this block, in this thread and in the threads it hands work to, see one
+        commit: a re-ingest that commits meanwhile is either wholly seen or not at all (its
+        deleted rows stay readable, its new ones stay hidden). It holds no lock while it
+        lasts, so it never holds up a commit. Inside a batch or another view, that one."""
+        if self._writer == threading.get_ident() or self._view() is not None:
+            yield
             return
-        with self._commit_lock.shared():
-            conn = self.reading()
+        with self._readers_lock:
+            conn = self._idle_views.pop() if self._idle_views else None
+        conn = conn or self._reader()
+        with self._commit_lock.shared():  # the view starts between commits, never inside one
             conn.execute("BEGIN")
-            self._local.in_snapshot = True
-            try:
-                yield
-            finally:
-                self._local.in_snapshot = False
-                conn.commit()
+            row = conn.execute("SELECT value FROM meta WHERE key='generation'").fetchone()
+        token = _VIEW.set(_View(self, conn, int(row["value"]) if row else 0))
+        try:
+            yield
+        finally:
+            _VIEW.reset(token)
+            conn.commit()  # ends the read transaction
+            with self._readers_lock:
+                self._idle_views.append(conn)
 
     def generation(self) -> int:
         """Bumped in the transaction of every change, so an index file can tell it is stale."""
-        row = self.reading().execute("SELECT value FROM meta WHERE key='generation'").fetchone()
-        return int(row["value"]) if row else 0
+        view = self._view()
+        if view is not None and self._writer != threading.get_ident():
+            return view.generation
+        rows = self.read("SELECT value FROM meta WHERE key='generation'")
+        return int(rows[0]["value"]) if rows else 0
 
     @contextmanager
     def writing(self) -> Iterator[None]:
@@ -292,12 +338,17 @@ class SqliteFaissStore:
     # -- FAISS index lifecycle ---------------------------------------------------------
     @property
     def index(self) -> faiss.IndexIDMap2:
-        """The index for the current generation; use it under `_index_lock`."""
-        current = self.db.generation()
+        """The index of the last commit; use it under `_index_lock`."""
         with self._index_lock:
-            if self._index is None or self._loaded_at != current:  # first use, or another process wrote
-                self._index, self._loaded_at = self._load_or_rebuild(), current
-            return self._index
+            return self._index_as_of(self.db.generation())
+
+    def _index_as_of(self, generation: int) -> faiss.IndexIDMap2 | None:
+        """Under `_index_lock`: the index as of `generation`, loaded on first use or when
+        another process has committed since; None when it already holds a later commit
+        (a view that began before it), which then reads vectors from SQLite instead."""
+        if self._index is None or self._loaded_at is None or self._loaded_at < generation:
+            self._index, self._loaded_at = self._load_or_rebuild(), generation
+        return self._index if self._loaded_at == generation else None
 
     def committed(self, before: int, after: int) -> None:
         """This process's batch moved the database from one generation to the next: an index
@@ -322,7 +373,7 @@ class SqliteFaissStore:
             self._staged = []
 
     def _row_count(self) -> int:
-        return self.db.reading().execute("SELECT COUNT(*) FROM records WHERE store=?", (self.name,)).fetchone()[0]
+        return self.db.read("SELECT COUNT(*) FROM records WHERE store=?", (self.name,))[0][0]
 
     def _load_or_rebuild(self) -> faiss.IndexIDMap2:
         if self.index_path.exists() and self._written_at() == self.db.generation():
@@ -342,15 +393,14 @@ class SqliteFaissStore:
 
 
     def _dim(self) -> int:
-        row = self.db.reading().execute("SELECT vector FROM records LIMIT 1").fetchone()
-        return len(row["vector"]) // 4 if row else (self.db.embedder.dim or 384)
+        rows = self.db.read("SELECT vector FROM records LIMIT 1")
+        return len(rows[0]["vector"]) // 4 if rows else (self.db.embedder.dim or 384)
 
     def _build_from_sqlite(self) -> faiss.IndexIDMap2:
         index = faiss.IndexIDMap2(faiss.IndexFlatIP(self._dim()))
-        rows = self.db.reading().execute("SELECT id, vector FROM records WHERE store=?", (self.name,)).fetchall()
-        if rows:
-            vectors = np.stack([np.frombuffer(r["vector"], dtype=np.float32) for r in rows])
-            index.add_with_ids(vectors, np.array([r["id"] for r in rows], dtype=np.int64))
+        ids, vectors = _ids_and_vectors(self.db.read("SELECT id, vector FROM records WHERE store=?", (self.name,)))
+        if ids.size:
+            index.add_with_ids(vectors, ids)
         self._dirty = True
         return index
 
@@ -406,29 +456,39 @@ class SqliteFaissStore:
         sql = f"SELECT {_COLUMNS} FROM records WHERE {where} ORDER BY wall_start, id"
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
-        return [_row_to_record(r) for r in self.db.reading().execute(sql, params).fetchall()]
+        return [_row_to_record(r) for r in self.db.read(sql, params)]
 
     def count(self, flt: RecordFilter) -> int:
         where, params = _where(self.name, flt)
-        return self.db.reading().execute(f"SELECT COUNT(*) FROM records WHERE {where}", params).fetchone()[0]
+        return self.db.read(f"SELECT COUNT(*) FROM records WHERE {where}", params)[0][0]
 
     def _candidate_ids(self, flt: RecordFilter) -> np.ndarray:
         where, params = _where(self.name, flt)
-        rows = self.db.reading().execute(f"SELECT id FROM records WHERE {where}", params).fetchall()
-        return np.array([r[0] for r in rows], dtype=np.int64)
+        return np.array([r[0] for r in self.db.read(f"SELECT id FROM records WHERE {where}", params)], dtype=np.int64)
 
     def search_dense(self, text: str, flt: RecordFilter, k: int) -> list[tuple[MemoryRecord, float]]:
         query = self.db.embedder.embed([text])
-        with self.db.snapshot():  # the candidate rows and the index from one commit
+        with self.db.pinned():  # the candidate rows and the vectors searched from one commit
             candidates = self._candidate_ids(flt)
             if candidates.size == 0:
                 return []
-            params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(candidates))
             with self._index_lock:
-                scores, ids = self.index.search(query, min(k, candidates.size), params=params)
-            found = [(int(i), float(s)) for i, s in zip(ids[0], scores[0]) if i >= 0]
+                index = self._index_as_of(self.db.generation())
+                if index is not None:
+                    params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(candidates))
+                    scores, ids = index.search(query, min(k, candidates.size), params=params)
+                    found = [(int(i), float(s)) for i, s in zip(ids[0], scores[0]) if i >= 0]
+            if index is None:  # the index has moved past this view: the view's own vectors, exactly
+                found = self._search_rows(query[0], flt, k)
             by_id = {r.id: r for r in self.get([i for i, _ in found])}
         return [(by_id[i], s) for i, s in found if i in by_id]
+
+    def _search_rows(self, query: np.ndarray, flt: RecordFilter, k: int) -> list[tuple[int, float]]:
+        where, params = _where(self.name, flt)
+        ids, vectors = _ids_and_vectors(self.db.read(f"SELECT id, vector FROM records WHERE {where}", params))
+        scores = vectors @ query
+        top = np.argsort(-scores, kind="stable")[:k]
+        return [(int(ids[i]), float(scores[i])) for i in top]
 
     def search_lexical(self, text: str, flt: RecordFilter, k: int) -> list[tuple[MemoryRecord, float]]:
         terms = [w.lower() for w in _WORD.findall(text)]
@@ -441,8 +501,9 @@ class SqliteFaissStore:
             f"JOIN records r ON r.id = records_fts.rowid "
             f"WHERE records_fts MATCH ? AND {where} ORDER BY score DESC LIMIT ?"
         )
-        rows = self.db.reading().execute(sql, [match, *params, k]).fetchall()
-        by_id = {r.id: r for r in self.get([row["rid"] for row in rows])}
+        with self.db.pinned():  # the matches and their rows from one commit
+            rows = self.db.read(sql, [match, *params, k])
+            by_id = {r.id: r for r in self.get([row["rid"] for row in rows])}
         return [(by_id[row["rid"]], float(row["score"])) for row in rows if row["rid"] in by_id]
 
     def delete(self, flt: RecordFilter) -> int:

@@ -58,7 +58,7 @@ class TrackStore:
         if before is not None:
             sql += " AND wall_start < ?"
             args.append(_ts(before))
-        rows = self.db.reading().execute(sql + " ORDER BY wall_start", args).fetchall()
+        rows = self.db.read(sql + " ORDER BY wall_start", args)
         return [StoredTrack(r["namespace"], r["video_id"], r["kind"], datetime.fromisoformat(r["wall_start"]),
                             datetime.fromisoformat(r["wall_end"]), json.loads(r["payload"])) for r in rows]
 

@@ -280,7 +280,8 @@ def test_fifty_questions_at_once_during_an_ingest_all_answered(api, alice_job, s
     latencies = sorted(s for _, s, _ in results)
     print(f"50 concurrent /ask during ingest: p50 {latencies[25]:.2f} s, p95 {latencies[47]:.2f} s, max {latencies[-1]:.2f} s")
     assert [code for code, _, _ in results] == [200] * 50
-    assert all("BLUEFOX42" in answer for _, _, answer in results)
+    missed = [answer for _, _, answer in results if "BLUEFOX42" not in answer]
+    assert not missed, f"{len(missed)} of 50 answers lack the password, e.g. {missed[:3]}"
 
 
 def _a_dead_pid() -> int:

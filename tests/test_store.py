@@ -175,3 +175,39 @@ def test_a_dense_search_during_replacements_always_sees_one_whole_commit(db):
     for t in [writer, *readers]:
         t.join(120)
     assert len(searches) > 20 and not misses, f"{len(misses)} of {len(searches)} searches found nothing"
+
+
+def test_a_view_sees_one_commit_across_threads_and_never_holds_up_a_commit(db):
+    """A question's reads span many calls, some in LangGraph's worker threads: inside
+    `pinned` every one of them sees the memory as it was when the question began, although a
+    re-ingest replaces the record meanwhile (and commits without waiting for the question);
+    the dense search then no longer matches the live index and reads the view's own vectors."""
+    import contextvars
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    store = db.stores["event"]
+    store.add([_rec("the wifi password is BLUEFOX42", 0)])
+
+    def replace():
+        with db.batch():
+            store.delete(RecordFilter(video_ids=("v1",)))
+            store.add([_rec("the wifi password changed to REDOWL7", 0)])
+
+    def seen() -> dict[str, list[str]]:
+        return {"query": [r.text for r in store.query(RecordFilter())],
+                "dense": [r.text for r, _ in store.search_dense("wifi password", RecordFilter(), 3)],
+                "lexical": [r.text for r, _ in store.search_lexical("wifi password", RecordFilter(), 3)]}
+
+    old = {k: ["the wifi password is BLUEFOX42"] for k in ("query", "dense", "lexical")}
+    with db.pinned():
+        assert seen() == old
+        writer = threading.Thread(target=replace)
+        writer.start()
+        writer.join(30)
+        assert not writer.is_alive(), "the commit waited for an open question"
+        assert seen() == old
+        with ThreadPoolExecutor(2) as pool:  # as LangGraph runs parallel tool branches
+            branches = [pool.submit(contextvars.copy_context().run, seen) for _ in range(2)]
+            assert [b.result() for b in branches] == [old, old]
+    assert seen() == {k: ["the wifi password changed to REDOWL7"] for k in ("query", "dense", "lexical")}
