@@ -9,6 +9,8 @@ import re
 from collections import defaultdict
 from dataclasses import dataclass
 
+import wordninja
+
 from memory.captions import ClipCaptioner, ClipFacts, ComposedCaptioner, Summarizer, roll_up
 from memory.config import MemoryConfig
 from memory.conversation import name_speakers, turn_acts
@@ -51,6 +53,15 @@ def _episodes(items, gap: float) -> list[_Episode]:
             done.append(ep)
         open_by_key[(key, place)] = _Episode(key, label, place, [t], conf, block)
     return sorted(done + list(open_by_key.values()), key=lambda e: e.times[0])
+
+
+def spelled_out(line: str, longest: int = 6) -> str | None:
+    """The line with words OCR ran together split apart ("NEWYORKNEWYORK" -> "NEW YORK NEW
+    YORK"), so it is found by its words; None when no token of `longest`+ characters splits."""
+    parts = [wordninja.split(token) if len(token) >= longest else [token] for token in line.split()]
+    if all(len(p) <= 1 for p in parts):
+        return None
+    return " ".join(piece for p in parts for piece in p)
 
 
 class RecordBuilder:
@@ -138,8 +149,10 @@ class RecordBuilder:
         ]
         out = []
         for ep in _episodes(items, self.config.sighting_gap):
+            words = spelled_out(ep.label)
             out.append(record(
-                "event", TEXT_SIGHTING, f'Read "{ep.label}"' + (f" in the {ep.place}" if ep.place else ""),
+                "event", TEXT_SIGHTING, f'Read "{ep.label}"' + (f" ({words})" if words else "")
+                + (f" in the {ep.place}" if ep.place else ""),
                 ep.times[0], ep.times[-1], keyframes=ep.times, line=ep.label, block=ep.block,
                 place=ep.place, confidence=round(ep.confidence, 4),
             ))

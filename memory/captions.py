@@ -49,7 +49,7 @@ class ComposedCaptioner:
         return ". ".join(parts) + "."
 
 
-def extractive_summary(texts: Sequence[str], limit: int = 1200) -> str:
+def extractive_summary(texts: Sequence[str], limit: int = 1200, sep: str = " ") -> str:
     """Keep captions in order until the budget is spent: no model, no hallucination."""
     out, used = [], 0
     for text in texts:
@@ -58,7 +58,7 @@ def extractive_summary(texts: Sequence[str], limit: int = 1200) -> str:
             break
         out.append(text)
         used += len(text)
-    return " ".join(out)
+    return sep.join(out)
 
 
 def _bucket(start: datetime, granularity: str) -> datetime:

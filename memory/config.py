@@ -32,4 +32,8 @@ class MemoryConfig:
     states: tuple[str, ...] = ("dirty", "clean", "open", "closed", "full", "empty", "on", "off",
                                "broken", "wet", "dry")
     min_text_confidence: float = 0.5
+    # Who writes segment cues, session captions and hour / day roll-ups: "llm" (the configured
+    # agent.llm; refused without one), "extractive" (the remembered words themselves), or
+    # "auto": the LLM when one is configured. An LLM summary costs a model call per segment.
+    summaries: str = "auto"
     extra: dict = field(default_factory=dict)

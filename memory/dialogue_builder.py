@@ -7,15 +7,20 @@ video builder: a failure while building leaves memory as it was.
 It also writes REMIND's first level (RefMem-Bench, arXiv:2606.01223): the conversation cut
 into segments of a few turns, each embedded by an event cue written once here and reused by
 every question (the injected summariser writes it when an LLM is configured; without one
-the cue is the segment's own words). The reflective tool ranks these cues.
+the cue is the segment's own words), and, given the embedder, the patterns across sessions
+that no turn states (memory.dialogue_patterns). The reflective tool ranks both.
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
+
+import numpy as np
 
 from memory.captions import Summarizer, extractive_summary, roll_up
 from memory.conversation import speech_acts, turn_acts
-from memory.records import CLIP_CAPTION, SEGMENT, UTTERANCE, MemoryRecord
+from memory.dialogue_patterns import Said, conversation_patterns
+from memory.records import CLIP_CAPTION, PATTERN, SEGMENT, UTTERANCE, MemoryRecord
 from perception.transcripts import Dialogue, Session, Turn
 from perception.types import AsrSegment
 
@@ -40,7 +45,8 @@ def segments_of(session: Session, size: int = SEGMENT_TURNS) -> list[tuple[Turn,
     return [turns[a:b] for a, b in zip(cuts, cuts[1:] + [len(turns)])]
 
 
-def build_dialogue(dialogue: Dialogue, namespace: str, summarize: Summarizer | None = None) -> list[MemoryRecord]:
+def build_dialogue(dialogue: Dialogue, namespace: str, summarize: Summarizer | None = None,
+                   embed: Callable[[Sequence[str]], np.ndarray] | None = None) -> list[MemoryRecord]:
     origin = dialogue.sessions[0].start
 
     def record(kind: str, text: str, begun: datetime, ended: datetime, **attrs) -> MemoryRecord:
@@ -54,8 +60,9 @@ def build_dialogue(dialogue: Dialogue, namespace: str, summarize: Summarizer | N
     records = [
         record(UTTERANCE, turn_text(turn), turn.time, turn.time + TURN_LENGTH,
                speaker=turn.speaker, speaker_name=turn.speaker, said=turn.text, acts=acts or speech_acts(turn.text),
-               session=session.index, ref=turn.ref, image=turn.image, image_index=turn.image_index, confidence=1.0)
-        for (session, turn), acts in zip(turns, turn_acts(segments))
+               session=session.index, ref=turn.ref, image=turn.image, image_index=turn.image_index, confidence=1.0,
+               turn=n)
+        for n, ((session, turn), acts) in enumerate(zip(turns, turn_acts(segments)))
     ]
     summarize = summarize or extractive_summary
     clips, cues = [], []
@@ -70,4 +77,18 @@ def build_dialogue(dialogue: Dialogue, namespace: str, summarize: Summarizer | N
                                part[-1].time + TURN_LENGTH, session=session.index,
                                speakers=list(dict.fromkeys(t.speaker for t in part)),
                                refs=[t.ref for t in part if t.ref]))
-    return records + clips + cues + roll_up(clips, summarize)
+    return records + clips + cues + roll_up(clips, summarize) + (_patterns(records, embed) if embed else [])
+
+
+def _patterns(utterances: Sequence[MemoryRecord], embed: Callable[[Sequence[str]], np.ndarray]) -> list[MemoryRecord]:
+    said = [Said(u.attrs["speaker"], u.attrs["session"], u.text.split(": ", 1)[-1], u.attrs["turn"]) for u in utterances]
+    found = conversation_patterns(said, embed([s.text for s in said]))
+    out = []
+    for p in found:
+        members = [utterances[t] for t in p.turns]
+        out.append(MemoryRecord(
+            store="event", kind=PATTERN, namespace=members[0].namespace, text=p.text, video_id=members[0].video_id,
+            start=members[0].start, end=members[-1].end, wall_start=members[0].wall_start, wall_end=members[-1].wall_end,
+            attrs={"person": p.person, "pattern": p.kind, "sessions": p.sessions, "turns": p.turns,
+                   "refs": [m.attrs["ref"] for m in members if m.attrs.get("ref")]}))
+    return out

@@ -60,7 +60,8 @@ class Memory:
     def ingest_dialogue(self, dialogue: Dialogue, namespace: str) -> dict[str, int]:
         """Replace whatever this namespace remembered of this conversation (a transcript not
         inside a video): its turns become utterances beside the ones heard in video."""
-        return self._replace(namespace, dialogue.dialogue_id, build_dialogue(dialogue, namespace, self.builder.summarize))
+        records = build_dialogue(dialogue, namespace, self.builder.summarize, self.embedder.embed)
+        return self._replace(namespace, dialogue.dialogue_id, records)
 
     def _replace(self, namespace: str, video_id: str, records: list[MemoryRecord],
                  tracks: Sequence[tuple[str, datetime, float, dict]] = ()) -> dict[str, int]:

@@ -22,6 +22,7 @@ CLIP_CAPTION = "clip"  # event store: clip-level caption
 HOUR_SUMMARY = "hour"  # event store: hour roll-up
 DAY_SUMMARY = "day"  # event store: day roll-up
 SEGMENT = "segment"  # event store: a stretch of one conversation, embedded by its event cue
+PATTERN = "pattern"  # event store: what a person keeps doing or avoiding across a conversation's sessions
 BEHAVIOR = "behavior"  # behavior store: a regularity aggregated over events
 
 

@@ -28,6 +28,8 @@ _KEYFRAME_FIELDS = (
     "keyframe_min_interval",
     "shot_change_threshold",
     "keyframe_dedup_threshold",
+    "keyframe_text_threshold",
+    "keyframe_text_interval",
 )
 STAGE_FIELDS: dict[str, tuple[str, ...]] = {
     "keyframes": _KEYFRAME_FIELDS,
@@ -59,6 +61,11 @@ class PerceptionConfig:
     # A shot-change candidate this close to the last keyframe is a flash or flicker, not a
     # new view, and is skipped.
     keyframe_dedup_threshold: float = 0.05
+    # Text shown inside a shot (a caption, a lower third, a sign turned to): a region whose
+    # pixels are newly this much letter strokes makes a keyframe (0 = off), at most one per
+    # `keyframe_text_interval` seconds (perception/keyframes.py).
+    keyframe_text_threshold: float = 0.05
+    keyframe_text_interval: float = 2.0
 
     # speech
     asr_backend: str = "faster-whisper"  # "whisperx" (GPU extra) or "none"

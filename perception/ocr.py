@@ -7,6 +7,9 @@ Engines load on the first `read`.
 """
 from __future__ import annotations
 
+import dataclasses
+import unicodedata
+from collections import Counter
 from collections.abc import Sequence
 from typing import Any, Protocol, runtime_checkable
 
@@ -39,12 +42,31 @@ def polygon_to_box(points: Any, width: int, height: int) -> Box:
     )
 
 
+TIDY_ID = "tidy-v1"  # part of the OCR cache key: what `tidy_text` keeps
+
+
+def _script(char: str) -> str:
+    """LATIN, CJK, CYRILLIC...; digits belong to every script."""
+    return "" if char.isdigit() else unicodedata.name(char, "?").split()[0]
+
+
+def tidy_text(text: str) -> str | None:
+    """A line as memory keeps it, or None for junk. Letters of a script that fewer of the
+    line's letters are in are misreads (a logo's curve read as '作' beside 'TED'), and what
+    is left must hold two letters or digits (a lone glyph is noise, not text)."""
+    scripts = Counter(_script(c) for c in text if c.isalnum() and not c.isdigit())
+    main = scripts.most_common(1)[0][0] if scripts else ""
+    kept = " ".join("".join(c for c in text if not c.isalnum() or _script(c) in ("", main)).split())
+    return kept if sum(c.isalnum() for c in kept) >= 2 else None
+
+
 def read_frames(reader: TextReader, frames: Sequence[tuple[float, np.ndarray]]) -> list[OcrLine]:
-    """All lines on a batch of (t, frame): a backend's `read_batch` when it has one."""
+    """All lines on a batch of (t, frame), tidied (`tidy_text`); a backend's `read_batch`
+    when it has one."""
     batch = getattr(reader, "read_batch", None)
-    if callable(batch):
-        return list(batch(frames))
-    return [line for t, frame in frames for line in reader.read(frame, t)]
+    lines = list(batch(frames)) if callable(batch) else [line for t, f in frames for line in reader.read(f, t)]
+    tidied = [(line, tidy_text(line.text)) for line in lines]
+    return [dataclasses.replace(line, text=text) for line, text in tidied if text is not None]
 
 
 class RapidOcrReader:

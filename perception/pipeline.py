@@ -32,7 +32,7 @@ from .config import PerceptionConfig
 from .decode import VideoInfo, iter_frames, probe, to_local_naive
 from .errors import BackendUnavailable
 from .keyframes import KeyframeSelector
-from .ocr import TextReader, make_text_reader, read_frames
+from .ocr import TIDY_ID, TextReader, make_text_reader, read_frames
 from .progress import ProgressReporter, as_progress
 from .serialize import ocr_from_dict, ocr_to_dict
 from .source_tracking import MODEL_ID as SOURCES_MODEL_ID
@@ -46,7 +46,7 @@ from .symbols import SymbolTrack
 from .types import ClipObservation, ClipSpan, OcrLine, VideoObservation
 
 log = logging.getLogger(__name__)
-KEYFRAME_MODEL_ID = "hsv-histogram-v1"
+KEYFRAME_MODEL_ID = "hsv-histogram+strokes-v2"
 _UNRESOLVED = object()
 
 
@@ -244,7 +244,10 @@ class Perceiver:
         cfg = self.config
         reader = self.reader() if "ocr" not in self._off else None
         clip_id = self._clip_model_id()
-        fp = {stage: cfg.fingerprint(stage) for stage in ("keyframes", "ocr", "clip")}
+        # what was read or embedded on keyframes is stale when the keyframe choice changed
+        fp = {stage: cfg.fingerprint(stage) + (f"+{KEYFRAME_MODEL_ID}" if stage != "keyframes" else "")
+              for stage in ("keyframes", "ocr", "clip")}
+        fp["ocr"] += f"+{TIDY_ID}"
         out: dict[int, _ClipVisual] = {}
         for s in spans:
             vid, i = s.video_id, s.index
@@ -303,7 +306,8 @@ class Perceiver:
                     finished.add(current.index)
                 current = span
                 selector = KeyframeSelector(cfg.keyframe_min_interval, cfg.shot_change_threshold,
-                                            cfg.keyframe_dedup_threshold)
+                                            cfg.keyframe_dedup_threshold, text_threshold=cfg.keyframe_text_threshold,
+                                            text_interval=cfg.keyframe_text_interval)
             if selector.offer(t, frame):
                 out[span.index].frames.append((t, frame))
         if current is not None:

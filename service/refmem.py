@@ -15,7 +15,7 @@ from datetime import datetime, timedelta
 from functools import cached_property
 
 from agent.compose import all_that_apply
-from agent.llm import ChatModel, make_chat_model
+from agent.llm import ChatModel
 from agent.short_answer import ShortAnswerer
 from eval.refmem.dataset import LETTERS, RefMemItem, Suite
 from memory.records import UTTERANCE, MemoryRecord
@@ -149,7 +149,7 @@ class FullContextRefmem(MemlensRefmem):
 
     def __init__(self, system: MemlensSystem, suite: Suite, chat: ChatModel | None = None):
         super().__init__(system, suite)
-        self.chat = chat or make_chat_model(system.config.agent.llm)
+        self.chat = chat or system.chat  # the model the system already loaded, not a second copy
         if self.chat is None:
             raise ValueError("the full-context baseline needs an LLM: set agent.llm (e.g. --config with "
                              "backend llamacpp or openai)")

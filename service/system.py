@@ -10,12 +10,14 @@ from pathlib import Path
 
 from agent.composed import SourceAnswerer
 from agent.graph import AgentContext, MemoryAgent
-from agent.llm import make_chat_model
+from agent.llm import ChatModel, make_chat_model
 from agent.planners import make_planner
 from agent.question_nlp import SpacyPipeline
 from agent.reasoning import EvidenceReasoner
 from agent.state import AgentAnswer
+from agent.summaries import LLMSummarizer
 from agent.symbolic import SymbolicAnswerer
+from memory.captions import Summarizer
 from memory.memory import Memory
 from perception.cache import ObservationCache
 from perception.pipeline import Perceiver, file_video_id
@@ -51,6 +53,8 @@ class MemlensSystem:
         self._memory: Memory | None = None
         self._retriever: HybridRetriever | None = None
         self._agent: MemoryAgent | None = None
+        self._chat: ChatModel | None = None
+        self._chat_made = False
         self.cache = ObservationCache(config.perception.cache_dir) if config.perception.cache_dir else None
 
     # Built on first use: `memlens --help` and `doctor` must not pay for model loading.
@@ -62,11 +66,31 @@ class MemlensSystem:
             return self._perceiver
 
     @property
+    def chat(self) -> ChatModel | None:
+        """The configured LLM (None without one), shared by the agent and memory's summaries;
+        a local model loads on its first call, not here."""
+        with self._lock:
+            if not self._chat_made:
+                self._chat, self._chat_made = make_chat_model(self.config.agent.llm), True
+            return self._chat
+
+    @property
     def memory(self) -> Memory:
+        if self._memory is None:
+            summarize = self._summarizer()
         with self._lock:
             if self._memory is None:
-                self._memory = Memory(self.config.memory)
+                self._memory = Memory(self.config.memory, summarize=summarize)
             return self._memory
+
+    def _summarizer(self) -> Summarizer | None:
+        mode = self.config.memory.summaries
+        if mode not in ("auto", "llm", "extractive"):
+            raise ValueError(f"memory.summaries is {mode!r}; one of auto, llm, extractive")
+        chat = self.chat if mode != "extractive" else None
+        if chat is None and mode == "llm":
+            raise ValueError("memory.summaries = 'llm' needs an LLM: set agent.llm.backend")
+        return LLMSummarizer(chat) if chat is not None else None
 
     @property
     def retriever(self) -> HybridRetriever:
@@ -79,10 +103,9 @@ class MemlensSystem:
 
     @property
     def agent(self) -> MemoryAgent:
-        memory, retriever = self.memory, self.retriever
+        memory, retriever, chat = self.memory, self.retriever, self.chat
         with self._lock:
             if self._agent is None:
-                chat = make_chat_model(self.config.agent.llm)
                 self._agent = MemoryAgent(AgentContext(
                     retriever=retriever,
                     operators=MemoryOperators(memory),

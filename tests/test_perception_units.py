@@ -33,6 +33,7 @@ from perception import (
 )
 from perception.asr import _confidence, to_16k
 from perception.decode import parse_creation_time
+from perception.keyframes import KeyframeSelector
 from perception.ocr import polygon_to_box
 from perception.progress import as_progress
 from perception.speakers import cluster_embeddings, label_segments
@@ -76,6 +77,34 @@ def test_keyframes_static_video_only_minimum_rate():
     frames = [(i / 2, flat((90, 90, 90), noise=6, seed=i)) for i in range(40)]
     keys = [frames[i][0] for i in select_keyframes(frames, min_interval=5)]
     assert keys == [0.0, 5.0, 10.0, 15.0]
+
+
+def _lower_third(frame: np.ndarray, text: str) -> np.ndarray:
+    """A caption bar with white letters across the bottom of the frame, as broadcasts show."""
+    import cv2
+
+    out = frame.copy()
+    h, w = out.shape[:2]
+    out[int(h * 0.8):int(h * 0.95), int(w * 0.05):int(w * 0.7)] = (20, 20, 20)
+    cv2.putText(out, text, (int(w * 0.07), int(h * 0.91)), cv2.FONT_HERSHEY_SIMPLEX, h / 500, (255, 255, 255), 2)
+    return out
+
+
+def test_text_appearing_inside_a_shot_makes_a_keyframe_and_text_leaving_does_not():
+    captions = {6.0: "RECORDED AT A SALON", 12.0: "NEW YORK, NEW YORK"}  # shown from t until the next, gone at 14
+    frames = []
+    for i in range(40):
+        t = i / 2
+        frame = flat((90, 110, 130), size=(360, 640), noise=6, seed=i)
+        shown = [text for start, text in captions.items() if start <= t < 14.0]
+        frames.append((t, _lower_third(frame, shown[-1]) if shown else frame))
+    keys = [frames[i][0] for i in select_keyframes(frames, min_interval=10)]
+    assert 6.0 in keys and 12.0 in keys and 14.0 not in keys, keys
+    plain = [(t, flat((90, 110, 130), size=(360, 640), noise=6, seed=n)) for n, (t, _) in enumerate(frames)]
+    assert [plain[i][0] for i in select_keyframes(plain, min_interval=10)] == [0.0, 10.0]
+    # the colour histogram alone would not have looked at the caption
+    blind = KeyframeSelector(min_interval=10, text_threshold=0)
+    assert [t for t, f in frames if blind.offer(t, f)] == [0.0, 10.0]
 
 
 # ---- clips ----------------------------------------------------------------------------

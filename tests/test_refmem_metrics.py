@@ -8,8 +8,6 @@ import math
 
 import numpy as np
 import pytest
-from fastapi import FastAPI, Request
-from fastapi.responses import JSONResponse
 
 from eval.refmem.judge import JudgeError, OfflineJudge, OpenAIJudge, make_judge
 from eval.refmem.metrics import (
@@ -21,7 +19,7 @@ from eval.refmem.metrics import (
     token_f1,
     tokens,
 )
-from tests.servers import serving
+from tests.servers import chat_completions_app, serving
 
 
 # ---- Acc on options ---------------------------------------------------------------------------
@@ -155,21 +153,8 @@ def test_make_judge_falls_back_offline_without_an_endpoint_and_model():
 
 
 # ---- the LLM judge over HTTP --------------------------------------------------------------------
-def _chat_server(replies: list[tuple[int, str]], seen: list[dict]) -> FastAPI:
-    """An OpenAI-compatible chat-completions endpoint answering with queued (status, content)."""
-    app = FastAPI()
-
-    @app.post("/v1/chat/completions")
-    async def complete(request: Request):
-        body = await request.json()
-        seen.append({"body": body, "auth": request.headers.get("authorization")})
-        status, content = replies.pop(0)
-        if status != 200:
-            return JSONResponse({"error": {"message": content}}, status_code=status)
-        return {"id": "x", "object": "chat.completion", "model": body["model"],
-                "choices": [{"index": 0, "finish_reason": "stop", "message": {"role": "assistant", "content": content}}]}
-
-    return app
+def _chat_server(replies: list[tuple[int, str]], seen: list[dict]):
+    return chat_completions_app(lambda body: replies.pop(0), seen)
 
 
 def test_the_llm_judge_sends_the_paper_prompt_and_reads_verdicts():

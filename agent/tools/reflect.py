@@ -5,7 +5,9 @@ answers it (REMIND's first level, RefMem-Bench arXiv:2606.01223, without its tra
 
 1. rank the conversation's segments by the cosine of their event cue (written at ingest,
    memory.dialogue_builder) to the question, all-MiniLM-L6-v2 as the paper uses, and keep
-   the top fifth;
+   the top fifth; a pattern found across sessions at ingest (what a person keeps saying or
+   keeps turning away from, memory.dialogue_patterns) that ranks with those cues brings the
+   turns it rests on too;
 2. rank the turns of those segments by their cosine to the question, the target person's
    own turns and the turns they answer lifted (the paper's speaker salience, which reaches
    the trigger of an implicit reply);
@@ -20,11 +22,12 @@ from collections.abc import Sequence
 from agent.state import Evidence
 from agent.tools.base import ToolContext, ToolResult
 from agent.tools.talk import speaker_of, spoken_by
-from memory.records import SEGMENT, UTTERANCE, MemoryRecord
+from memory.records import PATTERN, SEGMENT, UTTERANCE, MemoryRecord
 
 SEGMENT_SHARE = 0.2  # the paper's top 20 % of segments ...
 MIN_SEGMENTS = 3  # ... but never fewer than this: a short chat's fifth is one stretch of it
 MAX_LINES = 10
+MAX_PATTERNS = 2  # patterns that may add their turns, beside the segments
 SPEAKER_LIFT = 0.15  # added to the cosine of the person's turns and of the turns they reply to
 
 
@@ -32,12 +35,16 @@ def _key(record: MemoryRecord) -> tuple[str, object]:
     return record.video_id, record.attrs.get("session")
 
 
-def _lines_in(segments: Sequence[MemoryRecord], turns: Sequence[MemoryRecord]) -> list[MemoryRecord]:
-    """The turns inside the chosen segments, in time order."""
-    spans = defaultdict(list)
-    for s in segments:
-        spans[_key(s)].append((s.wall_start, s.wall_end))
-    return [t for t in turns if any(a <= t.wall_start < b for a, b in spans.get(_key(t), ()))]
+def _lines_in(units: Sequence[MemoryRecord], turns: Sequence[MemoryRecord]) -> list[MemoryRecord]:
+    """The turns inside the chosen segments or named by the chosen patterns, in time order."""
+    spans, named = defaultdict(list), set()
+    for u in units:
+        if u.kind == PATTERN:
+            named.update((u.video_id, n) for n in u.attrs["turns"])
+        else:
+            spans[_key(u)].append((u.wall_start, u.wall_end))
+    return [t for t in turns if (t.video_id, t.attrs.get("turn")) in named
+            or any(a <= t.wall_start < b for a, b in spans.get(_key(t), ()))]
 
 
 def _lifted(turns: Sequence[MemoryRecord], person: str | None) -> set[int]:
@@ -63,15 +70,19 @@ def reflect(ctx: ToolContext, query: str, person: str | None = None) -> ToolResu
     memory = ctx.retriever.memory
     want = max(MIN_SEGMENTS, math.ceil(SEGMENT_SHARE * len(segments)))
     if len(segments) > want:
-        ranked = memory.store("event").search_dense(query, ctx.filter((SEGMENT,), lo, hi), want)
-        pool = _lines_in([r for r, _ in ranked], turns) or turns
+        store = memory.store("event")
+        ranked = store.search_dense(query, ctx.filter((SEGMENT,), lo, hi), want)
+        bar = min(s for _, s in ranked)
+        patterns = [r for r, s in store.search_dense(query, ctx.filter((PATTERN,), lo, hi), MAX_PATTERNS) if s >= bar]
+        pool = _lines_in([r for r, _ in ranked] + patterns, turns) or turns
     else:  # a short chat, or conversation heard in video (no segments): every turn is a candidate
         pool = list(turns)
     vectors = memory.embedder.embed([query] + [t.text for t in pool])
     lifted = _lifted(turns, person)
     scores = {t.id: float(vectors[n + 1] @ vectors[0]) + (SPEAKER_LIFT if t.id in lifted else 0.0)
               for n, t in enumerate(pool)}
-    best = sorted(pool, key=lambda t: -scores[t.id])[:MAX_LINES]
+    distinct = {t.text: t for t in sorted(pool, key=lambda t: scores[t.id])}  # a line said again is one line
+    best = sorted(distinct.values(), key=lambda t: -scores[t.id])[:MAX_LINES]
     support = [Evidence(t, round(scores[t.id], 4), "reflect") for t in sorted(best, key=lambda t: t.wall_start)]
     top = best[0]
     chosen = f"the top {want} of {len(segments)} segments" if len(segments) > want else "every turn"

