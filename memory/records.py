@@ -7,7 +7,7 @@ and its owner namespace. Stores index `text` both densely and lexically.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any, Literal
 
 StoreName = Literal["entity", "event", "behavior"]
@@ -49,8 +49,11 @@ class MemoryRecord:
 class RecordFilter:
     """Conjunction of optional constraints; None means "any".
 
-    `before` is strict on the record's end: memory cut at question time t_q only shows
-    records that were complete before t_q, so nothing observed at or after t_q leaks.
+    `before` is strict: memory cut at question time t_q shows nothing observed at or after
+    t_q. A record is shown when it was complete before t_q, or, for records that are
+    sightings on keyframes (`SEEN_ON_KEYFRAMES`, the same text on every one), when it began
+    before t_q, cut to its keyframes before t_q (`cut_at`): the scissors seen from 0 s to 8 s
+    were seen at 5 s. Stores apply the cut to what they return.
     """
 
     namespace: str | None = None
@@ -70,7 +73,8 @@ class RecordFilter:
             return False
         if self.video_ids is not None and record.video_id not in self.video_ids:
             return False
-        if self.before is not None and not record.wall_end < self.before:
+        if self.before is not None and not (record.wall_end < self.before or (
+                record.kind in SEEN_ON_KEYFRAMES and record.wall_start < self.before)):
             return False
         if self.not_before is not None and record.wall_end < self.not_before:
             return False
@@ -81,3 +85,20 @@ class RecordFilter:
         if self.ids is not None and record.id not in self.ids:
             return False
         return all(record.attrs.get(key) == value for key, value in self.attrs)
+
+
+# Records made of sightings on keyframes, whose text holds at each of them: one that began
+# before t_q is shown at t_q, cut to its keyframes before t_q.
+SEEN_ON_KEYFRAMES: tuple[str, ...] = (ENTITY_SIGHTING, TEXT_SIGHTING, PLACE_VISIT)
+
+
+def cut_at(record: MemoryRecord, before: datetime | None) -> MemoryRecord | None:
+    """The record as known just before `before`: whole if it ended earlier; a keyframe
+    sighting that goes on past it, cut to its keyframes before it; else None."""
+    if before is None or record.wall_end < before:
+        return record
+    if record.kind not in SEEN_ON_KEYFRAMES or not record.wall_start < before:
+        return None
+    origin = record.wall_start - timedelta(seconds=record.start)
+    seen = [k for k in record.keyframes if origin + timedelta(seconds=k) < before] or [record.start]
+    return replace(record, end=seen[-1], wall_end=origin + timedelta(seconds=seen[-1]), keyframes=seen)

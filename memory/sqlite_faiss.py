@@ -22,7 +22,7 @@ import faiss
 import numpy as np
 
 from memory.embedding import TextEmbedder
-from memory.records import STORE_NAMES, MemoryRecord, RecordFilter, StoreName
+from memory.records import SEEN_ON_KEYFRAMES, STORE_NAMES, MemoryRecord, RecordFilter, StoreName, cut_at
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
@@ -79,7 +79,9 @@ def _where(store: str, flt: RecordFilter, alias: str = "records") -> tuple[str, 
         clauses.append(f"{alias}.video_id IN ({','.join('?' * len(flt.video_ids))})")
         params.extend(flt.video_ids)
     if flt.before is not None:
-        clauses.append(f"{alias}.wall_end < ?"), params.append(_ts(flt.before))
+        clauses.append(f"({alias}.wall_end < ? OR ({alias}.kind IN ({','.join('?' * len(SEEN_ON_KEYFRAMES))}) "
+                       f"AND {alias}.wall_start < ?))")
+        params.extend([_ts(flt.before), *SEEN_ON_KEYFRAMES, _ts(flt.before)])
     if flt.not_before is not None:
         clauses.append(f"{alias}.wall_end >= ?"), params.append(_ts(flt.not_before))
     if flt.overlaps is not None:
@@ -456,7 +458,7 @@ class SqliteFaissStore:
         sql = f"SELECT {_COLUMNS} FROM records WHERE {where} ORDER BY wall_start, id"
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
-        return [_row_to_record(r) for r in self.db.read(sql, params)]
+        return [cut_at(_row_to_record(r), flt.before) for r in self.db.read(sql, params)]
 
     def count(self, flt: RecordFilter) -> int:
         where, params = _where(self.name, flt)
@@ -480,7 +482,7 @@ class SqliteFaissStore:
                     found = [(int(i), float(s)) for i, s in zip(ids[0], scores[0]) if i >= 0]
             if index is None:  # the index has moved past this view: the view's own vectors, exactly
                 found = self._search_rows(query[0], flt, k)
-            by_id = {r.id: r for r in self.get([i for i, _ in found])}
+            by_id = {r.id: cut_at(r, flt.before) for r in self.get([i for i, _ in found])}
         return [(by_id[i], s) for i, s in found if i in by_id]
 
     def _search_rows(self, query: np.ndarray, flt: RecordFilter, k: int) -> list[tuple[int, float]]:
@@ -503,7 +505,7 @@ class SqliteFaissStore:
         )
         with self.db.pinned():  # the matches and their rows from one commit
             rows = self.db.read(sql, [match, *params, k])
-            by_id = {r.id: r for r in self.get([row["rid"] for row in rows])}
+            by_id = {r.id: cut_at(r, flt.before) for r in self.get([row["rid"] for row in rows])}
         return [(by_id[row["rid"]], float(row["score"])) for row in rows if row["rid"] in by_id]
 
     def delete(self, flt: RecordFilter) -> int:

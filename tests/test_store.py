@@ -56,6 +56,24 @@ def test_time_cut_is_strict_on_record_end(db):
     assert [r.text for r, _ in store.search_dense("late", RecordFilter(before=T0 + timedelta(minutes=5)), 5)] == ["early"]
 
 
+def test_a_sighting_that_goes_on_past_the_question_is_shown_as_seen_until_then(db):
+    """Text read on keyframes from 0 s to 8 s was read at 5 s: shown, cut to its keyframes
+    before 5 s, by every way of reading the store; an utterance still going on is not."""
+    store = db.stores["event"]
+    seen = MemoryRecord("event", "text", "me", 'Read "BLUEFOX42"', T0, T0 + timedelta(seconds=8),
+                        video_id="v1", start=0.0, end=8.0, keyframes=[0.0, 2.0, 4.0, 6.0, 8.0])
+    talking = _rec("the wifi password is BLUEFOX42", 0)  # 0-30 s
+    store.add([seen, talking])
+    at = RecordFilter(before=T0 + timedelta(seconds=5))
+    found = [*store.query(at), *(r for r, _ in store.search_dense("BLUEFOX42", at, 5)),
+             *(r for r, _ in store.search_lexical("BLUEFOX42", at, 5))]
+    assert [r.text for r in found] == ['Read "BLUEFOX42"'] * 3
+    assert all(r.keyframes == [0.0, 2.0, 4.0] and r.end == 4.0 and r.wall_end == T0 + timedelta(seconds=4)
+               for r in found)
+    assert at.matches(seen) and not at.matches(talking)
+    assert store.query(RecordFilter(before=T0)) == []  # not yet begun
+
+
 def test_sql_filters_agree_with_reference_semantics(db):
     rng = random.Random(7)
     records = [

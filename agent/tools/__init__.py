@@ -109,7 +109,7 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
                                          "listener": plan.listener or (plan.people[0] if len(plan.people) == 1 else None)})]
     if intent == "reflect":
         person = plan.speaker if plan.speaker not in (None, WEARER) else (plan.people[0] if plan.people else None)
-        return [ToolCall("reflect", {"query": query, "person": person})]
+        return [ToolCall("reflect", {"query": query, "person": person, "focus": plan.topic})]
     if intent == "read":
         return [ToolCall("read", {"topic": terms, "query": query, "places": plan.places, "answer_type": plan.answer_type})]
     return []

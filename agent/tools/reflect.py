@@ -16,6 +16,7 @@ answers it (REMIND's first level, RefMem-Bench arXiv:2606.01223, without its tra
 from __future__ import annotations
 
 import math
+import re
 from collections import defaultdict
 from collections.abc import Sequence
 
@@ -60,8 +61,17 @@ def _lifted(turns: Sequence[MemoryRecord], person: str | None) -> set[int]:
     return keep
 
 
-def reflect(ctx: ToolContext, query: str, person: str | None = None) -> ToolResult:
+def anchored(query: str, person: str | None, focus: Sequence[str] = ()) -> str:
+    """What segments and turns are ranked by: the question without the person it is about
+    (every segment of their chats names them; the speaker lift stands for them) and with its
+    behavioural focus, the plan's topic words, said once more."""
+    text = re.sub(rf"\b{re.escape(person)}(?:'s|s')?\b", " ", query, flags=re.I) if person else query
+    return " ".join([*text.split(), *focus]) or query
+
+
+def reflect(ctx: ToolContext, query: str, person: str | None = None, focus: Sequence[str] = ()) -> ToolResult:
     """The turns that bear on a question about a person, from the top fifth of segments."""
+    query = anchored(query, person, focus)
     lo, hi = ctx.window()
     segments = ctx.records((SEGMENT,), after=lo, before=hi)
     turns = ctx.records((UTTERANCE,), after=lo, before=hi)
