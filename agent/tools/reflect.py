@@ -82,7 +82,7 @@ def reflect(ctx: ToolContext, query: str, person: str | None = None, focus: Sequ
     if len(segments) > want:
         store = memory.store("event")
         ranked = store.search_dense(query, ctx.filter((SEGMENT,), lo, hi), want)
-        bar = min(s for _, s in ranked)
+        bar = min((s for _, s in ranked), default=float("inf"))  # no segment found: no pattern either
         patterns = [r for r, s in store.search_dense(query, ctx.filter((PATTERN,), lo, hi), MAX_PATTERNS) if s >= bar]
         pool = _lines_in([r for r, _ in ranked] + patterns, turns) or turns
     else:  # a short chat, or conversation heard in video (no segments): every turn is a candidate
