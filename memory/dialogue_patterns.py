@@ -17,6 +17,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from memory.conversation import speech_acts
+
 ALIKE = 0.6  # cosine at which two turns say the same kind of thing
 OFF_TOPIC = 0.2  # a reply this far from the question before it does not answer it
 MIN_SESSIONS = 3  # a behaviour said in at least this many sessions is a pattern
@@ -49,9 +51,9 @@ def _clusters(members: Sequence[int], vectors: np.ndarray) -> list[list[int]]:
     sums: list[np.ndarray] = []
     for m in members:
         v = vectors[m]
-        best = max(range(len(groups)), default=None,
-                   key=lambda g: float(sums[g] @ v) / float(np.linalg.norm(sums[g])))
-        if best is not None and float(sums[best] @ v) / float(np.linalg.norm(sums[best])) >= ALIKE:
+        alike = [float(total @ v) / float(np.linalg.norm(total)) for total in sums]
+        best = int(np.argmax(alike)) if alike else None
+        if best is not None and alike[best] >= ALIKE:
             groups[best].append(m)
             sums[best] = sums[best] + v
         else:
@@ -86,7 +88,7 @@ def deflected_topics(said: Sequence[Said], vectors: np.ndarray) -> list[Pattern]
     turned: dict[str, list[int]] = {}  # person -> indices of the questions they turned from
     for n in range(1, len(said)):
         asked, reply = said[n - 1], said[n]
-        if (asked.speaker != reply.speaker and asked.session == reply.session and asked.text.rstrip().endswith("?")
+        if (asked.speaker != reply.speaker and asked.session == reply.session and "question" in speech_acts(asked.text)
                 and "?" in reply.text and float(vectors[n] @ vectors[n - 1]) < OFF_TOPIC):
             turned.setdefault(reply.speaker, []).append(n - 1)
     found = []
