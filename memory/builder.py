@@ -55,6 +55,16 @@ def _episodes(items, gap: float) -> list[_Episode]:
     return sorted(done + list(open_by_key.values()), key=lambda e: e.times[0])
 
 
+def _thinned(times: list[float], step: float) -> list[float]:
+    """The first and last time and those at least `step` apart between: a thing in view for
+    an hour keeps a keyframe every few seconds, not every sampled frame."""
+    kept = times[:1]
+    for t in times[1:-1]:
+        if t - kept[-1] >= step:
+            kept.append(t)
+    return kept + times[-1:] if len(times) > 1 else kept
+
+
 def spelled_out(line: str, longest: int = 6) -> str | None:
     """The line with words OCR ran together split apart ("NEWYORKNEWYORK" -> "NEW YORK NEW
     YORK"), so it is found by its words; None when no token of `longest`+ characters splits."""
@@ -94,6 +104,7 @@ class RecordBuilder:
 
         records: list[MemoryRecord] = []
         records += self._sightings(frames, places, record)
+        records += self._detected(video, places, record)
         records += self._texts(frames, places, record)
         records += [
             record("event", PLACE_VISIT, f"Was in the {place}", t0, t1, keyframes=[t0, t1], place=place)
@@ -138,7 +149,28 @@ class RecordBuilder:
             out.append(record(
                 "entity", ENTITY_SIGHTING, f"{label}{condition} seen{where}", ep.times[0], ep.times[-1],
                 keyframes=ep.times, entity=entity, label=label, place=ep.place, state=state,
-                confidence=round(ep.confidence, 4),
+                source="label", confidence=round(ep.confidence, 4),
+            ))
+        return out
+
+    def _detected(self, video: VideoObservation, places: PlaceTimeline, record) -> list[MemoryRecord]:
+        """Things the detector followed: one sighting per instance and stay (episode), named
+        by its class and colour; the instance id lets "how many" count things, not frames."""
+        items = [
+            (f"{d.label}#{d.instance}", d.label, places.at(d.frame_time), d.frame_time, d.confidence, [d.colour])
+            for clip in video.clips for d in clip.objects if d.instance is not None
+        ]
+        out = []
+        for ep in _episodes(items, self.config.sighting_gap):
+            colours = [c for c in ep.block if c]  # the first detection's colour stands for the stay
+            colour = colours[0] if colours else None
+            named = (f"person in {colour}" if ep.label == "person" else f"{colour} {ep.label}") if colour else ep.label
+            where = f" in the {ep.place}" if ep.place else ""
+            out.append(record(
+                "entity", ENTITY_SIGHTING, f"{named} seen{where}", ep.times[0], ep.times[-1],
+                keyframes=_thinned(ep.times, self.config.sighting_keyframe_step), entity=ep.label, label=ep.label,
+                place=ep.place, state=None, colour=colour, name=named, instance=f"{video.video_id}:{ep.key}",
+                source="detector", confidence=round(ep.confidence, 4),
             ))
         return out
 

@@ -23,6 +23,8 @@ class MemoryConfig:
     places: tuple[str, ...] = DEFAULT_PLACES
     # Sightings of the same thing closer than this merge into one episode (seconds).
     sighting_gap: float = 20.0
+    # A detected thing's sighting keeps a keyframe at most this often (seconds).
+    sighting_keyframe_step: float = 2.0
     # How long a place read on a sign stays "where the wearer is" without a new sign.
     place_persistence: float = 45.0
     # Object labels are short: longer OCR lines are text, not a thing.

@@ -35,6 +35,10 @@ STAGE_FIELDS: dict[str, tuple[str, ...]] = {
     "keyframes": _KEYFRAME_FIELDS,
     "ocr": _KEYFRAME_FIELDS + ("ocr_backend", "ocr_min_confidence"),
     "clip": _KEYFRAME_FIELDS + ("clip_model", "clip_pretrained"),
+    # detection runs on every sampled frame (not only keyframes), so only the sampling rate
+    # and clip length matter of the keyframe fields
+    "objects": ("clip_seconds", "sample_fps", "detector_backend", "detector_model", "detector_threshold",
+                "detector_nms_iou"),
     "asr": ("asr_backend", "asr_model", "asr_compute_type", "asr_language"),
     "speakers": (
         "asr_backend", "asr_model", "asr_compute_type", "asr_language",
@@ -86,6 +90,14 @@ class PerceptionConfig:
     ocr_backend: str = "rapidocr"  # "easyocr" (needs torchvision) or "none"
     ocr_min_confidence: float = 0.5
     ocr_gpu: bool = False  # easyocr only
+
+    # things in view: an object detector on every sampled frame, tracked across frames
+    detector_backend: str = "nanodet"  # or "none"
+    detector_model: Path | None = None  # None = the NanoDet ONNX converted at set-up
+    # NanoDet-m's scores on real footage: 0.35-0.8 for things a person would name, spurious
+    # classes mostly under 0.4 and on one or two frames (tracks drop those, object_tracks.py)
+    detector_threshold: float = 0.35
+    detector_nms_iou: float = 0.5
 
     # CLIP frame embeddings: off unless weights are configured (none ship offline)
     clip_model: str | None = None  # open_clip model name, e.g. "ViT-B-32"

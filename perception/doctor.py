@@ -13,7 +13,7 @@ from .errors import BackendUnavailable
 if TYPE_CHECKING:
     from .pipeline import Perceiver
 
-_OPTION = {"asr": "asr_backend", "speakers": "speaker_backend", "ocr": "ocr_backend"}
+_OPTION = {"asr": "asr_backend", "speakers": "speaker_backend", "ocr": "ocr_backend", "objects": "detector_backend"}
 
 
 def channel_status(perceiver: Perceiver, load: bool = False) -> dict[str, str]:
@@ -23,7 +23,8 @@ def channel_status(perceiver: Perceiver, load: bool = False) -> dict[str, str]:
     from .pipeline import clip_off_reason
 
     status = {"decode": f"on: PyAV {av.__version__} (FFmpeg bundled)"}
-    getters = {"asr": perceiver.recognizer, "speakers": perceiver.tagger, "ocr": perceiver.reader}
+    getters = {"asr": perceiver.recognizer, "speakers": perceiver.tagger, "ocr": perceiver.reader,
+               "objects": perceiver.detector}
     for channel, get in getters.items():
         try:
             backend = get()

@@ -32,9 +32,11 @@ from .config import PerceptionConfig
 from .decode import VideoInfo, iter_frames, probe, to_local_naive
 from .errors import BackendUnavailable
 from .keyframes import KeyframeSelector
+from .object_tracks import track_objects
+from .objects import ObjectDetector, make_object_detector
 from .ocr import TIDY_ID, TextReader, make_text_reader, read_frames
 from .progress import ProgressReporter, as_progress
-from .serialize import ocr_from_dict, ocr_to_dict
+from .serialize import detection_from_dict, detection_to_dict, ocr_from_dict, ocr_to_dict
 from .source_tracking import MODEL_ID as SOURCES_MODEL_ID
 from .source_tracking import observe_sources
 from .sources import SourceMap
@@ -43,7 +45,7 @@ from .speech import transcribe_track
 from .symbolic import MODEL_ID as SYMBOLIC_MODEL_ID
 from .symbolic import observe_symbols
 from .symbols import SymbolTrack
-from .types import ClipObservation, ClipSpan, OcrLine, VideoObservation
+from .types import ClipObservation, ClipSpan, ObjectDetection, OcrLine, VideoObservation
 
 log = logging.getLogger(__name__)
 KEYFRAME_MODEL_ID = "hsv-histogram+strokes-v2"
@@ -65,6 +67,10 @@ class _ClipVisual:
     ocr: list[OcrLine] | None = None
     embeddings: list[list[float]] | None = None
     frames: list[tuple[float, np.ndarray]] = field(default_factory=list)
+    # every sampled frame's time and what the detector found on it (untracked)
+    sampled: list[float] | None = None
+    detections: list[ObjectDetection] | None = None
+    detecting: bool = False  # this pass computes them (not cached)
 
 
 class Perceiver:
@@ -78,6 +84,7 @@ class Perceiver:
         reader: TextReader | None = None,
         tagger: SpeakerTagger | None = None,
         embedder: ImageTextEmbedder | None = None,
+        detector: ObjectDetector | None = None,
         progress: Any = None,
     ):
         self.config = config or PerceptionConfig()
@@ -89,6 +96,7 @@ class Perceiver:
         self._reader: Any = reader if reader is not None else _UNRESOLVED
         self._tagger: Any = tagger if tagger is not None else _UNRESOLVED
         self._embedder: Any = embedder if embedder is not None else _UNRESOLVED
+        self._detector: Any = detector if detector is not None else _UNRESOLVED
         self._clip_status = f"on: {embedder.model_id}" if embedder is not None else ""
         self._off: dict[str, str] = {}  # channel -> reason, once a backend proved unavailable
         self._run_lock = threading.Lock()  # one video at a time: backends are not re-entrant
@@ -108,6 +116,11 @@ class Perceiver:
         if self._tagger is _UNRESOLVED:
             self._tagger = make_speaker_tagger(self.config)
         return self._tagger
+
+    def detector(self) -> ObjectDetector | None:
+        if self._detector is _UNRESOLVED:
+            self._detector = make_object_detector(self.config)
+        return self._detector
 
     def _clip_model_id(self) -> str | None:
         """The CLIP cache key part, known without loading anything; None = channel off."""
@@ -193,6 +206,10 @@ class Perceiver:
                     clips[idx].ocr.append(line)
             if channels["clip"].startswith("on"):
                 clips[s.index].clip_embeddings = visual[s.index].embeddings
+        for thing in self._tracked(visual):
+            idx = clip_index_at(spans, thing.frame_time)
+            if idx is not None:
+                clips[idx].objects.append(thing)
         symbols = self._whole_video(
             video_id, info, "symbolic", SYMBOLIC_MODEL_ID, SymbolTrack.from_dict,
             lambda: observe_symbols(path, info, self.config, None if "ocr" in self._off else self.reader()))
@@ -206,6 +223,13 @@ class Perceiver:
             video_id=video_id, path=str(path), duration=info.duration, wall_start=wall,
             has_audio=info.has_audio, clips=clips, channels=channels, symbols=symbols, sources=sources,
         )
+
+    def _tracked(self, visual: dict[int, _ClipVisual]) -> list[ObjectDetection]:
+        """Every clip's detections followed across the whole video (tracking is cheap and
+        not cached: the per-clip detections are)."""
+        times = [t for v in visual.values() for t in v.sampled or []]
+        found = [d for v in visual.values() for d in v.detections or []]
+        return track_objects(found, times, self.config.sample_fps) if found else []
 
     def _whole_video(self, video_id: str, info: VideoInfo, stage: str, model_id: str,
                      convert: Any, compute: Any) -> Any | None:
@@ -243,6 +267,7 @@ class Perceiver:
                 channels: dict[str, str]) -> dict[int, _ClipVisual]:
         cfg = self.config
         reader = self.reader() if "ocr" not in self._off else None
+        detector = self.detector() if "objects" not in self._off else None
         clip_id = self._clip_model_id()
         # what was read or embedded on keyframes is stale when the keyframe choice changed
         fp = {stage: cfg.fingerprint(stage) + (f"+{KEYFRAME_MODEL_ID}" if stage != "keyframes" else "")
@@ -260,6 +285,11 @@ class Perceiver:
             if clip_id is not None:
                 v.embeddings = _parse(self._get(vid, i, "clip", clip_id, fp["clip"]),
                                       lambda p: [[float(x) for x in row] for row in p])
+            if detector is not None:
+                v.sampled, v.detections = _parse(
+                    self._get(vid, i, "objects", detector.model_id, cfg.fingerprint("objects")),
+                    lambda p: ([float(t) for t in p["times"]], [detection_from_dict(d) for d in p["detections"]]),
+                ) or (None, None)
             out[i] = v
         embedder = None
         if clip_id is not None and any(v.embeddings is None for v in out.values()):
@@ -268,20 +298,22 @@ class Perceiver:
                 clip_id = None
         todo = [s for s in spans if out[s.index].keyframe_times is None
                 or (reader is not None and out[s.index].ocr is None)
-                or (clip_id is not None and out[s.index].embeddings is None)]
+                or (clip_id is not None and out[s.index].embeddings is None)
+                or (detector is not None and out[s.index].detections is None)]
         if todo:
-            self._decode_and_process(path, todo, out, reader, embedder, fp, clip_id)
+            self._decode_and_process(path, todo, out, reader, embedder, detector, fp, clip_id)
         channels["keyframes"] = "on"
         if reader is None:
             channels["ocr"] = self._off.get("ocr", f"off: ocr_backend={cfg.ocr_backend!r}")
         else:
             channels["ocr"] = self._off.get("ocr", "on")
         channels["clip"] = "on" if clip_id else (self._clip_status or clip_off_reason(cfg))
+        channels["objects"] = self._off.get("objects", "on" if detector is not None else "off: detector_backend='none'")
         return out
 
     def _decode_and_process(self, path: Path, todo: list[ClipSpan], out: dict[int, _ClipVisual],
                             reader: TextReader | None, embedder: ImageTextEmbedder | None,
-                            fp: dict[str, str], clip_id: str | None) -> None:
+                            detector: ObjectDetector | None, fp: dict[str, str], clip_id: str | None) -> None:
         """One decoding pass over the clips in `todo`, keyframes chosen afresh per clip
         (so every clip starts with a keyframe and can be cached on its own)."""
         cfg = self.config
@@ -290,6 +322,8 @@ class Perceiver:
             self.progress.start("ocr", len(todo))
         if embedder is not None:
             self.progress.start("clip", len(todo))
+        if detector is not None:
+            self.progress.start("objects", len(todo))
         todo = sorted(todo, key=lambda s: s.start)
         starts = [s.start for s in todo]
         finished: set[int] = set()
@@ -302,23 +336,42 @@ class Perceiver:
             span = todo[pos]
             if current is None or span.index != current.index:
                 if current is not None:
-                    self._finish_clip(current, out[current.index], reader, embedder, fp, clip_id)
+                    self._finish_clip(current, out[current.index], reader, embedder, detector, fp, clip_id)
                     finished.add(current.index)
                 current = span
+                v = out[span.index]
+                if detector is not None and v.detections is None and "objects" not in self._off:
+                    v.sampled, v.detections, v.detecting = [], [], True
                 selector = KeyframeSelector(cfg.keyframe_min_interval, cfg.shot_change_threshold,
                                             cfg.keyframe_dedup_threshold, text_threshold=cfg.keyframe_text_threshold,
                                             text_interval=cfg.keyframe_text_interval)
             if selector.offer(t, frame):
                 out[span.index].frames.append((t, frame))
+            self._detect(detector, out[span.index], t, frame)
         if current is not None:
-            self._finish_clip(current, out[current.index], reader, embedder, fp, clip_id)
+            self._finish_clip(current, out[current.index], reader, embedder, detector, fp, clip_id)
             finished.add(current.index)
         for span in todo:  # clips no sampled frame fell into (a tail shorter than a step)
             if span.index not in finished:
-                self._finish_clip(span, out[span.index], reader, embedder, fp, clip_id)
+                self._finish_clip(span, out[span.index], reader, embedder, detector, fp, clip_id)
+
+    def _detect(self, detector: ObjectDetector | None, v: _ClipVisual, t: float, frame: np.ndarray) -> None:
+        """Objects on one sampled frame, when this clip's detections are being computed."""
+        if detector is None or not v.detecting or "objects" in self._off:
+            return
+        try:
+            found = detector.detect([(t, frame)])
+        except BackendUnavailable as exc:
+            self._switch_off("objects", exc)
+            v.sampled, v.detections, v.detecting = None, None, False
+            return
+        assert v.sampled is not None and v.detections is not None
+        v.sampled.append(t)
+        v.detections.extend(found)
 
     def _finish_clip(self, span: ClipSpan, v: _ClipVisual, reader: TextReader | None,
-                     embedder: ImageTextEmbedder | None, fp: dict[str, str], clip_id: str | None) -> None:
+                     embedder: ImageTextEmbedder | None, detector: ObjectDetector | None,
+                     fp: dict[str, str], clip_id: str | None) -> None:
         vid, key_span = span.video_id, (span.start, span.end)
         v.keyframe_times = [t for t, _ in v.frames]
         self._put(vid, span.index, "keyframes", KEYFRAME_MODEL_ID, fp["keyframes"], v.keyframe_times, key_span)
@@ -339,6 +392,13 @@ class Perceiver:
                 v.embeddings = embedder.encode_images(images).astype(float).tolist() if images else []
                 self._put(vid, span.index, "clip", clip_id, fp["clip"], v.embeddings, key_span)
             self.progress.advance("clip")
+        if detector is not None and "objects" not in self._off:
+            if v.detecting and v.detections is not None and v.sampled is not None:
+                v.detecting = False
+                payload = {"times": v.sampled, "detections": [detection_to_dict(d) for d in v.detections]}
+                self._put(vid, span.index, "objects", detector.model_id, self.config.fingerprint("objects"),
+                          payload, key_span)
+            self.progress.advance("objects")
         v.frames = []  # keyframe pixels are not kept past their clip
 
     # ---- doctor -----------------------------------------------------------------------

@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from .types import AsrSegment, ClipObservation, ClipSpan, OcrLine, VideoObservation, Word
+from .types import AsrSegment, ClipObservation, ClipSpan, ObjectDetection, OcrLine, VideoObservation, Word
 
 
 def word_to_dict(w: Word) -> dict[str, Any]:
@@ -48,6 +48,27 @@ def ocr_from_dict(d: dict[str, Any]) -> OcrLine:
     return OcrLine(str(d["text"]), float(d["confidence"]), float(d["frame_time"]), box, size)  # type: ignore[arg-type]
 
 
+def detection_to_dict(d: ObjectDetection) -> dict[str, Any]:
+    return {
+        "label": d.label, "confidence": d.confidence, "frame_time": d.frame_time, "box": list(d.box),
+        "frame_size": list(d.frame_size), "colour": d.colour, "appearance": list(d.appearance),
+        "track": d.track, "instance": d.instance,
+    }
+
+
+def detection_from_dict(d: dict[str, Any]) -> ObjectDetection:
+    box = tuple(float(v) for v in d["box"])
+    if len(box) != 4:
+        raise ValueError(f"a detection box needs 4 numbers, got {box}")
+    return ObjectDetection(
+        str(d["label"]), float(d["confidence"]), float(d["frame_time"]), box,  # type: ignore[arg-type]
+        tuple(int(v) for v in d.get("frame_size", (0, 0))),  # type: ignore[arg-type]
+        d.get("colour"), tuple(float(v) for v in d.get("appearance", ())),
+        None if d.get("track") is None else int(d["track"]),
+        None if d.get("instance") is None else int(d["instance"]),
+    )
+
+
 def span_to_dict(s: ClipSpan) -> dict[str, Any]:
     return {
         "video_id": s.video_id, "index": s.index, "start": s.start, "end": s.end,
@@ -69,6 +90,7 @@ def clip_to_dict(c: ClipObservation) -> dict[str, Any]:
         "asr": [segment_to_dict(s) for s in c.asr],
         "ocr": [ocr_to_dict(o) for o in c.ocr],
         "clip_embeddings": c.clip_embeddings,
+        "objects": [detection_to_dict(o) for o in c.objects],
     }
 
 
@@ -80,6 +102,7 @@ def clip_from_dict(d: dict[str, Any]) -> ClipObservation:
         asr=[segment_from_dict(s) for s in d.get("asr", [])],
         ocr=[ocr_from_dict(o) for o in d.get("ocr", [])],
         clip_embeddings=None if emb is None else [[float(v) for v in row] for row in emb],
+        objects=[detection_from_dict(o) for o in d.get("objects", [])],
     )
 
 

@@ -44,6 +44,26 @@ class OcrLine:
 
 
 @dataclass(frozen=True)
+class ObjectDetection:
+    """A thing a detector found on one sampled frame; `box` is (x0, y0, x1, y1) in pixels.
+
+    `track` numbers one thing followed across frames; `instance` numbers one thing across
+    the whole video (tracks of the same class and look linked when one ends and another
+    begins), per label, from 1. Both are None until perception.object_tracks assigns them.
+    """
+
+    label: str
+    confidence: float
+    frame_time: float
+    box: tuple[float, float, float, float]
+    frame_size: tuple[int, int] = (0, 0)
+    colour: str | None = None  # the basic colour most of its pixels have
+    appearance: tuple[float, ...] = ()  # a colour histogram (perception.appearance)
+    track: int | None = None
+    instance: int | None = None
+
+
+@dataclass(frozen=True)
 class ClipSpan:
     """Where a clip lies on the source video and on the wearer's clock."""
 
@@ -72,6 +92,7 @@ class ClipObservation:
     ocr: list[OcrLine] = field(default_factory=list)
     # One L2-normalised CLIP embedding per keyframe, or None when the channel is off.
     clip_embeddings: list[list[float]] | None = None
+    objects: list[ObjectDetection] = field(default_factory=list)
 
 
 @dataclass

@@ -7,7 +7,12 @@ from datetime import datetime, timedelta
 
 from memory.memory import Memory
 from memory.records import ENTITY_SIGHTING, UTTERANCE, MemoryRecord, RecordFilter
-from memory.scene import normalise
+from memory.scene import normalise, words_of
+
+# Cosine (all-MiniLM-L6-v2) at which two names are the same thing: synonyms score 0.7-0.96
+# (mug/cup, sofa/couch, fridge/refrigerator, bike/bicycle), related kinds of thing below
+# (dog/cat 0.66, van/truck 0.42, flask/bottle 0.44).
+SAME_THING_COSINE = 0.7
 
 
 def order_by_time(records: Iterable[MemoryRecord]) -> list[MemoryRecord]:
@@ -32,23 +37,38 @@ class MemoryOperators:
         )
 
     def resolve_entity(self, mention: str, namespace: str, before: datetime | None) -> EntityMatch | None:
-        """Find the remembered entity a phrase names: exact, then word-level overlap."""
+        """Find the remembered entity a phrase names: exact, then word-level overlap (in the
+        singular), then a synonym by meaning (`SAME_THING_COSINE`)."""
         wanted = normalise(mention)
         if not wanted:
             return None
-        wanted_words = {w.rstrip("s") for w in wanted.split()}
+        wanted_words = words_of(wanted)
         best: EntityMatch | None = None
+        labels: dict[str, str] = {}
         for record in self._sightings(namespace, before):
             key = record.attrs["entity"]
-            key_words = {w.rstrip("s") for w in key.split()}
+            labels.setdefault(key, record.attrs.get("label", key))
+            key_words = words_of(key)
             if key == wanted:
                 score = 1.0
             else:
                 overlap = len(wanted_words & key_words)
                 score = overlap / max(len(key_words | wanted_words), 1) if overlap else 0.0
             if score > 0 and (best is None or score > best.score):
-                best = EntityMatch(key, record.attrs.get("label", key), score)
-        return best
+                best = EntityMatch(key, labels[key], score)
+        return best or self._synonym(wanted, labels)
+
+    def _synonym(self, wanted: str, labels: dict[str, str]) -> EntityMatch | None:
+        """The remembered entity whose name means the same as `wanted` ("mug" -> cup)."""
+        if not labels:
+            return None
+        keys = list(labels)
+        vectors = self.memory.embedder.embed([wanted, *keys])
+        cosines = vectors[1:] @ vectors[0]
+        i = int(cosines.argmax())
+        if cosines[i] < SAME_THING_COSINE:
+            return None
+        return EntityMatch(keys[i], labels[keys[i]], float(cosines[i]) * 0.5)
 
     def last_seen(self, namespace: str, entity: str, before: datetime | None) -> MemoryRecord | None:
         sightings = self._sightings(namespace, before, entity)

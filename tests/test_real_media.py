@@ -10,7 +10,7 @@ from datetime import datetime
 import pytest
 
 from memory.records import TEXT_SIGHTING, UTTERANCE, RecordFilter
-from tests.media import TED_CLIP, fetch
+from tests.media import BOX_CLIP, CAMPUS_CLIP, TED_CLIP, fetch
 
 pytestmark = pytest.mark.slow
 
@@ -61,3 +61,62 @@ def test_what_the_speaker_says_is_remembered(ted):
 def test_questions_as_people_ask_reach_what_was_seen_and_heard(ted, question, expected):
     answer = ted.ask(question, "me", datetime(2026, 11, 20, 11, 0))
     assert not answer.abstained and expected in answer.answer.lower(), (answer.answer, answer.trace)
+
+
+# ---- things from pixels: OpenCV's campus and desk footage (Debian opencv-doc) -------------
+@pytest.fixture(scope="module")
+def footage(tmp_path_factory):
+    """The campus clip at 12:00 and the box-over-a-table clip at 13:00, one memory."""
+    from service.config import load_config
+    from service.system import MemlensSystem
+
+    base = {k: v for k, v in os.environ.items() if not k.startswith("MEMLENS_")}
+    system = MemlensSystem(load_config(env={**base, "MEMLENS_HOME": str(tmp_path_factory.mktemp("footage"))}))
+    for media, hour in ((CAMPUS_CLIP, 12), (BOX_CLIP, 13)):
+        report = system.ingest(fetch(media), "me", start=datetime(2026, 11, 20, hour, 0))
+        assert report.channels["objects"] == "on", report.channels
+        print(f"\n{media.name}: {report.seconds:.1f} s for {report.duration:.0f} s of video "
+              f"(realtime factor {report.realtime_factor:.2f}), records {report.records}")
+    yield system
+    system.close()
+
+
+def _ask(system, question: str):
+    return system.ask(question, "me", datetime(2026, 11, 20, 14, 0))
+
+
+def test_people_walking_across_the_campus_are_counted_as_people_not_frames(footage):
+    # By eye: five to seven people are in view at any moment of the 80 s, and people come
+    # and go throughout; the detector follows each while in view (tracks), so the count is
+    # of people, not of the ~160 frames they were detected on.
+    answer = _ask(footage, "how many people walked past?")
+    assert not answer.abstained, answer.trace
+    n = int(answer.answer.split()[0])
+    assert 7 <= n <= 40, answer.answer
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("what colour was the truck?", "white"),  # the white van parked by the building
+    ("was there a car?", "yes"),
+    ("did I see a table?", "yes"),  # the table under the box
+])
+def test_questions_about_what_was_in_view_are_answered_from_the_pixels(footage, question, expected):
+    answer = _ask(footage, question)
+    assert not answer.abstained and expected in answer.answer.lower(), (answer.answer, answer.trace)
+
+
+def test_a_thing_nobody_saw_is_not_invented(footage):
+    answer = _ask(footage, "did I see a dog?")
+    assert answer.abstained or "yes" not in answer.answer.lower(), answer.answer
+
+
+def test_re_ingesting_unchanged_footage_runs_no_detector(footage):
+    detector = footage.perceiver.detector()
+    calls = []
+    original = detector.detect
+    detector.detect = lambda frames: calls.append(len(frames)) or original(frames)
+    try:
+        footage.ingest(fetch(BOX_CLIP), "me", start=datetime(2026, 11, 20, 13, 0))
+    finally:
+        detector.detect = original
+    assert calls == []

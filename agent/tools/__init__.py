@@ -16,7 +16,7 @@ from agent.tools.base import ToolContext, ToolResult
 from agent.tools.premise import premise_check
 from agent.tools.reflect import reflect
 from agent.tools.talk import people, read, said, speech_acts
-from agent.tools.things import count, locate, seen, state, trajectory
+from agent.tools.things import count, locate, present, seen, state, trajectory
 from agent.tools.timeline import activity, duration, habit, order, when, where_was_i
 from memory.scene import normalise
 
@@ -37,7 +37,8 @@ def search(ctx: ToolContext, query: str, broad: bool = False) -> ToolResult:
 
 
 TOOLS = {
-    "locate": locate, "seen": seen, "trajectory": trajectory, "state": state, "count": count, "where_was_i": where_was_i,
+    "locate": locate, "seen": seen, "present": present, "trajectory": trajectory, "state": state, "count": count,
+    "where_was_i": where_was_i,
     "when": when, "duration": duration, "order": order, "activity": activity, "habit": habit, "said": said,
     "people": people, "speech_acts": speech_acts, "read": read, "premise_check": premise_check, "search": search,
     "reflect": reflect,
@@ -71,6 +72,8 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
         return [ToolCall("locate", {"thing": thing})] if thing else [ToolCall("where_was_i")]
     if intent in ("trajectory", "state") and thing:
         return [ToolCall(intent, {"thing": thing})]
+    if intent == "verify" and thing and plan.answer_type == "yes_no":
+        return [ToolCall("present", {"thing": thing})]
     if intent == "count" and (thing or plan.places):
         # "how many library visits / times at the gym": a named place counts visits
         visits = plan.places and (not thing or thing.split()[-1].rstrip("s") in ("visit", "time", "trip"))

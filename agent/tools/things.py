@@ -2,12 +2,14 @@
 was in, how many distinct things or visits there were."""
 from __future__ import annotations
 
+from collections import Counter
 from datetime import timedelta
 
 from agent.question_nlp import PLACE_KINDS
 from agent.state import Evidence
 from agent.tools.base import ToolContext, ToolResult, evidence, in_hours
 from memory.records import ENTITY_SIGHTING, MemoryRecord
+from memory.scene import normalise, plural, singular, words_of
 
 
 def locate(ctx: ToolContext, thing: str) -> ToolResult:
@@ -50,14 +52,37 @@ def state(ctx: ToolContext, thing: str) -> ToolResult:
     if last is None:
         return ToolResult("state", "", [], False, note=f"'{thing}' was never seen")
     condition, place = last.attrs.get("state") or "", last.attrs.get("place") or ""
-    answer = f"{condition or 'no visible condition'}, in the {place or 'an unrecognised place'} ({last.wall_start:%a %H:%M})"
-    return ToolResult("state", answer, evidence([last], "state"), bool(condition), f"{condition} {place}".strip(),
-                      "last sighting with its condition")
+    looks = " and ".join(x for x in (condition, last.attrs.get("colour") or "") if x)
+    where = f"in the {place}" if place else "place not recognised"
+    answer = f"{looks or 'no visible condition'} ({_named(last)}, {where}, {last.wall_start:%a %H:%M})"
+    return ToolResult("state", answer, evidence([last], "state"), bool(looks), f"{looks} {place}".strip(),
+                      "last sighting with its condition and colour")
 
 
 def _same_thing(category: str, key: str) -> bool:
-    words = [w.rstrip("s") for w in key.split()]
-    return any(c.rstrip("s") in words for c in category.split()[-1:])
+    """Whether a remembered name is of the asked kind: its head noun, in the singular."""
+    return bool(category.split()) and singular(normalise(category).split()[-1]) in words_of(key)
+
+
+def _named(r: MemoryRecord) -> str:
+    """A remembered thing as a person would name it: its colour when the detector saw one."""
+    return r.attrs.get("name") or r.attrs.get("entity", r.text)
+
+
+def present(ctx: ToolContext, thing: str) -> ToolResult:
+    """Whether a thing was seen at all in the window ("was there a dog?"), with its sightings.
+    Not seen is not found: perception misses things, so absence is left to the abstain test."""
+    after, before = ctx.window()
+    match = ctx.operators.resolve_entity(thing, ctx.namespace, before)
+    trail = [r for r in ctx.operators.trajectory(ctx.namespace, match.entity, before)
+             if after is None or r.wall_end >= after] if match else []
+    if not trail:
+        return ToolResult("present", "", [], False, note=f"'{thing}' was never seen")
+    first, last = trail[0], trail[-1]
+    when = f"{first.wall_start:%a %H:%M}" + (f" to {last.wall_end:%a %H:%M}" if len(trail) > 1 else "")
+    answer = f"Yes: {_named(first)}, seen {when}" + (f" ({len(trail)} sightings)" if len(trail) > 1 else "")
+    return ToolResult("present", answer, evidence(trail[:3] + trail[3:][-2:], "present"), True, True,
+                      f"sightings of {match.entity}")
 
 
 def count(ctx: ToolContext, what: str) -> ToolResult:
@@ -76,7 +101,7 @@ def count(ctx: ToolContext, what: str) -> ToolResult:
         n = len(distinct)
         return ToolResult("count", f"{n} time{'s' if n != 1 else ''} at the {place}", evidence(distinct, "count"),
                           True, n, "distinct visits")
-    if what.split()[-1].rstrip("s") in PLACE_KINDS:  # "how many different rooms was I in": places visited
+    if singular(what.split()[-1]) in PLACE_KINDS:  # "how many different rooms was I in": places visited
         stays = ctx.visits(after, before)
         firsts_at: dict[str, MemoryRecord] = {}
         for v in stays:
@@ -88,12 +113,13 @@ def count(ctx: ToolContext, what: str) -> ToolResult:
     firsts: dict[str, MemoryRecord] = {}
     for r in ctx.records((ENTITY_SIGHTING,), "entity", after, before):
         key = r.attrs.get("entity", "")
-        if _same_thing(what, key):
-            firsts.setdefault(key, r)
+        if _same_thing(what, key):  # a detected thing counts once per instance, however often seen
+            firsts.setdefault(r.attrs.get("instance") or key, r)
     n = len(firsts)
-    noun = what.split()[-1].rstrip("s") if what else "thing"
-    listing = f": {', '.join(firsts)}" if firsts else ""
-    return ToolResult("count", f"{n} different {noun}{'s' if n != 1 else ''}{listing}",
+    noun = singular(what.split()[-1]) if what else "thing"
+    looks = Counter(_named(r) for r in firsts.values())
+    listing = ": " + ", ".join(f"{name} x{k}" if k > 1 else name for name, k in looks.most_common()) if firsts else ""
+    return ToolResult("count", f"{n} different {plural(noun, n)}{listing}",
                       evidence(list(firsts.values()), "count"), n > 0, n, "distinct instances")
 
 

@@ -1,0 +1,67 @@
+"""What a detected thing looks like: a basic colour name and a small colour descriptor.
+
+The name answers "what colour was the flask?"; the descriptor tells two look-alike things
+of one class apart and recognises the same thing later (tracks are linked by it). Both
+read the inner part of the box, where the thing is rather than its background.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+# Hue (degrees) upper bounds of the basic chromatic colour names (Berlin & Kay's basic terms).
+_HUES = ((15, "red"), (40, "orange"), (70, "yellow"), (160, "green"), (255, "blue"), (290, "purple"),
+         (340, "pink"), (360, "red"))
+HUE_BINS, SAT_BINS, VAL_BINS = 8, 2, 2
+
+
+def _inner_hsv(crop: np.ndarray, keep: float = 0.6) -> np.ndarray:
+    """HSV (H in degrees, S and V in 0..1) of the central `keep` fraction of the crop, as pixels x 3."""
+    from PIL import Image
+
+    h, w = crop.shape[:2]
+    dy, dx = int(h * (1 - keep) / 2), int(w * (1 - keep) / 2)
+    inner = crop[dy:h - dy or h, dx:w - dx or w]
+    if inner.size == 0:
+        inner = crop
+    small = Image.fromarray(np.ascontiguousarray(inner)).resize((24, 24)).convert("HSV")
+    hsv = np.asarray(small, dtype=np.float64).reshape(-1, 3) / 255.0
+    hsv[:, 0] *= 360.0
+    return hsv
+
+
+def _pixel_names(hsv: np.ndarray) -> list[str]:
+    names = []
+    for hue, sat, val in hsv:
+        if val < 0.22:
+            names.append("black")
+        elif sat < 0.22:
+            names.append("white" if val > 0.75 else "grey")
+        else:
+            name = next(n for bound, n in _HUES if hue < bound)
+            names.append("brown" if name in ("orange", "red") and val < 0.55 else name)
+    return names
+
+
+def colour_name(crop: np.ndarray) -> str | None:
+    """The basic colour most of the thing's pixels have; None for an empty crop."""
+    if crop.size == 0:
+        return None
+    names, counts = np.unique(_pixel_names(_inner_hsv(crop)), return_counts=True)
+    return str(names[int(np.argmax(counts))])
+
+
+def appearance_of(crop: np.ndarray) -> tuple[float, ...]:
+    """An L1-normalised hue x saturation x value histogram (32 bins) of the thing's pixels."""
+    if crop.size == 0:
+        return ()
+    hsv = _inner_hsv(crop)
+    hist, _ = np.histogramdd(hsv, bins=(HUE_BINS, SAT_BINS, VAL_BINS), range=((0, 360), (0, 1), (0, 1)))
+    flat = hist.ravel() / max(hist.sum(), 1.0)
+    return tuple(round(float(v), 4) for v in flat)
+
+
+def appearance_similarity(a: tuple[float, ...], b: tuple[float, ...]) -> float:
+    """Histogram intersection in 0..1 (1 = the same colours in the same amounts)."""
+    if not a or not b or len(a) != len(b):
+        return 0.0
+    return float(np.minimum(np.asarray(a), np.asarray(b)).sum())

@@ -1,0 +1,84 @@
+"""Things from pixels: colour names, tracks and instances (perception.appearance,
+perception.object_tracks), and the detection record's round trip through the cache."""
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from perception.appearance import appearance_of, appearance_similarity, colour_name
+from perception.object_tracks import track_objects
+from perception.serialize import detection_from_dict, detection_to_dict
+from perception.types import ObjectDetection
+
+FPS = 2.0
+
+
+def _patch(rgb: tuple[int, int, int], size: int = 40) -> np.ndarray:
+    return np.full((size, size, 3), rgb, dtype=np.uint8)
+
+
+@pytest.mark.parametrize(("rgb", "name"), [
+    ((200, 30, 30), "red"), ((30, 60, 200), "blue"), ((40, 170, 60), "green"), ((240, 240, 235), "white"),
+    ((15, 15, 18), "black"), ((128, 128, 128), "grey"), ((230, 210, 40), "yellow"), ((110, 60, 20), "brown"),
+])
+def test_a_thing_is_named_by_the_colour_most_of_its_pixels_have(rgb, name):
+    crop = _patch(rgb)
+    crop[:4] = (255, 255, 255)  # a rim of background at the box edge is not the thing
+    assert colour_name(crop) == name
+
+
+def test_look_alike_things_score_high_and_different_things_low():
+    red, red_again, blue = (appearance_of(_patch(c)) for c in ((200, 30, 30), (190, 35, 28), (30, 60, 200)))
+    assert appearance_similarity(red, red_again) > 0.9
+    assert appearance_similarity(red, blue) < 0.1
+    assert appearance_similarity(red, ()) == 0.0
+
+
+def _seen(label, t, box, rgb=(200, 30, 30), score=0.6):
+    return ObjectDetection(label, score, t, box, (640, 480), colour_name(_patch(rgb)), appearance_of(_patch(rgb)))
+
+
+def _times(seconds: float) -> list[float]:
+    return [i / FPS for i in range(int(seconds * FPS))]
+
+
+def test_a_thing_followed_across_frames_is_one_track_and_a_one_frame_blip_is_dropped():
+    walking = [_seen("person", t, (100 + 8 * t, 100, 160 + 8 * t, 300)) for t in _times(6)]
+    blip = [_seen("airplane", 2.0, (400, 50, 500, 120))]
+    tracked = track_objects(walking + blip, _times(6), FPS)
+    assert {d.label for d in tracked} == {"person"}
+    assert len({d.track for d in tracked}) == 1 and {d.instance for d in tracked} == {1}
+    assert len(tracked) >= len(walking) - 2  # confirmation costs at most the first frames
+
+
+def test_two_things_in_view_together_are_two_instances_even_when_they_look_alike():
+    left = [_seen("cup", t, (50, 200, 110, 280)) for t in _times(5)]
+    right = [_seen("cup", t, (400, 200, 460, 280)) for t in _times(5)]
+    tracked = track_objects(left + right, _times(5), FPS)
+    assert {d.instance for d in tracked} == {1, 2}
+
+
+def test_a_thing_seen_again_later_is_the_same_instance_when_it_looks_the_same():
+    times = _times(60)
+    first = [_seen("cup", t, (50, 200, 110, 280)) for t in times if t < 5]
+    again = [_seen("cup", t, (300, 100, 360, 180)) for t in times if 40 <= t < 45]  # camera came back, elsewhere
+    other = [_seen("cup", t, (300, 100, 360, 180), rgb=(30, 60, 200)) for t in times if 50 <= t < 55]
+    tracked = track_objects(first + again + other, times, FPS)
+    by_time = {d.frame_time: d.instance for d in tracked}
+    assert by_time[44.0] == by_time[4.0] == 1
+    assert by_time[54.0] == 2  # a blue cup is another cup
+
+
+def test_a_new_track_soon_after_and_elsewhere_is_another_thing():
+    times = _times(20)
+    one = [_seen("person", t, (50, 100, 110, 300)) for t in times if t < 5]
+    two = [_seen("person", t, (500, 100, 560, 300)) for t in times if 7 <= t < 12]  # same clothes, 2 s later
+    tracked = track_objects(one + two, times, FPS)
+    assert len({d.instance for d in tracked}) == 2
+
+
+def test_a_detection_survives_the_cache_round_trip():
+    d = ObjectDetection("cup", 0.61, 3.5, (1.0, 2.0, 30.5, 40.0), (640, 480), "red", (0.5, 0.5), 4, 2)
+    assert detection_from_dict(detection_to_dict(d)) == d
+    with pytest.raises(ValueError):
+        detection_from_dict({**detection_to_dict(d), "box": [1, 2, 3]})
