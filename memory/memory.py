@@ -4,7 +4,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
 from memory.behaviors import aggregate_behaviors
@@ -13,10 +13,21 @@ from memory.captions import ClipCaptioner, Summarizer
 from memory.config import MemoryConfig
 from memory.dialogue_builder import build_dialogue
 from memory.embedding import SentenceTransformerEmbedder, TextEmbedder
-from memory.records import BEHAVIOR, STORE_NAMES, MemoryRecord, RecordFilter, StoreName
+from memory.people import PeopleStore, Person
+from memory.records import (
+    BEHAVIOR,
+    ENTITY_SIGHTING,
+    STORE_NAMES,
+    UTTERANCE,
+    MemoryRecord,
+    RecordFilter,
+    StoreName,
+)
+from memory.scene import normalise
 from memory.sqlite_faiss import MemoryDatabase
 from memory.store import RecordStore
 from memory.tracks import TrackStore
+from memory.who import name_people, video_people
 from perception.transcripts import Dialogue
 from perception.types import VideoObservation
 
@@ -38,6 +49,7 @@ class Memory:
         self.db = MemoryDatabase(config.root, self.embedder)
         self.builder = RecordBuilder(config, captioner=captioner, summarize=summarize)
         self.tracks = TrackStore(self.db)
+        self.people = PeopleStore(self.db)
 
     @property
     def stores(self) -> dict[StoreName, RecordStore]:
@@ -52,10 +64,11 @@ class Memory:
 
     def ingest(self, video: VideoObservation, namespace: str) -> dict[str, int]:
         """Replace whatever this namespace remembered of this video; returns counts per kind."""
-        records = self.builder.build(video, namespace)  # fails before any store is touched
+        people = name_people(video, self.people.match(namespace, video_people(video)), self.builder.scene.frames(video))
+        records = self.builder.build(video, namespace, people)  # fails before any store is touched
         tracks = [(kind, video.wall_start, video.duration, track.to_dict())
                   for kind, track in (("symbols", video.symbols), ("sources", video.sources)) if track is not None]
-        return self._replace(namespace, video.video_id, records, tracks)
+        return self._replace(namespace, video.video_id, records, tracks, list(people.values()))
 
     def ingest_dialogue(self, dialogue: Dialogue, namespace: str) -> dict[str, int]:
         """Replace whatever this namespace remembered of this conversation (a transcript not
@@ -64,7 +77,7 @@ class Memory:
         return self._replace(namespace, dialogue.dialogue_id, records)
 
     def _replace(self, namespace: str, video_id: str, records: list[MemoryRecord],
-                 tracks: Sequence[tuple[str, datetime, float, dict]] = ()) -> dict[str, int]:
+                 tracks: Sequence[tuple[str, datetime, float, dict]] = (), people: Sequence[Person] = ()) -> dict[str, int]:
         """One source's records and tracks, in place of what was remembered of it, atomically."""
         by_store = {name: [r for r in records if r.store == name] for name in STORE_NAMES}
         # embedded before the write transaction, which other writers wait for
@@ -76,8 +89,27 @@ class Memory:
                 self.store(name).add(store_records, vectors[name])
             for kind, wall_start, duration, payload in tracks:
                 self.tracks.put(namespace, video_id, kind, wall_start, duration, payload)
+            self.people.save(namespace, list({p.id: p for p in people}.values()))
             self.refresh_behaviors(namespace)
         return dict(Counter(r.kind for r in records))
+
+    def name_person(self, namespace: str, who: str, name: str) -> tuple[Person, int]:
+        """The user names a person ("person 3", or their current name): every sighting of
+        them and every turn in their voice is re-written and re-embedded under the new name,
+        and later footage keeps it. Returns the person and how many records changed."""
+        with self.db.batch():
+            old = self.people.find(namespace, who).label
+            person = self.people.rename(namespace, who, name)
+            changed = [r for store in ("entity", "event")
+                       for r in self.store(store).query(RecordFilter(namespace=namespace, attrs=(("person_id", person.id),)))]
+            renamed = [_renamed(r, old, person.label) for r in changed]
+            for store in ("entity", "event"):
+                mine = [r for r in renamed if r.store == store]
+                if mine:
+                    self.store(store).delete(RecordFilter(namespace=namespace, ids=tuple(r.id for r in changed
+                                                                                          if r.store == store)))
+                    self.store(store).add([replace(r, id=None) for r in mine])
+        return person, len(changed)
 
     def forget(self, namespace: str, video_id: str | None = None,
                between: tuple[datetime, datetime] | None = None) -> int:
@@ -92,6 +124,9 @@ class Memory:
         with self.db.batch():
             removed = self._delete(flt)
             removed += self.tracks.delete(namespace, video_id=video_id, between=between)
+            seen = self.store("entity").query(RecordFilter(namespace=namespace, kinds=(ENTITY_SIGHTING,),
+                                                           attrs=(("source", "face"),)))
+            self.people.prune(namespace, {r.attrs["person_id"] for r in seen})
             self.refresh_behaviors(namespace)
         self.db.scrub()  # forgotten means gone from the file too
         return removed
@@ -117,3 +152,14 @@ class Memory:
 
     def close(self) -> None:
         self.db.close()
+
+
+def _renamed(record: MemoryRecord, old: str, new: str) -> MemoryRecord:
+    """A sighting or turn of a person, under their new name."""
+    attrs = dict(record.attrs)
+    if record.kind == ENTITY_SIGHTING:
+        attrs.update(name=new, label=new, entity=normalise(new))
+    if record.kind == UTTERANCE:
+        attrs["speaker_name"] = new
+    text = new + record.text[len(old):] if record.text.startswith(old) else record.text
+    return replace(record, text=text, attrs=attrs)

@@ -37,6 +37,7 @@ STAGE_FIELDS: dict[str, tuple[str, ...]] = {
     "clip": _KEYFRAME_FIELDS + ("clip_model", "clip_pretrained"),
     # detection runs on every sampled frame (not only keyframes), so only the sampling rate
     # and clip length matter of the keyframe fields
+    "faces": _KEYFRAME_FIELDS + ("face_backend", "face_interval", "face_max_width"),
     "objects": ("clip_seconds", "sample_fps", "detector_backend", "detector_model", "detector_threshold",
                 "detector_nms_iou"),
     "asr": ("asr_backend", "asr_model", "asr_compute_type", "asr_language"),
@@ -98,6 +99,14 @@ class PerceptionConfig:
     # classes mostly under 0.4 and on one or two frames (tracks drop those, object_tracks.py)
     detector_threshold: float = 0.35
     detector_nms_iou: float = 0.5
+
+    # faces: found (dlib HOG) and described (dlib ResNet, 128-d) on every keyframe and at
+    # least every `face_interval` seconds, on frames scaled to `face_max_width` pixels
+    face_backend: str = "dlib"  # or "none"
+    face_interval: float = 2.0
+    face_max_width: int = 640
+    # descriptors of one person lie within this distance (dlib's own threshold)
+    face_distance: float = 0.6  # perception.faces.SAME_FACE
 
     # CLIP frame embeddings: off unless weights are configured (none ship offline)
     clip_model: str | None = None  # open_clip model name, e.g. "ViT-B-32"

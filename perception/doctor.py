@@ -13,7 +13,8 @@ from .errors import BackendUnavailable
 if TYPE_CHECKING:
     from .pipeline import Perceiver
 
-_OPTION = {"asr": "asr_backend", "speakers": "speaker_backend", "ocr": "ocr_backend", "objects": "detector_backend"}
+_OPTION = {"asr": "asr_backend", "speakers": "speaker_backend", "ocr": "ocr_backend", "objects": "detector_backend",
+           "faces": "face_backend"}
 
 
 def channel_status(perceiver: Perceiver, load: bool = False) -> dict[str, str]:
@@ -24,7 +25,7 @@ def channel_status(perceiver: Perceiver, load: bool = False) -> dict[str, str]:
 
     status = {"decode": f"on: PyAV {av.__version__} (FFmpeg bundled)"}
     getters = {"asr": perceiver.recognizer, "speakers": perceiver.tagger, "ocr": perceiver.reader,
-               "objects": perceiver.detector}
+               "objects": perceiver.detector, "faces": perceiver.faces}
     for channel, get in getters.items():
         try:
             backend = get()

@@ -31,12 +31,20 @@ from .clips import clip_index_at, cut_clips
 from .config import PerceptionConfig
 from .decode import VideoInfo, iter_frames, probe, to_local_naive
 from .errors import BackendUnavailable
+from .faces import FaceFinder, cluster_faces, make_face_finder
 from .keyframes import KeyframeSelector
 from .object_tracks import track_objects
 from .objects import ObjectDetector, make_object_detector
 from .ocr import TIDY_ID, TextReader, make_text_reader, read_frames
 from .progress import ProgressReporter, as_progress
-from .serialize import detection_from_dict, detection_to_dict, ocr_from_dict, ocr_to_dict
+from .serialize import (
+    detection_from_dict,
+    detection_to_dict,
+    face_from_dict,
+    face_to_dict,
+    ocr_from_dict,
+    ocr_to_dict,
+)
 from .source_tracking import MODEL_ID as SOURCES_MODEL_ID
 from .source_tracking import observe_sources
 from .sources import SourceMap
@@ -45,7 +53,7 @@ from .speech import transcribe_track
 from .symbolic import MODEL_ID as SYMBOLIC_MODEL_ID
 from .symbolic import observe_symbols
 from .symbols import SymbolTrack
-from .types import ClipObservation, ClipSpan, ObjectDetection, OcrLine, VideoObservation
+from .types import ClipObservation, ClipSpan, FaceSighting, ObjectDetection, OcrLine, VideoObservation
 
 log = logging.getLogger(__name__)
 KEYFRAME_MODEL_ID = "hsv-histogram+strokes-v2"
@@ -71,6 +79,9 @@ class _ClipVisual:
     sampled: list[float] | None = None
     detections: list[ObjectDetection] | None = None
     detecting: bool = False  # this pass computes them (not cached)
+    faces: list[FaceSighting] | None = None
+    facing: bool = False  # this pass looks for faces
+    last_face_look: float = float("-inf")
 
 
 class Perceiver:
@@ -85,6 +96,7 @@ class Perceiver:
         tagger: SpeakerTagger | None = None,
         embedder: ImageTextEmbedder | None = None,
         detector: ObjectDetector | None = None,
+        faces: FaceFinder | None = None,
         progress: Any = None,
     ):
         self.config = config or PerceptionConfig()
@@ -97,6 +109,7 @@ class Perceiver:
         self._tagger: Any = tagger if tagger is not None else _UNRESOLVED
         self._embedder: Any = embedder if embedder is not None else _UNRESOLVED
         self._detector: Any = detector if detector is not None else _UNRESOLVED
+        self._faces: Any = faces if faces is not None else _UNRESOLVED
         self._clip_status = f"on: {embedder.model_id}" if embedder is not None else ""
         self._off: dict[str, str] = {}  # channel -> reason, once a backend proved unavailable
         self._run_lock = threading.Lock()  # one video at a time: backends are not re-entrant
@@ -121,6 +134,11 @@ class Perceiver:
         if self._detector is _UNRESOLVED:
             self._detector = make_object_detector(self.config)
         return self._detector
+
+    def faces(self) -> FaceFinder | None:
+        if self._faces is _UNRESOLVED:
+            self._faces = make_face_finder(self.config)
+        return self._faces
 
     def _clip_model_id(self) -> str | None:
         """The CLIP cache key part, known without loading anything; None = channel off."""
@@ -210,6 +228,10 @@ class Perceiver:
             idx = clip_index_at(spans, thing.frame_time)
             if idx is not None:
                 clips[idx].objects.append(thing)
+        for face in cluster_faces([f for v in visual.values() for f in v.faces or []], self.config.face_distance):
+            idx = clip_index_at(spans, face.frame_time)
+            if idx is not None:
+                clips[idx].faces.append(face)
         symbols = self._whole_video(
             video_id, info, "symbolic", SYMBOLIC_MODEL_ID, SymbolTrack.from_dict,
             lambda: observe_symbols(path, info, self.config, None if "ocr" in self._off else self.reader()))
@@ -268,10 +290,11 @@ class Perceiver:
         cfg = self.config
         reader = self.reader() if "ocr" not in self._off else None
         detector = self.detector() if "objects" not in self._off else None
+        finder = self.faces() if "faces" not in self._off else None
         clip_id = self._clip_model_id()
         # what was read or embedded on keyframes is stale when the keyframe choice changed
         fp = {stage: cfg.fingerprint(stage) + (f"+{KEYFRAME_MODEL_ID}" if stage != "keyframes" else "")
-              for stage in ("keyframes", "ocr", "clip")}
+              for stage in ("keyframes", "ocr", "clip", "faces")}
         fp["ocr"] += f"+{TIDY_ID}"
         out: dict[int, _ClipVisual] = {}
         for s in spans:
@@ -290,6 +313,9 @@ class Perceiver:
                     self._get(vid, i, "objects", detector.model_id, cfg.fingerprint("objects")),
                     lambda p: ([float(t) for t in p["times"]], [detection_from_dict(d) for d in p["detections"]]),
                 ) or (None, None)
+            if finder is not None:
+                v.faces = _parse(self._get(vid, i, "faces", finder.model_id, fp["faces"]),
+                                 lambda p: [face_from_dict(f) for f in p])
             out[i] = v
         embedder = None
         if clip_id is not None and any(v.embeddings is None for v in out.values()):
@@ -299,9 +325,10 @@ class Perceiver:
         todo = [s for s in spans if out[s.index].keyframe_times is None
                 or (reader is not None and out[s.index].ocr is None)
                 or (clip_id is not None and out[s.index].embeddings is None)
-                or (detector is not None and out[s.index].detections is None)]
+                or (detector is not None and out[s.index].detections is None)
+                or (finder is not None and out[s.index].faces is None)]
         if todo:
-            self._decode_and_process(path, todo, out, reader, embedder, detector, fp, clip_id)
+            self._decode_and_process(path, todo, out, reader, embedder, detector, finder, fp, clip_id)
         channels["keyframes"] = "on"
         if reader is None:
             channels["ocr"] = self._off.get("ocr", f"off: ocr_backend={cfg.ocr_backend!r}")
@@ -309,11 +336,13 @@ class Perceiver:
             channels["ocr"] = self._off.get("ocr", "on")
         channels["clip"] = "on" if clip_id else (self._clip_status or clip_off_reason(cfg))
         channels["objects"] = self._off.get("objects", "on" if detector is not None else "off: detector_backend='none'")
+        channels["faces"] = self._off.get("faces", "on" if finder is not None else "off: face_backend='none'")
         return out
 
     def _decode_and_process(self, path: Path, todo: list[ClipSpan], out: dict[int, _ClipVisual],
                             reader: TextReader | None, embedder: ImageTextEmbedder | None,
-                            detector: ObjectDetector | None, fp: dict[str, str], clip_id: str | None) -> None:
+                            detector: ObjectDetector | None, finder: FaceFinder | None, fp: dict[str, str],
+                            clip_id: str | None) -> None:
         """One decoding pass over the clips in `todo`, keyframes chosen afresh per clip
         (so every clip starts with a keyframe and can be cached on its own)."""
         cfg = self.config
@@ -324,6 +353,8 @@ class Perceiver:
             self.progress.start("clip", len(todo))
         if detector is not None:
             self.progress.start("objects", len(todo))
+        if finder is not None:
+            self.progress.start("faces", len(todo))
         todo = sorted(todo, key=lambda s: s.start)
         starts = [s.start for s in todo]
         finished: set[int] = set()
@@ -336,24 +367,28 @@ class Perceiver:
             span = todo[pos]
             if current is None or span.index != current.index:
                 if current is not None:
-                    self._finish_clip(current, out[current.index], reader, embedder, detector, fp, clip_id)
+                    self._finish_clip(current, out[current.index], reader, embedder, detector, finder, fp, clip_id)
                     finished.add(current.index)
                 current = span
                 v = out[span.index]
                 if detector is not None and v.detections is None and "objects" not in self._off:
                     v.sampled, v.detections, v.detecting = [], [], True
+                if finder is not None and v.faces is None and "faces" not in self._off:
+                    v.faces, v.facing = [], True
                 selector = KeyframeSelector(cfg.keyframe_min_interval, cfg.shot_change_threshold,
                                             cfg.keyframe_dedup_threshold, text_threshold=cfg.keyframe_text_threshold,
                                             text_interval=cfg.keyframe_text_interval)
-            if selector.offer(t, frame):
+            keyframe = selector.offer(t, frame)
+            if keyframe:
                 out[span.index].frames.append((t, frame))
             self._detect(detector, out[span.index], t, frame)
+            self._find_faces(finder, out[span.index], t, frame, keyframe)
         if current is not None:
-            self._finish_clip(current, out[current.index], reader, embedder, detector, fp, clip_id)
+            self._finish_clip(current, out[current.index], reader, embedder, detector, finder, fp, clip_id)
             finished.add(current.index)
         for span in todo:  # clips no sampled frame fell into (a tail shorter than a step)
             if span.index not in finished:
-                self._finish_clip(span, out[span.index], reader, embedder, detector, fp, clip_id)
+                self._finish_clip(span, out[span.index], reader, embedder, detector, finder, fp, clip_id)
 
     def _detect(self, detector: ObjectDetector | None, v: _ClipVisual, t: float, frame: np.ndarray) -> None:
         """Objects on one sampled frame, when this clip's detections are being computed."""
@@ -369,9 +404,27 @@ class Perceiver:
         v.sampled.append(t)
         v.detections.extend(found)
 
+    def _find_faces(self, finder: FaceFinder | None, v: _ClipVisual, t: float, frame: np.ndarray,
+                    keyframe: bool) -> None:
+        """Faces on every keyframe (a lower third appearing is one) and at least every
+        `face_interval` seconds between, so people are seen while they speak."""
+        if finder is None or not v.facing or "faces" in self._off:
+            return
+        if not keyframe and t - v.last_face_look < self.config.face_interval:
+            return
+        try:
+            found = finder.find(frame, t)
+        except BackendUnavailable as exc:
+            self._switch_off("faces", exc)
+            v.faces, v.facing = None, False
+            return
+        assert v.faces is not None
+        v.faces.extend(found)
+        v.last_face_look = t
+
     def _finish_clip(self, span: ClipSpan, v: _ClipVisual, reader: TextReader | None,
                      embedder: ImageTextEmbedder | None, detector: ObjectDetector | None,
-                     fp: dict[str, str], clip_id: str | None) -> None:
+                     finder: FaceFinder | None, fp: dict[str, str], clip_id: str | None) -> None:
         vid, key_span = span.video_id, (span.start, span.end)
         v.keyframe_times = [t for t, _ in v.frames]
         self._put(vid, span.index, "keyframes", KEYFRAME_MODEL_ID, fp["keyframes"], v.keyframe_times, key_span)
@@ -399,6 +452,12 @@ class Perceiver:
                 self._put(vid, span.index, "objects", detector.model_id, self.config.fingerprint("objects"),
                           payload, key_span)
             self.progress.advance("objects")
+        if finder is not None and "faces" not in self._off:
+            if v.facing and v.faces is not None:
+                v.facing = False
+                self._put(vid, span.index, "faces", finder.model_id, fp["faces"],
+                          [face_to_dict(f) for f in v.faces], key_span)
+            self.progress.advance("faces")
         v.frames = []  # keyframe pixels are not kept past their clip
 
     # ---- doctor -----------------------------------------------------------------------

@@ -8,7 +8,16 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from .types import AsrSegment, ClipObservation, ClipSpan, ObjectDetection, OcrLine, VideoObservation, Word
+from .types import (
+    AsrSegment,
+    ClipObservation,
+    ClipSpan,
+    FaceSighting,
+    ObjectDetection,
+    OcrLine,
+    VideoObservation,
+    Word,
+)
 
 
 def word_to_dict(w: Word) -> dict[str, Any]:
@@ -69,6 +78,20 @@ def detection_from_dict(d: dict[str, Any]) -> ObjectDetection:
     )
 
 
+def face_to_dict(f: FaceSighting) -> dict[str, Any]:
+    return {"frame_time": f.frame_time, "box": list(f.box), "frame_size": list(f.frame_size), "score": f.score,
+            "descriptor": list(f.descriptor), "person": f.person}
+
+
+def face_from_dict(d: dict[str, Any]) -> FaceSighting:
+    box = tuple(float(v) for v in d["box"])
+    descriptor = tuple(float(v) for v in d["descriptor"])
+    if len(box) != 4 or not descriptor:
+        raise ValueError("a face needs a 4-number box and a descriptor")
+    return FaceSighting(float(d["frame_time"]), box, tuple(int(v) for v in d["frame_size"]),  # type: ignore[arg-type]
+                        float(d["score"]), descriptor, d.get("person"))
+
+
 def span_to_dict(s: ClipSpan) -> dict[str, Any]:
     return {
         "video_id": s.video_id, "index": s.index, "start": s.start, "end": s.end,
@@ -91,6 +114,7 @@ def clip_to_dict(c: ClipObservation) -> dict[str, Any]:
         "ocr": [ocr_to_dict(o) for o in c.ocr],
         "clip_embeddings": c.clip_embeddings,
         "objects": [detection_to_dict(o) for o in c.objects],
+        "faces": [face_to_dict(f) for f in c.faces],
     }
 
 
@@ -103,6 +127,7 @@ def clip_from_dict(d: dict[str, Any]) -> ClipObservation:
         ocr=[ocr_from_dict(o) for o in d.get("ocr", [])],
         clip_embeddings=None if emb is None else [[float(v) for v in row] for row in emb],
         objects=[detection_from_dict(o) for o in d.get("objects", [])],
+        faces=[face_from_dict(f) for f in d.get("faces", [])],
     )
 
 

@@ -64,6 +64,20 @@ class ObjectDetection:
 
 
 @dataclass(frozen=True)
+class FaceSighting:
+    """A face found on one frame, with its 128-d descriptor (dlib's metric: faces of one
+    person lie within 0.6 of each other). `person` labels one person within a video ("F1",
+    "F2"...); None until perception.faces.cluster_faces assigns it."""
+
+    frame_time: float
+    box: tuple[float, float, float, float]
+    frame_size: tuple[int, int]
+    score: float
+    descriptor: tuple[float, ...]
+    person: str | None = None
+
+
+@dataclass(frozen=True)
 class ClipSpan:
     """Where a clip lies on the source video and on the wearer's clock."""
 
@@ -93,6 +107,7 @@ class ClipObservation:
     # One L2-normalised CLIP embedding per keyframe, or None when the channel is off.
     clip_embeddings: list[list[float]] | None = None
     objects: list[ObjectDetection] = field(default_factory=list)
+    faces: list[FaceSighting] = field(default_factory=list)
 
 
 @dataclass

@@ -41,6 +41,9 @@ from service.schemas import (
     JobStatus,
     JobView,
     MemoriesView,
+    Named,
+    NameRequest,
+    PeopleView,
     StoreName,
     problems,
 )
@@ -261,6 +264,21 @@ def create_app(system: MemlensSystem) -> FastAPI:
             {"id": r.id, "kind": r.kind, "text": r.text, "video_id": r.video_id,
              "wall_start": r.wall_start.isoformat(), "wall_end": r.wall_end.isoformat()} for r in records
         ]}
+
+    @app.get("/people", response_model=PeopleView, responses=authed)
+    def people(namespace: str = Depends(namespace_of)) -> dict:
+        """The people memory has seen (by face), with the names they go by."""
+        return {"people": system.people(namespace)}
+
+    @app.post("/people/{who}/name", response_model=Named, responses={**authed, **problems(404)})
+    def name_person(who: str, body: NameRequest, namespace: str = Depends(namespace_of)) -> dict:
+        """Name someone ("person 3", "3", or their current name); memory is re-written."""
+        try:
+            return system.name_person(namespace, who, body.name)
+        except KeyError as exc:
+            raise HTTPException(404, exc.args[0]) from exc
+        except ValueError as exc:
+            raise HTTPException(422, str(exc)) from exc
 
     @app.post("/forget", response_model=Forgotten, responses={**authed, **problems(400, 404)})
     def forget(body: ForgetRequest, namespace: str = Depends(namespace_of)) -> dict:

@@ -126,6 +126,42 @@ def forget(
     console.print(f"forgot {removed} records")
 
 
+name_app = typer.Typer(help="Name what memory has seen.")
+app.add_typer(name_app, name="name")
+
+
+@name_app.command("person")
+def name_person(
+    who: str = typer.Argument(..., help='Who: "person 3", 3, or their current name (`memlens people`).'),
+    name: str = typer.Argument(..., help="What to call them from now on."),
+    namespace: Optional[str] = typer.Option(None),
+    config: Optional[Path] = ConfigOption,
+):
+    """Name someone memory has seen by face; what memory says about them is re-written."""
+    system = _system(config)
+    try:
+        named = system.name_person(namespace or system.config.service.default_namespace, who, name)
+    except (KeyError, ValueError) as exc:
+        err.print(f"[red]{exc.args[0] if isinstance(exc, KeyError) else exc}[/red]")
+        raise typer.Exit(2) from exc
+    finally:
+        system.close()
+    console.print(f"person {named['id']} is now {named['name']} ({named['records_changed']} memories re-written)")
+
+
+@app.command()
+def people(namespace: Optional[str] = typer.Option(None), config: Optional[Path] = ConfigOption):
+    """The people memory has seen by face, and the names they go by."""
+    system = _system(config)
+    try:
+        rows = system.people(namespace or system.config.service.default_namespace)
+    finally:
+        system.close()
+    for row in rows:
+        named = f"{row['name']} (named by {row['named_by']})" if row["name"] else "unnamed"
+        console.print(f"person {row['id']}: {named}, {row['sightings']} face sightings")
+
+
 @app.command()
 def serve(
     host: Optional[str] = typer.Option(None), port: Optional[int] = typer.Option(None),

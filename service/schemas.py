@@ -117,6 +117,27 @@ class Forgotten(BaseModel):
     removed: int
 
 
+class PersonView(BaseModel):
+    id: int
+    name: str | None
+    named_by: str | None = Field(None, description="user, lower third or introduction")
+    sightings: int
+
+
+class PeopleView(BaseModel):
+    people: list[PersonView]
+
+
+class NameRequest(BaseModel):
+    name: str = Field(min_length=1, max_length=100, description="what to call this person from now on")
+
+
+class Named(BaseModel):
+    id: int
+    name: str
+    records_changed: int
+
+
 class Health(BaseModel):
     status: str
     version: str

@@ -175,6 +175,16 @@ class MemlensSystem:
             return at
         return at.astimezone(self.config.service.zone_of(namespace)).replace(tzinfo=None)
 
+    def name_person(self, namespace: str, who: str, name: str) -> dict:
+        """Name someone memory has seen ("person 3" or their current name): KeyError when
+        nobody matches, ValueError for an empty name."""
+        person, changed = self.memory.name_person(namespace, who, name)
+        return {"id": person.id, "name": person.name, "records_changed": changed}
+
+    def people(self, namespace: str) -> list[dict]:
+        return [{"id": p.id, "name": p.name, "named_by": p.named_by, "sightings": p.faces}
+                for p in self.memory.people.all(namespace)]
+
     def forget(self, namespace: str, video_id: str | None = None,
                between: tuple[datetime, datetime] | None = None) -> int:
         """Forget records, vectors and cached observations of a video and/or a time range.

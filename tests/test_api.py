@@ -199,7 +199,7 @@ def _operations(spec: dict):
     """(method, path) of every operation in the schema, ids filled with a guess."""
     for path, item in spec["paths"].items():
         for method in item:
-            yield method.upper(), path.replace("{job_id}", "0" * 32)
+            yield method.upper(), path.replace("{job_id}", "0" * 32).replace("{who}", "1")
 
 
 def test_every_endpoint_refuses_missing_wrong_and_foreign_keys(api, system, alice_job):
@@ -340,3 +340,19 @@ def test_a_transcript_upload_becomes_memory_and_a_malformed_one_names_its_line(a
     refused = api.post("/ingest", headers=ALICE, files={"file": ("export.jsonl", bad)})
     assert refused.status_code == 422 and refused.json()["detail"] == "export.jsonl:2: missing time, text"
     assert system.memory.store("event").count(RecordFilter()) == before and _upload_dirs(system) <= dirs
+
+
+def test_people_seen_are_listed_and_named_over_http(api, system):
+    from tests.test_people import BEN, _face, _video
+
+    system.memory.ingest(_video("faces-only", [_face(t, BEN) for t in (1.0, 2.0, 3.0)]), "bob")
+    (person,) = api.get("/people", headers=BOB).json()["people"]
+    assert person["name"] is None and person["sightings"] == 3
+    assert api.get("/people", headers=ALICE).json()["people"] == []  # bob's people are bob's
+    who = f"person {person['id']}"
+    assert api.post(f"/people/{who}/name", headers=ALICE, json={"name": "Ben"}).status_code == 404
+    assert api.post(f"/people/{who}/name", headers=BOB, json={"name": ""}).status_code == 422
+    named = api.post(f"/people/{who}/name", headers=BOB, json={"name": "Ben"}).json()
+    assert named == {"id": person["id"], "name": "Ben", "records_changed": 1}
+    answer = api.post("/ask", headers=BOB, json={"question": "did I see Ben?", "at": "2026-03-03T09:00:00"}).json()
+    assert not answer["abstained"] and "Ben" in answer["answer"], answer

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from memory.conversation import name_speakers, speech_acts, turn_acts
+from memory.conversation import introduced_names, name_speakers, speech_acts, turn_acts
 from perception.types import AsrSegment
 
 
@@ -46,3 +46,15 @@ def test_a_turn_another_voice_accepts_is_a_request_even_when_asr_garbled_it():
     assert "request" not in acts[2]  # a question answered with a promise stays a question
     assert "request" not in acts[4]  # the same voice going on is not an answer
     assert "request" not in acts[5]  # a minute later is not an answer either
+
+
+@pytest.mark.parametrize(("text", "names"), [
+    ("ugh, it's Monday again", []),  # a capitalised word after "it's" is not a name
+    ("It's Paris in the spring", []),
+    ("this is Mike from accounting", ["Mike"]),
+    ("I'm Tina Seelig and I teach at Stanford", ["Tina Seelig"]),
+    ("It's me, Alice", ["Alice"]),
+    ("I met Bob yesterday", []),  # named, but not introducing themselves
+])
+def test_a_name_is_a_person_named_right_after_an_introduction(text, names):
+    assert introduced_names(text) == names

@@ -72,8 +72,8 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
         return [ToolCall("locate", {"thing": thing})] if thing else [ToolCall("where_was_i")]
     if intent in ("trajectory", "state") and thing:
         return [ToolCall(intent, {"thing": thing})]
-    if intent == "verify" and thing and plan.answer_type == "yes_no":
-        return [ToolCall("present", {"thing": thing})]
+    if plan.answer_type == "yes_no" and intent in ("verify", "people") and (thing or plan.people):
+        return [ToolCall("present", {"thing": thing or plan.people[0]})]  # "was there a van", "did I see Ben"
     if intent == "count" and (thing or plan.places):
         # "how many library visits / times at the gym": a named place counts visits
         visits = plan.places and (not thing or thing.split()[-1].rstrip("s") in ("visit", "time", "trip"))

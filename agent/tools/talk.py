@@ -10,7 +10,7 @@ from agent.reasoning import evidence_text
 from agent.state import Evidence
 from agent.tools.base import ToolContext, ToolResult, in_hours, moment_phrase
 from memory.conversation import CORRECTION_CUE
-from memory.records import TEXT_SIGHTING, UTTERANCE, MemoryRecord
+from memory.records import ENTITY_SIGHTING, TEXT_SIGHTING, UTTERANCE, MemoryRecord
 from memory.scene import normalise
 
 READ_COSINE = 0.3  # a text block this close in meaning to the question is about it
@@ -124,15 +124,18 @@ def _answer_to(ctx: ToolContext, turn: MemoryRecord, speaker: str | None) -> Mem
 
 
 def people(ctx: ToolContext) -> ToolResult:
-    """Who the wearer talked with in the window: named voices, in order of first turn."""
+    """Who the wearer talked with or saw in the window: named voices and named faces, in
+    order of first appearance."""
     after, before = ctx.window()
     turns = [r for r in ctx.records((UTTERANCE,), "event", after, before) if not _is_wearer(r)]
-    turns = [r for r in turns if in_hours(r.wall_start, ctx.time.hours)]
+    faces = [r for r in ctx.records((ENTITY_SIGHTING,), "entity", after, before)
+             if r.attrs.get("source") == "face" and r.attrs.get("person_id") is not None]
     firsts: dict[str, MemoryRecord] = {}
-    for r in turns:
-        name = r.attrs.get("speaker_name")
-        if name:
+    for r in sorted(turns + faces, key=lambda r: r.wall_start):
+        name = r.attrs.get("speaker_name") if r.kind == UTTERANCE else r.attrs.get("name")
+        if name and in_hours(r.wall_start, ctx.time.hours):
             firsts.setdefault(name, r)
+    turns = [r for r in turns if in_hours(r.wall_start, ctx.time.hours)]
     if not firsts:
         voices = {r.attrs.get("speaker") for r in turns if r.attrs.get("speaker")}
         note = f"{len(voices)} unnamed voice(s)" if voices else "nobody talked in that window"
