@@ -225,7 +225,10 @@ class RecordBuilder:
         clip_places = list(dict.fromkeys(seen_places))
         facts = ClipFacts(
             places=clip_places,
-            objects=list(dict.fromkeys(r.attrs["label"] for r in inside if r.kind == ENTITY_SIGHTING)),
+            objects=list(dict.fromkeys(r.attrs.get("name") or r.attrs["label"] for r in inside
+                                       if r.kind == ENTITY_SIGHTING and r.attrs.get("source") != "face")),
+            people=list(dict.fromkeys(r.attrs["label"] for r in inside
+                                      if r.kind == ENTITY_SIGHTING and r.attrs.get("source") == "face")),
             texts=list(dict.fromkeys(r.attrs["line"] for r in inside if r.kind == TEXT_SIGHTING)),
             lines=[f'{r.text.split(":", 1)[0]} said "{r.attrs["said"]}"' for r in inside if r.kind == UTTERANCE],
         )

@@ -23,8 +23,10 @@ class ClipCaptioner(Protocol):
 class ClipFacts:
     """What memory already derived for a clip, handed to any captioner."""
 
-    def __init__(self, places: list[str], objects: list[str], texts: list[str], lines: list[str]):
+    def __init__(self, places: list[str], objects: list[str], texts: list[str], lines: list[str],
+                 people: list[str] | None = None):
         self.places, self.objects, self.texts, self.lines = places, objects, texts, lines
+        self.people = people or []
 
 
 def _clock(t: datetime) -> str:
@@ -39,7 +41,8 @@ class ComposedCaptioner:
     def caption(self, clip: ClipObservation, facts: ClipFacts) -> str:
         span = clip.span
         parts = [f"{_clock(span.wall_start)}-{_clock(span.wall_end)}"]
-        parts.append(f"in the {', then '.join(facts.places)}" if facts.places else "place unknown")
+        where = f"in the {', then '.join(facts.places)}" if facts.places else "place unknown"
+        parts.append(where + (f", with {_listed(facts.people)}" if facts.people else ""))
         if facts.objects:
             parts.append("seen: " + ", ".join(facts.objects[: self.max_items]))
         if facts.texts:
@@ -47,6 +50,10 @@ class ComposedCaptioner:
         if facts.lines:
             parts.append("heard: " + " ".join(facts.lines[: self.max_items]))
         return ". ".join(parts) + "."
+
+
+def _listed(items: Sequence[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def extractive_summary(texts: Sequence[str], limit: int = 1200, sep: str = " ") -> str:

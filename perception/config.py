@@ -80,9 +80,10 @@ class PerceptionConfig:
     asr_language: str | None = "en"  # None = detect per video
     asr_batch_size: int = 8  # whisperx only
     speaker_backend: str = "resemblyzer"  # or "none"
-    # Cosine similarity above which two utterances are the same voice. Resemblyzer gives
-    # ~0.8-0.9 within a voice and ~0.55-0.75 across voices.
-    speaker_threshold: float = 0.78
+    # Average cosine similarity above which voice windows (1.6 s) are one voice. Resemblyzer
+    # windows of one voice average ~0.76 alike, of two voices ~0.69 (the pyannote sample call,
+    # split right from 0.70 to 0.78); a voice must hold a tenth of the speech windows.
+    speaker_threshold: float = 0.74
     # A pause this long (seconds) between words inside one ASR segment starts a new turn,
     # so that each turn gets its own speaker label. 0 keeps Whisper's segments whole.
     turn_gap: float = 1.0

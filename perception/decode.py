@@ -34,6 +34,7 @@ class VideoInfo:
     creation_time: datetime | None  # naive local wall time, see the module docstring
     video_codec: str = ""
     audio_codec: str = ""
+    has_video: bool = True  # False for an audio recording (a voice memo, a call)
 
 
 def to_local_naive(moment: datetime) -> datetime:
@@ -102,9 +103,11 @@ def probe(path: str | Path) -> VideoInfo:
     _check_path(path)
     with _open(path) as container:
         if not container.streams.video:
+            if container.streams.audio:
+                return _probe_audio(path, container)
             kinds = sorted({s.type for s in container.streams})
             what = f"only {', '.join(kinds)} streams" if kinds else "no streams"
-            raise NoVideoStream(path, f"no video stream ({what}); is it an audio recording?")
+            raise NoVideoStream(path, f"neither pictures nor sound ({what})")
         stream = container.streams.video[0]
         if container.format.name in _TEXT_FORMATS or stream.codec_context.name in _TEXT_CODECS:
             raise UnreadableVideo(path, f"a text file, not a video (FFmpeg reads it as {container.format.name})")
@@ -135,8 +138,31 @@ def probe(path: str | Path) -> VideoInfo:
         )
 
 
+def _probe_audio(path: Path, container: av.container.InputContainer) -> VideoInfo:
+    """An audio recording: what is heard is remembered; there is nothing to see."""
+    stream = container.streams.audio[0]
+    if container.format.name in _TEXT_FORMATS:
+        raise UnreadableVideo(path, f"a text file, not a recording (FFmpeg reads it as {container.format.name})")
+    try:
+        first = next(container.decode(stream), None)
+    except av.FFmpegError as exc:
+        raise UnreadableVideo(path, f"the audio stream cannot be decoded ({_reason(exc)})") from exc
+    if first is None:
+        raise UnreadableVideo(path, "the audio stream holds no decodable frame (truncated?)")
+    duration = _duration(container, stream)
+    if duration <= 0:
+        raise UnreadableVideo(path, "the container reports no duration")
+    _check_tail(path, container, stream, duration)
+    return VideoInfo(
+        path=str(path), duration=duration, fps=0.0, width=0, height=0, has_audio=True,
+        creation_time=parse_creation_time(container.metadata.get("creation_time")
+                                          or stream.metadata.get("creation_time")),
+        audio_codec=stream.codec_context.name, has_video=False,
+    )
+
+
 def _check_tail(path: Path, container: av.container.InputContainer,
-                stream: av.video.stream.VideoStream, duration: float) -> None:
+                stream: av.stream.Stream, duration: float) -> None:
     """Read (demux, not decode) the packets of the last seconds: a file cut short after its
     index (an MP4 written index-first, then truncated) opens and starts fine but has no end."""
     if duration <= 2.0:
@@ -153,10 +179,10 @@ def _check_tail(path: Path, container: av.container.InputContainer,
         raise UnreadableVideo(path, f"truncated or corrupt near the end ({_reason(exc)})") from exc
     if last is None or last < duration - 2.0:
         ends = "has no data" if last is None else f"ends at {last:.1f} s"
-        raise UnreadableVideo(path, f"truncated: the container promises {duration:.1f} s but its video {ends}")
+        raise UnreadableVideo(path, f"truncated: the container promises {duration:.1f} s but its {stream.type} {ends}")
 
 
-def _duration(container: av.container.InputContainer, stream: av.video.stream.VideoStream) -> float:
+def _duration(container: av.container.InputContainer, stream: av.stream.Stream) -> float:
     if stream.duration is not None and stream.time_base is not None:
         return float(stream.duration * stream.time_base)
     if container.duration is not None:

@@ -53,6 +53,7 @@ from .speech import transcribe_track
 from .symbolic import MODEL_ID as SYMBOLIC_MODEL_ID
 from .symbolic import observe_symbols
 from .symbols import SymbolTrack
+from .timing import StageClock
 from .types import ClipObservation, ClipSpan, FaceSighting, ObjectDetection, OcrLine, VideoObservation
 
 log = logging.getLogger(__name__)
@@ -113,6 +114,7 @@ class Perceiver:
         self._clip_status = f"on: {embedder.model_id}" if embedder is not None else ""
         self._off: dict[str, str] = {}  # channel -> reason, once a backend proved unavailable
         self._run_lock = threading.Lock()  # one video at a time: backends are not re-entrant
+        self.clock = StageClock()  # the last video's seconds per stage
 
     # ---- backends, built on first need -------------------------------------------------
     def recognizer(self) -> SpeechRecognizer | None:
@@ -185,8 +187,11 @@ class Perceiver:
             defaults = self.progress, self.cache
             self.progress = as_progress(progress) if progress is not None else self.progress
             self.cache = cache if cache is not None else self.cache
+            self.clock = StageClock()
             try:
-                return self._perceive(path, wall_start)
+                video = self._perceive(path, wall_start)
+                video.stage_seconds = self.clock.report()
+                return video
             finally:
                 self.progress, self.cache = defaults
 
@@ -197,12 +202,17 @@ class Perceiver:
         wall, clock = self._clock(path, info, wall_start)
         spans = cut_clips(video_id, info.duration, self.config.clip_seconds, wall)
         channels = {"clock": clock}
-        visual = self._visual(path, info, spans, channels)
-        speech = transcribe_track(
-            path, info, video_id, self.config, self.cache, self.progress,
-            None if "asr" in self._off else self.recognizer(),
-            None if "speakers" in self._off else self.tagger(),
-        )
+        if info.has_video:
+            visual = self._visual(path, info, spans, channels)
+        else:  # an audio recording: nothing to see
+            visual = {s.index: _ClipVisual(keyframe_times=[]) for s in spans}
+            channels.update({c: "off: an audio recording" for c in ("keyframes", "ocr", "clip", "objects", "faces")})
+        with self.clock("speech"):
+            speech = transcribe_track(
+                path, info, video_id, self.config, self.cache, self.progress,
+                None if "asr" in self._off else self.recognizer(),
+                None if "speakers" in self._off else self.tagger(),
+            )
         for channel, reason in speech.failures.items():
             self._switch_off(channel, reason)
         channels["asr"] = self._off.get("asr", speech.asr_status)
@@ -224,7 +234,9 @@ class Perceiver:
                     clips[idx].ocr.append(line)
             if channels["clip"].startswith("on"):
                 clips[s.index].clip_embeddings = visual[s.index].embeddings
-        for thing in self._tracked(visual):
+        with self.clock("tracking"):
+            tracked = self._tracked(visual)
+        for thing in tracked:
             idx = clip_index_at(spans, thing.frame_time)
             if idx is not None:
                 clips[idx].objects.append(thing)
@@ -232,15 +244,19 @@ class Perceiver:
             idx = clip_index_at(spans, face.frame_time)
             if idx is not None:
                 clips[idx].faces.append(face)
-        symbols = self._whole_video(
-            video_id, info, "symbolic", SYMBOLIC_MODEL_ID, SymbolTrack.from_dict,
-            lambda: observe_symbols(path, info, self.config, None if "ocr" in self._off else self.reader()))
-        sources = self._whole_video(video_id, info, "sources", SOURCES_MODEL_ID, SourceMap.from_dict,
-                                    lambda: observe_sources(path, info, self.config))
+        with self.clock("symbolic"):
+            symbols = self._whole_video(
+                video_id, info, "symbolic", SYMBOLIC_MODEL_ID, SymbolTrack.from_dict,
+                lambda: observe_symbols(path, info, self.config, None if "ocr" in self._off else self.reader()))
+        with self.clock("sources"):
+            sources = self._whole_video(video_id, info, "sources", SOURCES_MODEL_ID, SourceMap.from_dict,
+                                        lambda: observe_sources(path, info, self.config))
         channels["symbolic"] = "on" if symbols is not None else _declined(
             "symbolic", self.config.symbolic, "not flat-colour synthetic or game video")
         channels["sources"] = "on" if sources is not None else _declined(
             "sources", self.config.sources, "not a composed video (split screen, cuts with captions)")
+        if not info.has_video:
+            channels["symbolic"] = channels["sources"] = "off: an audio recording"
         return VideoObservation(
             video_id=video_id, path=str(path), duration=info.duration, wall_start=wall,
             has_audio=info.has_audio, clips=clips, channels=channels, symbols=symbols, sources=sources,
@@ -257,7 +273,7 @@ class Perceiver:
                      convert: Any, compute: Any) -> Any | None:
         """A whole-video stage, cached under unit "video"; an empty payload caches "not
         applicable" (a natural video the symbolic stage declined)."""
-        if getattr(self.config, stage) == "off":
+        if getattr(self.config, stage) == "off" or not info.has_video:
             return None
         fp = self.config.fingerprint(stage)
         cached = self._get(video_id, "video", stage, model_id, fp)
@@ -360,7 +376,8 @@ class Perceiver:
         finished: set[int] = set()
         current: ClipSpan | None = None
         selector = KeyframeSelector()
-        for t, frame in iter_frames(path, cfg.sample_fps, start=todo[0].start, end=todo[-1].end):
+        frames = iter_frames(path, cfg.sample_fps, start=todo[0].start, end=todo[-1].end)
+        for t, frame in self.clock.timed("decode", frames):
             pos = bisect.bisect_right(starts, t) - 1
             if pos < 0 or t >= todo[pos].end:
                 continue  # a frame inside a clip that is already cached
@@ -378,7 +395,8 @@ class Perceiver:
                 selector = KeyframeSelector(cfg.keyframe_min_interval, cfg.shot_change_threshold,
                                             cfg.keyframe_dedup_threshold, text_threshold=cfg.keyframe_text_threshold,
                                             text_interval=cfg.keyframe_text_interval)
-            keyframe = selector.offer(t, frame)
+            with self.clock("keyframes"):
+                keyframe = selector.offer(t, frame)
             if keyframe:
                 out[span.index].frames.append((t, frame))
             self._detect(detector, out[span.index], t, frame)
@@ -395,7 +413,8 @@ class Perceiver:
         if detector is None or not v.detecting or "objects" in self._off:
             return
         try:
-            found = detector.detect([(t, frame)])
+            with self.clock("objects"):
+                found = detector.detect([(t, frame)])
         except BackendUnavailable as exc:
             self._switch_off("objects", exc)
             v.sampled, v.detections, v.detecting = None, None, False
@@ -413,7 +432,8 @@ class Perceiver:
         if not keyframe and t - v.last_face_look < self.config.face_interval:
             return
         try:
-            found = finder.find(frame, t)
+            with self.clock("faces"):
+                found = finder.find(frame, t)
         except BackendUnavailable as exc:
             self._switch_off("faces", exc)
             v.faces, v.facing = None, False
@@ -432,7 +452,8 @@ class Perceiver:
         if reader is not None:
             if v.ocr is None and "ocr" not in self._off:
                 try:
-                    v.ocr = read_frames(reader, v.frames) if v.frames else []
+                    with self.clock("ocr"):
+                        v.ocr = read_frames(reader, v.frames) if v.frames else []
                     payload = [ocr_to_dict(o) for o in v.ocr]
                     self._put(vid, span.index, "ocr", reader.model_id, fp["ocr"], payload, key_span)
                 except BackendUnavailable as exc:
@@ -442,7 +463,8 @@ class Perceiver:
         if embedder is not None and clip_id is not None:
             if v.embeddings is None:
                 images = [f for _, f in v.frames]
-                v.embeddings = embedder.encode_images(images).astype(float).tolist() if images else []
+                with self.clock("clip"):
+                    v.embeddings = embedder.encode_images(images).astype(float).tolist() if images else []
                 self._put(vid, span.index, "clip", clip_id, fp["clip"], v.embeddings, key_span)
             self.progress.advance("clip")
         if detector is not None and "objects" not in self._off:

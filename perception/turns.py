@@ -21,7 +21,8 @@ def join_words(words: list[Word]) -> str:
     return text
 
 
-def _piece(segment: AsrSegment, words: list[Word]) -> AsrSegment:
+def segment_of_words(segment: AsrSegment, words: list[Word]) -> AsrSegment:
+    """The part of a segment those of its words make up."""
     return replace(
         segment, start=words[0].start, end=words[-1].end, words=tuple(words),
         text=join_words(words),
@@ -45,8 +46,8 @@ def split_at_pauses(segments: list[AsrSegment], min_gap: float) -> list[AsrSegme
         current = [words[0]]
         for prev, word in zip(words, words[1:]):
             if word.start - prev.end >= min_gap:
-                out.append(_piece(segment, current))
+                out.append(segment_of_words(segment, current))
                 current = []
             current.append(word)
-        out.append(_piece(segment, current) if len(current) < len(words) else segment)
+        out.append(segment_of_words(segment, current) if len(current) < len(words) else segment)
     return out

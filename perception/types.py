@@ -123,3 +123,4 @@ class VideoObservation:
     channels: dict[str, str] = field(default_factory=dict)  # channel -> "on" or why it is off
     symbols: SymbolTrack | None = None  # synthetic / game-like video only (perception.symbolic)
     sources: SourceMap | None = None  # composed video only (perception.source_tracking)
+    stage_seconds: dict[str, float] = field(default_factory=dict)  # perception's work, per stage

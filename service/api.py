@@ -270,7 +270,7 @@ def create_app(system: MemlensSystem) -> FastAPI:
         """The people memory has seen (by face), with the names they go by."""
         return {"people": system.people(namespace)}
 
-    @app.post("/people/{who}/name", response_model=Named, responses={**authed, **problems(404)})
+    @app.post("/people/{who}/name", response_model=Named, responses={**authed, **problems(400, 404)})
     def name_person(who: str, body: NameRequest, namespace: str = Depends(namespace_of)) -> dict:
         """Name someone ("person 3", "3", or their current name); memory is re-written."""
         try:

@@ -23,9 +23,18 @@ err = Console(stderr=True)
 ConfigOption = typer.Option(None, "--config", "-c", help="TOML config file (else $MEMLENS_CONFIG).")
 
 
-def _system(config_path: Optional[Path]) -> MemlensSystem:
+def _system_config(config_path: Optional[Path]):
     try:
-        return MemlensSystem(load_config(config_path))
+        return load_config(config_path)
+    except ConfigError as exc:
+        err.print(f"[red]config error:[/red] {exc}")
+        raise typer.Exit(2) from exc
+
+
+def _system(config_path: Optional[Path]) -> MemlensSystem:
+    config = _system_config(config_path)
+    try:
+        return MemlensSystem(config)
     except ConfigError as exc:
         err.print(f"[red]config error:[/red] {exc}")
         raise typer.Exit(2) from exc
@@ -231,7 +240,7 @@ def _generated_suite(name: str, size: str, seed: int, data: Optional[Path], syst
 
 SuiteArgument = typer.Argument(
     ..., help="supermemory | egomemreason | videocogqa | m3eval | refmem (generated), locomo (with --file), "
-              "or a suite JSONL file.")
+              "ingest (speed per stage on real footage, or on --file), or a suite JSONL file.")
 SizeOption = typer.Option("smoke", help="Generated suites: smoke (a few minutes of video, CI) or full.")
 SeedOption = typer.Option(0, help="Generated suites: the world seed (generation is deterministic for it).")
 DataOption = typer.Option(None, help="Where generated videos and suites go (default: <home>/bench).")
@@ -322,6 +331,9 @@ def bench(
     if suite == "refmem":
         _bench_refmem(size, seed, data, out, systems or "memlens", judge_url, judge_model, config)
         return
+    if suite == "ingest":
+        _bench_ingest(file, out, config)
+        return
     from eval.generated import GENERATED as SUITES
     from eval.phrasings import DEFAULT_SETS, parse_phrasing_sets
     from eval.schema import Suite
@@ -371,6 +383,22 @@ def _bench_report(config: Optional[Path], failure: str, errors: tuple[type[Excep
         system.close()
     console.print(report.read_text(), markup=False)
     console.print(f"report: {report}")
+
+
+def _bench_ingest(file: Optional[Path], out: Path, config: Optional[Path]) -> None:
+    from eval.media import REAL_MEDIA, fetch
+    from perception.progress import RichProgress
+    from service.ingest_bench import run_ingest_bench
+
+    if file is not None and not file.is_file():
+        err.print(f"[red]bench ingest: {file} is not a file[/red]")
+        raise typer.Exit(2)
+    files = {file.name: file} if file else {name: fetch(media) for name, media in REAL_MEDIA.items()}
+    app_config = _system_config(config)
+    with progress_bars(err) as bars:
+        run_ingest_bench(app_config, files, out, RichProgress(bars))
+    console.print((out / "report.md").read_text(), markup=False)
+    console.print(f"report: {out / 'report.md'}, plot: {out / 'stages.png'}")
 
 
 def _bench_locomo(file: Optional[Path], out: Path, conversations: Optional[int], limit: Optional[int],

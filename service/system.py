@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
@@ -38,6 +38,7 @@ class IngestReport:
     records: dict[str, int]
     channels: dict[str, str]
     seconds: float
+    stages: dict[str, float] = field(default_factory=dict)  # seconds per stage (perception's, memory, other)
 
     @property
     def realtime_factor(self) -> float:
@@ -126,12 +127,16 @@ class MemlensSystem:
         video = self.perceiver.perceive(Path(path), wall_start=start, progress=progress,
                                         cache=self.cache.scoped(namespace) if self.cache is not None else None)
         progress.start("memory", 1)  # a last step, so a cancelled job stops before memory changes
+        remembering = time.perf_counter()
         counts = self.memory.ingest(video, namespace)
         progress.advance("memory")
+        done = time.perf_counter()
+        stages = {**video.stage_seconds, "memory": round(done - remembering, 3)}
+        stages["other"] = round(max(0.0, (done - began) - sum(stages.values())), 3)  # probe, hashing, model loads
         return IngestReport(
             video_id=video.video_id, path=str(path), namespace=namespace, duration=video.duration,
             wall_start=video.wall_start, records=counts, channels=video.channels,
-            seconds=time.perf_counter() - began,
+            seconds=done - began, stages=stages,
         )
 
     def ingest_transcript(self, path: str | Path, namespace: str | None = None,

@@ -103,6 +103,7 @@ def bad_videos(tmp_path_factory, short_video):
     (root / "notes.mp4").write_text("this is a shopping list, not a video\n")
     (root / "a-directory.mp4").mkdir()
     copy_stream(short_video, root / "audio-only.m4a", "audio")
+    (root / "captions.srt").write_text("1\n00:00:00,000 --> 00:00:02,000\nHello\n")  # neither pictures nor sound
     return {p.name: p for p in root.iterdir()} | {"missing.mp4": root / "missing.mp4"}
 
 

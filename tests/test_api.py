@@ -90,7 +90,7 @@ def test_a_key_never_sees_another_namespace(api, alice_job):
 
 def test_corrupt_upload_is_rejected_and_stores_nothing(api, system, alice_job, bad_videos):
     before = system.memory.store("event").count(RecordFilter())
-    for name in ("truncated.mp4", "notes.mp4", "empty.mp4", "audio-only.m4a"):
+    for name in ("truncated.mp4", "notes.mp4", "empty.mp4", "captions.srt"):
         response = api.post("/ingest", headers=ALICE, files={"file": (name, bad_videos[name].read_bytes())})
         assert response.status_code == 422 and name in response.json()["detail"]
     assert system.memory.store("event").count(RecordFilter()) == before

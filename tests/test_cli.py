@@ -65,7 +65,7 @@ def test_ask_with_options_prints_scores(home, ingested):
 
 @pytest.mark.parametrize("name, reason", [
     ("empty.mp4", "empty"), ("truncated.mp4", "not a readable media file"),
-    ("notes.mp4", "not a readable media file"), ("audio-only.m4a", "no video stream"),
+    ("notes.mp4", "not a readable media file"), ("captions.srt", "neither pictures nor sound"),
     ("missing.mp4", "no such file"), ("a-directory.mp4", "directory"),
 ])
 def test_bad_inputs_fail_clearly_and_store_nothing(home, ingested, bad_videos, embedder, name, reason):
@@ -74,6 +74,14 @@ def test_bad_inputs_fail_clearly_and_store_nothing(home, ingested, bad_videos, e
     assert done.returncode == 1
     assert "cannot ingest" in done.stderr and reason in done.stderr and "Traceback" not in done.stderr
     assert stored(home, embedder) == before
+
+
+def test_an_audio_recording_is_ingested_from_its_sound(home, bad_videos):
+    done = memlens(home, "ingest", str(bad_videos["audio-only.m4a"]), "--namespace", "voice", "--json")
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert report["channels"]["asr"] == "on" and report["channels"]["ocr"] == "off: an audio recording"
+    assert report["records"].get("utterance", 0) >= 1
 
 
 def test_video_without_audio_is_ingested_from_pictures(home, silent_video):

@@ -90,9 +90,12 @@ def media(tmp_path_factory):
     empty.write_bytes(b"")
     m4a = write_audio_only(root / "voice.m4a", track[: 16000 * 3])
     wav = write_audio_only(root / "voice.wav", track[: 16000 * 3])
+    subtitles = root / "talk.srt"  # FFmpeg reads it as a subtitle stream: no pictures, no sound
+    subtitles.write_text("1\n00:00:00,000 --> 00:00:02,000\nHello\n\n2\n00:00:03,000 --> 00:00:05,000\nBye\n")
     return {
         "video": video, "windows": windows, "silent": silent, "truncated": truncated,
         "text": text, "empty": empty, "m4a": m4a, "wav": wav, "missing": root / "nope.mp4",
+        "no streams": subtitles,
     }
 
 
@@ -245,10 +248,20 @@ def test_a_corrupt_cache_entry_is_recomputed_alone(run, media, backends, config)
     assert video_to_dict(again) == video_to_dict(run["obs"])
 
 
+@pytest.mark.parametrize("name", ["m4a", "wav"])
+def test_an_audio_recording_is_heard_and_nothing_is_looked_for(name, media, backends, config):
+    obs = make_perceiver(config, backends).perceive(media[name])
+    said = " ".join(seg.text for clip in obs.clips for seg in clip.asr).lower()
+    assert said.strip() and obs.has_audio
+    assert all(not clip.keyframe_times and not clip.ocr and not clip.objects and not clip.faces for clip in obs.clips)
+    assert obs.channels["ocr"] == obs.channels["objects"] == "off: an audio recording"
+    assert obs.channels["asr"] == "on"
+
+
 @pytest.mark.parametrize(
     "name, error",
     [("missing", VideoNotFound), ("empty", EmptyVideoFile), ("truncated", UnreadableVideo),
-     ("text", UnreadableVideo), ("m4a", NoVideoStream), ("wav", NoVideoStream)],
+     ("text", UnreadableVideo), ("no streams", NoVideoStream)],
 )
 def test_bad_inputs_fail_up_front_with_a_clear_error(name, error, media, backends, config):
     before = calls(backends)

@@ -36,7 +36,7 @@ from perception.decode import parse_creation_time
 from perception.keyframes import KeyframeSelector
 from perception.ocr import polygon_to_box
 from perception.progress import as_progress
-from perception.speakers import cluster_embeddings, label_segments
+from perception.speakers import cluster_windows, speech_share, split_by_voice
 
 try:
     from tests.test_perception_helpers import Shot, write_video
@@ -186,14 +186,27 @@ def test_polygon_to_box_clips_to_frame():
     assert polygon_to_box([[-5, 10], [50, 8], [52, 30], [-3, 31]], 40, 100) == (0.0, 8.0, 40.0, 31.0)
 
 
-def test_speaker_clustering():
-    a, b = np.array([1.0, 0.1, 0.0]), np.array([0.0, 0.2, 1.0])
-    embs = [a, b, a + 0.05, None, b + 0.05, a * 3]
-    assert cluster_embeddings(embs, 0.8) == [0, 1, 0, None, 1, 0]
-    # a short segment may not found a new speaker: it joins the nearest one
-    assert cluster_embeddings([a, b], 0.8, can_found=[True, False]) == [0, 0]
-    segs = [AsrSegment(0, 1, "x", 1.0), AsrSegment(1, 2, "y", 1.0)]
-    assert [s.speaker for s in label_segments(segs, [1, None])] == ["S2", None]
+def test_voice_windows_cluster_by_average_likeness_and_stray_windows_join_a_voice():
+    rng = np.random.default_rng(3)
+    a, b = rng.normal(0, 1, 16), rng.normal(0, 1, 16)
+    windows = [a + rng.normal(0, 0.3, 16) for _ in range(20)] + [b + rng.normal(0, 0.3, 16) for _ in range(20)]
+    windows.insert(25, rng.normal(0, 1, 16))  # one stray window: a cough
+    labels = cluster_windows(np.asarray(windows), threshold=0.6)
+    assert labels[:20] == [0] * 20 and labels[21:] == [1] * 20 and labels[20] in (0, 1)
+    assert cluster_windows(np.asarray(windows), threshold=0.6, block=10)[:20] == [0] * 20  # in blocks: the same
+
+
+def test_a_segment_is_cut_where_the_voice_under_its_words_changes():
+    words = tuple(Word(w, i * 0.5, i * 0.5 + 0.4, 0.9) for i, w in enumerate("sure thanks see you then bye".split()))
+    seg = AsrSegment(0.0, 3.0, "sure thanks see you then bye", 0.9, words)
+    voices = {0: 0, 1: 0, 2: 1, 3: 0, 4: 1, 5: 1}  # "see" is a lone word in another voice
+    turns = split_by_voice([seg], lambda t: voices[int(t // 0.5)])
+    assert [(t.text, t.speaker) for t in turns] == [("sure thanks see you", "S1"), ("then bye", "S2")]
+    assert [s.speaker for s in split_by_voice([AsrSegment(0, 1, "x", 1.0)], lambda t: 1)] == ["S2"]
+
+
+def test_speech_share_is_the_part_of_a_window_words_cover():
+    assert list(speech_share([(0.0, 2.0), (2.0, 4.0)], [(0.5, 1.5), (3.0, 3.2)])) == pytest.approx([0.5, 0.1])
 
 
 def test_asr_helpers():
