@@ -23,6 +23,8 @@ from .types import FaceSighting
 # Descriptors of one person lie within this Euclidean distance (dlib's documented threshold:
 # 99.38 % on LFW); measured here: one speaker 0.25-0.48 apart, different people 0.70-1.02.
 SAME_FACE = 0.6
+# dlib's HOG window is 80 px; looking at the frame upsampled once finds faces from 40 px.
+SMALLEST_FACE = 40
 
 
 @runtime_checkable

@@ -164,7 +164,8 @@ def make_text_reader(config: PerceptionConfig) -> TextReader | None:
     if backend == "none":
         return None
     if backend == "rapidocr":
-        return RapidOcrReader(config.ocr_min_confidence)
+        return RapidOcrReader(config.ocr_min_confidence, {"Det.limit_side_len": config.ocr_min_side,
+                                                           "Det.limit_type": "min"})
     if backend == "easyocr":
         return EasyOcrReader(config.ocr_min_confidence, config.ocr_gpu)
     raise ValueError(f"unknown ocr_backend {config.ocr_backend!r}: use rapidocr, easyocr or none")

@@ -31,7 +31,7 @@ from .clips import clip_index_at, cut_clips
 from .config import PerceptionConfig
 from .decode import VideoInfo, iter_frames, probe, to_local_naive
 from .errors import BackendUnavailable
-from .faces import FaceFinder, cluster_faces, make_face_finder
+from .faces import SMALLEST_FACE, FaceFinder, cluster_faces, make_face_finder
 from .keyframes import KeyframeSelector
 from .object_tracks import track_objects
 from .objects import ObjectDetector, make_object_detector
@@ -426,11 +426,15 @@ class Perceiver:
     def _find_faces(self, finder: FaceFinder | None, v: _ClipVisual, t: float, frame: np.ndarray,
                     keyframe: bool) -> None:
         """Faces on every keyframe (a lower third appearing is one) and at least every
-        `face_interval` seconds between, so people are seen while they speak."""
+        `face_interval` seconds between, so people are seen while they speak; only where
+        the object detector, when on, sees a person."""
         if finder is None or not v.facing or "faces" in self._off:
             return
         if not keyframe and t - v.last_face_look < self.config.face_interval:
             return
+        if v.detections is not None and not any(d.label == "person" and d.frame_time == t and _could_show_a_face(
+                d, self.config.face_max_width) for d in v.detections):
+            return  # nobody near enough to show a face: none to look for (a third of ingest time on empty views)
         try:
             with self.clock("faces"):
                 found = finder.find(frame, t)
@@ -488,6 +492,13 @@ class Perceiver:
         from .doctor import channel_status
 
         return channel_status(self, load)
+
+
+def _could_show_a_face(person: ObjectDetection, max_width: int) -> bool:
+    """Whether a person's box is tall enough to hold a face the finder can see: at least
+    three smallest findable faces high (a head and shoulders), at the finder's scale."""
+    scale = min(1.0, max_width / person.frame_size[0]) if person.frame_size[0] else 1.0
+    return (person.box[3] - person.box[1]) * scale >= 3 * SMALLEST_FACE
 
 
 def _declined(stage: str, mode: str, why: str) -> str:

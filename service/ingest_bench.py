@@ -1,7 +1,7 @@
 """`memlens bench ingest`: how fast ingest runs on real footage, stage by stage.
 
-Each file is ingested into a fresh memory home with an empty cache (so every model runs),
-then once more unchanged (which must do no model work). Writes `summary.json`, a table in
+Models are loaded once, as a running server holds them; each file is then ingested with an
+empty cache (so every model runs), and once more unchanged (which must do no model work). Writes `summary.json`, a table in
 `report.md` and a stacked bar plot of seconds per stage per second of video.
 """
 from __future__ import annotations
@@ -19,20 +19,28 @@ START = datetime(2026, 11, 20, 9, 0)
 
 
 def run_ingest_bench(config: AppConfig, files: dict[str, Path], out: Path, progress=None) -> dict:
+    """Models load once (a warm-up ingest of the shortest file, timed as the cold start);
+    then each file is ingested into its own namespace, whose cache starts empty, so every
+    stage runs, and again unchanged, which must do no model work."""
     out.mkdir(parents=True, exist_ok=True)
     rows: dict[str, dict] = {}
-    for name, path in files.items():
-        with tempfile.TemporaryDirectory(prefix="memlens-bench-") as home:
-            system = MemlensSystem(_fresh(config, Path(home)))
-            try:
-                first = system.ingest(path, "bench", start=START, progress=progress)
-                again = system.ingest(path, "bench", start=START)
-            finally:
-                system.close()
-        rows[name] = _row(first, again)
-    summary = {"files": rows, "channels": first.channels if files else {}}
+    with tempfile.TemporaryDirectory(prefix="memlens-bench-") as home:
+        system = MemlensSystem(_fresh(config, Path(home)))
+        try:
+            shortest = min(files.values(), key=lambda p: p.stat().st_size)
+            cold = system.ingest(shortest, "warm-up", start=START)
+            for name, path in files.items():
+                first = system.ingest(path, f"bench-{name}", start=START, progress=progress)
+                again = system.ingest(path, f"bench-{name}", start=START)
+                rows[name] = _row(first, again)
+            warm = next(r["seconds"] for n, r in rows.items() if files[n] == shortest)
+            channels = first.channels
+        finally:
+            system.close()
+    summary = {"files": rows, "cold_start_seconds": round(cold.seconds - warm, 2), "channels": channels}
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
-    (out / "report.md").write_text(_table(rows))
+    (out / "report.md").write_text(_table(rows) + f"\nModel loading on a cold start (paid once per process): "
+                                   f"{summary['cold_start_seconds']} s.\n")
     _plot(rows, out / "stages.png")
     return summary
 
