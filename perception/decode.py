@@ -16,6 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import av
 import numpy as np
@@ -111,12 +112,7 @@ def probe(path: str | Path) -> VideoInfo:
         stream = container.streams.video[0]
         if container.format.name in _TEXT_FORMATS or stream.codec_context.name in _TEXT_CODECS:
             raise UnreadableVideo(path, f"a text file, not a video (FFmpeg reads it as {container.format.name})")
-        try:
-            first = next(container.decode(stream), None)
-        except av.FFmpegError as exc:
-            raise UnreadableVideo(path, f"the video stream cannot be decoded ({_reason(exc)})") from exc
-        if first is None:
-            raise UnreadableVideo(path, "the video stream holds no decodable frame (truncated?)")
+        first = _first_frame(path, container, stream)
         fps = float(stream.average_rate or stream.guessed_rate or 0.0) or 30.0
         duration = _duration(container, stream)
         if duration <= 0:
@@ -138,17 +134,23 @@ def probe(path: str | Path) -> VideoInfo:
         )
 
 
+def _first_frame(path: Path, container: av.container.InputContainer, stream: av.stream.Stream) -> Any:
+    """The stream's first decoded frame: a corrupt or empty stream fails here, up front."""
+    try:
+        first = next(container.decode(stream), None)
+    except av.FFmpegError as exc:
+        raise UnreadableVideo(path, f"the {stream.type} stream cannot be decoded ({_reason(exc)})") from exc
+    if first is None:
+        raise UnreadableVideo(path, f"the {stream.type} stream holds no decodable frame (truncated?)")
+    return first
+
+
 def _probe_audio(path: Path, container: av.container.InputContainer) -> VideoInfo:
     """An audio recording: what is heard is remembered; there is nothing to see."""
     stream = container.streams.audio[0]
     if container.format.name in _TEXT_FORMATS:
         raise UnreadableVideo(path, f"a text file, not a recording (FFmpeg reads it as {container.format.name})")
-    try:
-        first = next(container.decode(stream), None)
-    except av.FFmpegError as exc:
-        raise UnreadableVideo(path, f"the audio stream cannot be decoded ({_reason(exc)})") from exc
-    if first is None:
-        raise UnreadableVideo(path, "the audio stream holds no decodable frame (truncated?)")
+    _first_frame(path, container, stream)
     duration = _duration(container, stream)
     if duration <= 0:
         raise UnreadableVideo(path, "the container reports no duration")

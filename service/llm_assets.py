@@ -18,7 +18,6 @@ default_gguf_path() from here.
 from __future__ import annotations
 
 import argparse
-import hashlib
 import importlib.metadata
 import importlib.util
 import os
@@ -30,7 +29,7 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from perception.weights import assemble_verified
+from perception.weights import assemble_verified, sha256_of
 
 LLAMA_CPP_VERSION = "0.3.36"  # keep in step with pyproject.toml's `llm` extra
 LLAMA_CPP_DEPS = ("typing-extensions>=4.5.0", "numpy>=1.20.0", "diskcache>=5.6.1", "jinja2>=2.11.3")
@@ -78,14 +77,6 @@ def _stamp(dest: Path) -> Path:
     return dest.with_name(dest.name + ".sha256")
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with open(path, "rb") as f:
-        while chunk := f.read(1 << 22):
-            digest.update(chunk)
-    return digest.hexdigest()
-
-
 def gguf_ready(dest: Path, size: int = GGUF_SIZE, sha256: str = GGUF_SHA256) -> bool:
     """The file is there with the right size and its hash was verified (the stamp beside it
     records that, so the 1.1 GB is hashed once, not on every set-up). A right-sized file
@@ -95,7 +86,7 @@ def gguf_ready(dest: Path, size: int = GGUF_SIZE, sha256: str = GGUF_SHA256) -> 
     stamp = _stamp(dest)
     if stamp.is_file() and stamp.read_text().strip() == sha256:
         return True
-    if _sha256(dest) == sha256:
+    if sha256_of(dest) == sha256:
         stamp.write_text(sha256 + "\n")
         return True
     return False

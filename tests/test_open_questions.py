@@ -132,6 +132,18 @@ def test_system_code_neither_imports_nor_copies_the_open_questions():
     assert not copied, copied
 
 
+
+def test_system_code_neither_imports_nor_copies_the_real_footage_questions():
+    from eval.real_questions import REAL_QUESTIONS
+
+    sources = _system_sources()
+    assert not [p for p, text in sources.items() if re.search(r"^\s*(from|import)\s+eval\.real_questions", text, re.M)]
+    literals = [normalise(node.value) for text in sources.values() for node in ast.walk(ast.parse(text))
+                if isinstance(node, ast.Constant) and isinstance(node.value, str)]
+    assert not [q.question for q in REAL_QUESTIONS if any(normalise(q.question) in lit for lit in literals)]
+    assert all(q.abstain or q.accepted for q in REAL_QUESTIONS)
+
+
 # ---- the expected answers follow from the ground truth --------------------------------------
 def smoke_life() -> LifeLog:
     spec = SIZES["smoke"]

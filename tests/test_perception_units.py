@@ -257,13 +257,13 @@ def test_iter_frames_samples_by_time_and_seeks(tmp_path):
 
 
 def test_packaged_whisper_weights_assemble_and_repair(tmp_path):
-    from perception.weights import WHISPER_BASE_SHA256, _sha256, assemble_whisper_base
+    from perception.weights import WHISPER_BASE_SHA256, assemble_whisper_base, sha256_of
 
     target = assemble_whisper_base(tmp_path)
     assert {"model.bin", "config.json", "tokenizer.json", "vocabulary.txt"} <= {p.name for p in target.iterdir()}
-    assert _sha256(target / "model.bin") == WHISPER_BASE_SHA256
+    assert sha256_of(target / "model.bin") == WHISPER_BASE_SHA256
     (target / "model.bin").write_bytes(b"broken")  # a damaged copy is detected and rebuilt
-    assert _sha256(assemble_whisper_base(tmp_path) / "model.bin") == WHISPER_BASE_SHA256
+    assert sha256_of(assemble_whisper_base(tmp_path) / "model.bin") == WHISPER_BASE_SHA256
 
 
 def test_keyframes_follow_a_slow_change():

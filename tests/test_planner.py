@@ -45,6 +45,8 @@ HELD_APART = [
     ("Sam got back to me about who's hosting the party. Who was it?", "speech", "person"),
     ("The flyer about the concert: which day was it for?", "read", "date"),
     ("where'd I eat on the day Sam came round?", "activity", "place"),
+    ("was there a van outside?", "verify", "yes_no"),  # whether a thing was there at all
+    ("were there any cars parked outside?", "verify", "yes_no"),
 ]
 
 
