@@ -39,6 +39,7 @@ class RealQuestion:
 
 REAL_QUESTIONS: tuple[RealQuestion, ...] = (
     RealQuestion("ted", "who gave that talk this morning?", ("Tina Seelig",), channel="faces+text"),
+    RealQuestion("ted", "what was the name of the woman on stage?", ("Tina Seelig",), channel="faces+text"),
     RealQuestion("ted", "what city was the talk in?", ("New York",), channel="text"),
     RealQuestion("ted", "when was the talk recorded?", ("June 2018",), channel="text"),
     RealQuestion("ted", "what does the speaker teach?", ("entrepreneurship",), channel="speech"),

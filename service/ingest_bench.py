@@ -80,9 +80,9 @@ def _plot(rows: dict[str, dict], path: Path) -> None:
     stages = sorted({s for r in rows.values() for s in r["stages"]})
     fig, ax = plt.subplots(figsize=(7, 3.5))
     bottom = [0.0] * len(rows)
-    for stage in stages:
+    for stage, colour in zip(stages, plt.cm.tab20.colors):
         share = [r["stages"].get(stage, 0) / max(r["duration_s"], 1e-9) for r in rows.values()]
-        ax.bar(list(rows), share, bottom=bottom, label=stage)
+        ax.bar(list(rows), share, bottom=bottom, label=stage, color=colour)
         bottom = [b + v for b, v in zip(bottom, share)]
     ax.axhline(1 / 3, color="black", linestyle="--", linewidth=1, label="3x faster than real time")
     ax.set_ylabel("seconds of work per second of video")

@@ -59,7 +59,7 @@ def test_what_the_speaker_says_is_remembered(ted):
     ("what did she say about luck?", "luck"),
     # the lower third under her face names her, and her face is seen while her voice speaks
     ("who was the speaker?", "tina seelig"),
-    ("what's the name of the woman giving the talk?", "tina seelig"),
+    ("who's the woman giving the talk?", "tina seelig"),
 ])
 def test_questions_as_people_ask_reach_what_was_seen_and_heard(ted, question, expected):
     answer = ted.ask(question, "me", datetime(2026, 11, 20, 11, 0))
