@@ -3,8 +3,10 @@
 Order of work, cheapest failure first: probe (bad files fail before any model loads),
 identity (sha256 of the bytes, so a renamed file is the same video), clock, clips; then
 one decoding pass that picks keyframes per clip and reads (OCR) and embeds (CLIP) them,
-and one ASR pass over the whole audio track (utterances cross clip boundaries) followed
-by speaker tagging. Every stage's output is cached per (clip or "audio", stage, model,
+detects objects on every sampled frame and looks for faces where a person is, and one ASR
+pass over the whole audio track (utterances cross clip boundaries) followed by speaker
+tagging. Objects are then tracked and faces grouped across the whole video (cheap, not
+cached: the per-clip detections are). An audio recording skips the pictures. Every stage's output is cached per (clip or "audio", stage, model,
 config), so a second run on the same file decodes and loads nothing.
 
 Backends are injected or built from the config on first need; a backend that turns out
