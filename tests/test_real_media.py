@@ -25,6 +25,7 @@ def ted(tmp_path_factory):
     base = {k: v for k, v in os.environ.items() if not k.startswith("MEMLENS_")}
     system = MemlensSystem(load_config(env={**base, "MEMLENS_HOME": str(tmp_path_factory.mktemp("ted"))}))
     report = system.ingest(fetch(TED_CLIP), "me", start=START)
+    assert report.channels["faces"] == "on" and report.channels["objects"] == "on", report.channels
     print(f"\nTED clip: {report.seconds:.1f} s to ingest {report.duration:.0f} s of video "
           f"(realtime factor {report.realtime_factor:.2f}), records {report.records}")
     yield system
