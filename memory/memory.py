@@ -74,7 +74,7 @@ class Memory:
         people = name_people(video, self.people.match(namespace, video_people(video)), frames)
         stays = video_stays(video)
         places = name_places(stays, self.places.match(namespace, {s.key: (s.descriptor, len(s.times)) for s in stays}),
-                             frames, self.config.place_kinds)
+                             self.config.place_kinds)
         stay_places = [StayPlace(s.start, s.end, places[s.key].id, places[s.key].name) for s in stays]
         records = self.builder.build(video, namespace, people, stay_places)  # fails before any store is touched
         tracks = [(kind, video.wall_start, video.duration, track.to_dict())

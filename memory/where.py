@@ -1,7 +1,6 @@
 """Where the wearer was when no sign says so: one video's keyframes grouped into stays (runs
 of alike views, perception.views), each a place of the namespace (memory.registry), typed by
-the things the detector saw there and named by a sign read during the stay, by that type,
-or by the user.
+the things the detector saw there and named by that type or by the user.
 
 A sign stays the first cue: a stay only speaks for the times no sign place covers
 (memory.scene.PlaceTimeline).
@@ -15,7 +14,6 @@ from collections.abc import Mapping
 import numpy as np
 
 from memory.registry import Known, Registry
-from memory.scene import FrameText
 from memory.sqlite_faiss import MemoryDatabase
 from perception.types import VideoObservation
 
@@ -80,20 +78,15 @@ def kind_of(things: Counter[str], kinds: Mapping[str, tuple[str, ...]], min_fram
     return best if best is not None and scores[best] >= min_frames else None
 
 
-def name_places(stays: list[Stay], places: Mapping[str, Known], frames: list[FrameText],
-                kinds: Mapping[str, tuple[str, ...]]) -> dict[str, Known]:
-    """Each stay's place with the name this footage gives it: a sign read during the stay,
-    else the kind the things seen there say; a name the user gave is kept."""
+def name_places(stays: list[Stay], places: Mapping[str, Known], kinds: Mapping[str, tuple[str, ...]]) -> dict[str, Known]:
+    """Each stay's place with the name this footage gives it: the kind the things seen
+    there say; a name the user gave is kept. A sign names the time it is read (the sign
+    timeline) but not the view: colours alone are too weak to carry it to other stays."""
     named = {}
     for stay in stays:
         place = places[stay.key]
-        signs = Counter(f.place for f in frames if f.place and stay.start <= f.time <= stay.end)
         kind = kind_of(stay.things, kinds)
-        if place.named_by == "user":
-            named[stay.key] = place
-        elif signs:
-            named[stay.key] = dataclasses.replace(place, name=signs.most_common(1)[0][0], named_by="sign")
-        elif kind and place.named_by in (None, "objects"):
+        if kind and place.named_by in (None, "objects"):
             named[stay.key] = dataclasses.replace(place, name=kind, named_by="objects")
         else:
             named[stay.key] = place

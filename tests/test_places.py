@@ -1,6 +1,7 @@
 """Places without signs: one video's keyframes grouped into stays by their views, matched to
-the namespace's places across videos, typed by what the detector saw there, named by a sign
-read during the stay or by the user (which re-writes what memory says happened there)."""
+the namespace's places across videos, typed by what the detector saw there and named by the
+user (which re-writes what memory says happened there); a sign still names the time it is
+read."""
 from __future__ import annotations
 
 from collections import Counter
