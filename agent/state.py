@@ -19,7 +19,7 @@ class Evidence:
     @property
     def source(self) -> str:
         return {
-            "utterance": "transcript", "text": "ocr", "sighting": "sighting", "visit": "place",
+            "utterance": "transcript", "text": "ocr", "sighting": "sighting", "visit": "place", "stay": "place",
             "behavior": "behavior",
         }.get(self.record.kind, "caption")
 

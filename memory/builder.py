@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 import wordninja
@@ -15,16 +15,17 @@ import wordninja
 from memory.captions import ClipCaptioner, ClipFacts, ComposedCaptioner, Summarizer, roll_up
 from memory.config import MemoryConfig
 from memory.conversation import name_speakers, turn_acts
-from memory.people import Person
 from memory.records import (
     CLIP_CAPTION,
     ENTITY_SIGHTING,
     PLACE_VISIT,
+    STAY,
     TEXT_SIGHTING,
     UTTERANCE,
     MemoryRecord,
 )
-from memory.scene import FrameText, PlaceTimeline, SceneReader, normalise
+from memory.registry import Known
+from memory.scene import FrameText, PlaceTimeline, SceneReader, StayPlace, normalise
 from memory.who import faces_of, voices_to_faces
 from perception.clips import clip_index_at
 from perception.types import ClipSpan, VideoObservation
@@ -85,15 +86,16 @@ class RecordBuilder:
         self.captioner = captioner or ComposedCaptioner()
         self.summarize = summarize
 
-    def build(self, video: VideoObservation, namespace: str,
-              people: Mapping[str, Person] | None = None) -> list[MemoryRecord]:
+    def build(self, video: VideoObservation, namespace: str, people: Mapping[str, Known] | None = None,
+              stays: Sequence[StayPlace] = ()) -> list[MemoryRecord]:
         """`people`: the video's faces ("F1") as the namespace's people (memory.people), so
-        sightings and the voices they speak with carry who they are."""
+        sightings and the voices they speak with carry who they are; `stays`: where its views
+        say the wearer was (memory.where), for the times no sign says it."""
         if not video.clips:
             raise ValueError(f"video {video.video_id} has no clips: nothing can be placed on the clock")
         people = people or {}
         frames = self.scene.frames(video)
-        places = PlaceTimeline(frames, self.config.place_persistence)
+        places = PlaceTimeline(frames, self.config.place_persistence, stays)
         speaker_names = name_speakers(seg for clip in video.clips for seg in clip.asr)
         voice_people = {voice: people[face] for voice, face in voices_to_faces(video).items() if face in people}
         for voice, person in voice_people.items():  # the face seen speaking names the voice
@@ -107,6 +109,7 @@ class RecordBuilder:
 
         def record(store, kind, text, start, end, keyframes=(), **attrs) -> MemoryRecord:
             span = span_of(start)
+            attrs.setdefault("place_id", places.place_id_at(start))  # naming that place re-writes this
             return MemoryRecord(
                 store=store, kind=kind, namespace=namespace, text=text, video_id=video.video_id,
                 start=start, end=end, wall_start=span.wall(start), wall_end=span.wall(end),
@@ -118,9 +121,11 @@ class RecordBuilder:
         records += self._detected(video, places, record)
         records += self._faces(video, people, places, record)
         records += self._texts(frames, places, record)
-        records += [
-            record("event", PLACE_VISIT, f"Was in the {place}", t0, t1, keyframes=[t0, t1], place=place)
-            for place, t0, t1 in places.visits()
+        records += [  # a stay at a place nothing named yet is kept apart, for the user to name
+            record("event", PLACE_VISIT, f"Was in the {place}", t0, t1, keyframes=[t0, t1], place=place, place_id=place_id)
+            if place else record("event", STAY, f"Was at place {place_id}", t0, t1, keyframes=[t0, t1],
+                                 place=None, place_id=place_id)
+            for place, t0, t1, place_id in places.visits()
         ]
         segments = [seg for clip in video.clips for seg in clip.asr]
         for seg, acts in zip(segments, turn_acts(segments)):
@@ -187,7 +192,7 @@ class RecordBuilder:
             ))
         return out
 
-    def _faces(self, video: VideoObservation, people: Mapping[str, Person], places: PlaceTimeline,
+    def _faces(self, video: VideoObservation, people: Mapping[str, Known], places: PlaceTimeline,
                record) -> list[MemoryRecord]:
         """One sighting per person and stay, by name when they have one."""
         items = [(face.person, face.person, places.at(face.frame_time), face.frame_time, face.score, [])

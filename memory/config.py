@@ -16,11 +16,25 @@ DEFAULT_PLACES = (
 )
 
 
+# What kind of place the things a detector sees there say (COCO class names; the most
+# frames win, two at least). A place no sign names is named by its kind; the user renames.
+DEFAULT_PLACE_KINDS: dict[str, tuple[str, ...]] = {
+    "kitchen": ("oven", "microwave", "refrigerator", "toaster", "sink"),
+    "bedroom": ("bed",),
+    "bathroom": ("toilet",),
+    "living room": ("couch", "tv"),
+    "dining room": ("dining table",),
+    "office": ("laptop", "keyboard", "mouse"),
+    "street": ("car", "truck", "bus", "motorcycle", "traffic light", "stop sign", "fire hydrant", "parking meter"),
+}
+
+
 @dataclass
 class MemoryConfig:
     root: Path = Path("~/.memlens/memory").expanduser()
     embedding_model: str = "packaged:all-MiniLM-L6-v2"
     places: tuple[str, ...] = DEFAULT_PLACES
+    place_kinds: dict[str, tuple[str, ...]] = field(default_factory=lambda: dict(DEFAULT_PLACE_KINDS))
     # Sightings of the same thing closer than this merge into one episode (seconds).
     sighting_gap: float = 20.0
     # A detected thing's sighting keeps a keyframe at most this often (seconds).

@@ -13,20 +13,25 @@ from memory.captions import ClipCaptioner, Summarizer
 from memory.config import MemoryConfig
 from memory.dialogue_builder import build_dialogue
 from memory.embedding import SentenceTransformerEmbedder, TextEmbedder
-from memory.people import PeopleStore, Person
+from memory.people import people_registry
 from memory.records import (
     BEHAVIOR,
     ENTITY_SIGHTING,
+    PLACE_VISIT,
+    STAY,
     STORE_NAMES,
+    TEXT_SIGHTING,
     UTTERANCE,
     MemoryRecord,
     RecordFilter,
     StoreName,
 )
-from memory.scene import normalise
+from memory.registry import Known
+from memory.scene import StayPlace, normalise
 from memory.sqlite_faiss import MemoryDatabase
 from memory.store import RecordStore
 from memory.tracks import TrackStore
+from memory.where import name_places, places_registry, video_stays
 from memory.who import name_people, video_people
 from perception.transcripts import Dialogue
 from perception.types import VideoObservation
@@ -49,7 +54,8 @@ class Memory:
         self.db = MemoryDatabase(config.root, self.embedder)
         self.builder = RecordBuilder(config, captioner=captioner, summarize=summarize)
         self.tracks = TrackStore(self.db)
-        self.people = PeopleStore(self.db)
+        self.people = people_registry(self.db)
+        self.places = places_registry(self.db)
 
     @property
     def stores(self) -> dict[StoreName, RecordStore]:
@@ -64,11 +70,16 @@ class Memory:
 
     def ingest(self, video: VideoObservation, namespace: str) -> dict[str, int]:
         """Replace whatever this namespace remembered of this video; returns counts per kind."""
-        people = name_people(video, self.people.match(namespace, video_people(video)), self.builder.scene.frames(video))
-        records = self.builder.build(video, namespace, people)  # fails before any store is touched
+        frames = self.builder.scene.frames(video)
+        people = name_people(video, self.people.match(namespace, video_people(video)), frames)
+        stays = video_stays(video)
+        places = name_places(stays, self.places.match(namespace, {s.key: (s.descriptor, len(s.times)) for s in stays}),
+                             self.config.place_kinds)
+        stay_places = [StayPlace(s.start, s.end, places[s.key].id, places[s.key].name) for s in stays]
+        records = self.builder.build(video, namespace, people, stay_places)  # fails before any store is touched
         tracks = [(kind, video.wall_start, video.duration, track.to_dict())
                   for kind, track in (("symbols", video.symbols), ("sources", video.sources)) if track is not None]
-        return self._replace(namespace, video.video_id, records, tracks, list(people.values()))
+        return self._replace(namespace, video.video_id, records, tracks, list(people.values()), list(places.values()))
 
     def ingest_dialogue(self, dialogue: Dialogue, namespace: str) -> dict[str, int]:
         """Replace whatever this namespace remembered of this conversation (a transcript not
@@ -77,7 +88,8 @@ class Memory:
         return self._replace(namespace, dialogue.dialogue_id, records)
 
     def _replace(self, namespace: str, video_id: str, records: list[MemoryRecord],
-                 tracks: Sequence[tuple[str, datetime, float, dict]] = (), people: Sequence[Person] = ()) -> dict[str, int]:
+                 tracks: Sequence[tuple[str, datetime, float, dict]] = (), people: Sequence[Known] = (),
+                 places: Sequence[Known] = ()) -> dict[str, int]:
         """One source's records and tracks, in place of what was remembered of it, atomically."""
         by_store = {name: [r for r in records if r.store == name] for name in STORE_NAMES}
         # embedded before the write transaction, which other writers wait for
@@ -90,26 +102,37 @@ class Memory:
             for kind, wall_start, duration, payload in tracks:
                 self.tracks.put(namespace, video_id, kind, wall_start, duration, payload)
             self.people.save(namespace, list({p.id: p for p in people}.values()))
+            self.places.save(namespace, list({p.id: p for p in places}.values()))
             self.refresh_behaviors(namespace)
         return dict(Counter(r.kind for r in records))
 
-    def name_person(self, namespace: str, who: str, name: str) -> tuple[Person, int]:
+    def name_person(self, namespace: str, who: str, name: str) -> tuple[Known, int]:
         """The user names a person ("person 3", or their current name): every sighting of
         them and every turn in their voice is re-written and re-embedded under the new name,
         and later footage keeps it. Returns the person and how many records changed."""
         with self.db.batch():
             old = self.people.find(namespace, who).label
             person = self.people.rename(namespace, who, name)
-            changed = [r for store in ("entity", "event")
-                       for r in self.store(store).query(RecordFilter(namespace=namespace, attrs=(("person_id", person.id),)))]
-            renamed = [_renamed(r, old, person.label) for r in changed]
-            for store in ("entity", "event"):
-                mine = [r for r in renamed if r.store == store]
-                if mine:
-                    self.store(store).delete(RecordFilter(namespace=namespace, ids=tuple(r.id for r in changed
-                                                                                          if r.store == store)))
-                    self.store(store).add([replace(r, id=None) for r in mine])
-        return person, len(changed)
+            return person, self._rewrite(namespace, "person_id", person.id, lambda r: _renamed(r, old, person.label))
+
+    def name_place(self, namespace: str, which: str, name: str) -> tuple[Known, int]:
+        """The user names a place ("place 3", or its current name): every visit to it and
+        everything seen or heard there that no sign placed is re-written under the name."""
+        with self.db.batch():
+            old = self.places.find(namespace, which).name
+            place = self.places.rename(namespace, which, name)
+            return place, self._rewrite(namespace, "place_id", place.id, lambda r: _placed(r, old, place.label))
+
+    def _rewrite(self, namespace: str, key: str, value: int, change) -> int:
+        """Replace (re-embedding) every record whose attrs[key] is value by change(record)."""
+        changed = [r for store in ("entity", "event")
+                   for r in self.store(store).query(RecordFilter(namespace=namespace, attrs=((key, value),)))]
+        for store in ("entity", "event"):
+            mine = [r for r in changed if r.store == store]
+            if mine:
+                self.store(store).delete(RecordFilter(namespace=namespace, ids=tuple(r.id for r in mine)))
+                self.store(store).add([replace(change(r), id=None) for r in mine])
+        return len(changed)
 
     def forget(self, namespace: str, video_id: str | None = None,
                between: tuple[datetime, datetime] | None = None) -> int:
@@ -127,6 +150,8 @@ class Memory:
             seen = self.store("entity").query(RecordFilter(namespace=namespace, kinds=(ENTITY_SIGHTING,),
                                                            attrs=(("source", "face"),)))
             self.people.prune(namespace, {r.attrs["person_id"] for r in seen})
+            placed = self.store("event").query(RecordFilter(namespace=namespace, kinds=(PLACE_VISIT, STAY)))
+            self.places.prune(namespace, {r.attrs["place_id"] for r in placed if r.attrs.get("place_id") is not None})
             self.refresh_behaviors(namespace)
         self.db.scrub()  # forgotten means gone from the file too
         return removed
@@ -162,4 +187,18 @@ def _renamed(record: MemoryRecord, old: str, new: str) -> MemoryRecord:
     if record.kind == UTTERANCE:
         attrs["speaker_name"] = new
     text = new + record.text[len(old):] if record.text.startswith(old) else record.text
+    return replace(record, text=text, attrs=attrs)
+
+
+def _placed(record: MemoryRecord, old: str | None, new: str) -> MemoryRecord:
+    """A visit, or a thing seen or heard at a place, under the place's new name."""
+    attrs = {**record.attrs, "place": new}
+    if record.kind in (PLACE_VISIT, STAY):  # a stay at a place with a name is a visit
+        return replace(record, kind=PLACE_VISIT, text=f"Was in the {new}", attrs=attrs)
+    if old and f" in the {old}" in record.text:
+        text = record.text.replace(f" in the {old}", f" in the {new}")
+    elif record.kind in (ENTITY_SIGHTING, TEXT_SIGHTING):
+        text = f"{record.text} in the {new}"
+    else:
+        text = record.text
     return replace(record, text=text, attrs=attrs)

@@ -18,6 +18,7 @@ ENTITY_SIGHTING = "sighting"  # entity store: an object or person seen at a plac
 UTTERANCE = "utterance"  # event store: one speaker turn
 TEXT_SIGHTING = "text"  # event store: one OCR line read on a keyframe
 PLACE_VISIT = "visit"  # event store: a stay in one place
+STAY = "stay"  # event store: time at a place nothing and nobody has named yet; a visit once named
 CLIP_CAPTION = "clip"  # event store: clip-level caption
 HOUR_SUMMARY = "hour"  # event store: hour roll-up
 DAY_SUMMARY = "day"  # event store: day roll-up
@@ -89,7 +90,7 @@ class RecordFilter:
 
 # Records made of sightings on keyframes, whose text holds at each of them: one that began
 # before t_q is shown at t_q, cut to its keyframes before t_q.
-SEEN_ON_KEYFRAMES: tuple[str, ...] = (ENTITY_SIGHTING, TEXT_SIGHTING, PLACE_VISIT)
+SEEN_ON_KEYFRAMES: tuple[str, ...] = (ENTITY_SIGHTING, TEXT_SIGHTING, PLACE_VISIT, STAY)
 
 
 def cut_at(record: MemoryRecord, before: datetime | None) -> MemoryRecord | None:

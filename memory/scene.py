@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 from collections import defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -143,27 +144,57 @@ class SceneReader:
         return frames
 
 
-class PlaceTimeline:
-    """Where the wearer is at a source time: the last place sign seen, for a while."""
+@dataclass(frozen=True)
+class StayPlace:
+    """A stretch of source time spent in one place of the namespace (memory.where)."""
 
-    def __init__(self, frames: list[FrameText], persistence: float):
+    start: float
+    end: float
+    place_id: int
+    name: str | None  # None while nothing and nobody has named the place
+
+
+class PlaceTimeline:
+    """Where the wearer is at a source time: the last place sign seen, for a while; where no
+    sign speaks, the place the views say (`stays`), when it has a name."""
+
+    def __init__(self, frames: list[FrameText], persistence: float, stays: Sequence[StayPlace] = ()):
         marks = [(f.time, f.place) for f in frames if f.place]
         self._times = [t for t, _ in marks]
         self._places = [p for _, p in marks]
         self.persistence = persistence
+        self._stays = sorted(stays, key=lambda s: s.start)
 
-    def at(self, t: float) -> str | None:
+    def sign_at(self, t: float) -> str | None:
         i = bisect_right(self._times, t + 1e-6) - 1
         if i < 0 or t - self._times[i] > self.persistence:
             return None
         return self._places[i]
 
-    def visits(self) -> list[tuple[str, float, float]]:
-        """Maximal runs of the same place: (place, first seen, last seen)."""
-        runs: list[tuple[str, float, float]] = []
+    def stay_at(self, t: float) -> StayPlace | None:
+        i = bisect_right([s.start for s in self._stays], t + 1e-6) - 1
+        return self._stays[i] if i >= 0 and t <= self._stays[i].end + 1e-6 else None
+
+    def at(self, t: float) -> str | None:
+        stay = self.stay_at(t)
+        return self.sign_at(t) or (stay.name if stay else None)
+
+    def place_id_at(self, t: float) -> int | None:
+        """The namespace place the views say, where no sign does (renaming it re-writes)."""
+        stay = self.stay_at(t)
+        return stay.place_id if stay and not self.sign_at(t) else None
+
+    def visits(self) -> list[tuple[str | None, float, float, int | None]]:
+        """Maximal runs of the same place: (name, first seen, last seen, place id). Sign runs,
+        then the stays no sign run overlaps (an unnamed one has name None)."""
+        runs: list[tuple[str | None, float, float, int | None]] = []
         for t, place in zip(self._times, self._places):
             if runs and runs[-1][0] == place and t - runs[-1][2] <= self.persistence:
-                runs[-1] = (place, runs[-1][1], t)
+                runs[-1] = (place, runs[-1][1], t, None)
             else:
-                runs.append((place, t, t))
-        return runs
+                runs.append((place, t, t, None))
+        signed = list(runs)
+        for stay in self._stays:
+            if not any(a <= stay.end and stay.start <= b + self.persistence for _, a, b, _ in signed):
+                runs.append((stay.name, stay.start, stay.end, stay.place_id))
+        return sorted(runs, key=lambda r: r[1])

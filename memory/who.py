@@ -17,7 +17,7 @@ import wordninja
 
 from memory.conversation import name_speakers
 from memory.language import person_names
-from memory.people import Person
+from memory.registry import Known
 from memory.scene import FrameText
 from perception.types import FaceSighting, VideoObservation
 
@@ -85,7 +85,7 @@ def caption_names(video: VideoObservation, frames: list[FrameText]) -> dict[str,
     return {face: counter.most_common(1)[0][0] for face, counter in votes.items()}
 
 
-def name_people(video: VideoObservation, people: Mapping[str, Person], frames: list[FrameText]) -> dict[str, Person]:
+def name_people(video: VideoObservation, people: Mapping[str, Known], frames: list[FrameText]) -> dict[str, Known]:
     """The video's people with the names this footage gives them; a user's name is kept."""
     introduced = name_speakers(seg for clip in video.clips for seg in clip.asr)
     by_voice = {face: introduced[voice] for voice, face in voices_to_faces(video).items() if voice in introduced}

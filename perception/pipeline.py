@@ -57,6 +57,7 @@ from .symbolic import observe_symbols
 from .symbols import SymbolTrack
 from .timing import StageClock
 from .types import ClipObservation, ClipSpan, FaceSighting, ObjectDetection, OcrLine, VideoObservation
+from .views import VIEWS_ID, view_descriptor
 
 log = logging.getLogger(__name__)
 KEYFRAME_MODEL_ID = "hsv-histogram+strokes-v2"
@@ -85,6 +86,7 @@ class _ClipVisual:
     faces: list[FaceSighting] | None = None
     facing: bool = False  # this pass looks for faces
     last_face_look: float = float("-inf")
+    views: list[tuple[float, ...]] | None = None  # one per keyframe
 
 
 class Perceiver:
@@ -236,6 +238,7 @@ class Perceiver:
                     clips[idx].ocr.append(line)
             if channels["clip"].startswith("on"):
                 clips[s.index].clip_embeddings = visual[s.index].embeddings
+            clips[s.index].views = list(visual[s.index].views or [])
         with self.clock("tracking"):
             tracked = self._tracked(visual)
         for thing in tracked:
@@ -334,13 +337,15 @@ class Perceiver:
             if finder is not None:
                 v.faces = _parse(self._get(vid, i, "faces", finder.model_id, fp["faces"]),
                                  lambda p: [face_from_dict(f) for f in p])
+            v.views = _parse(self._get(vid, i, "views", VIEWS_ID, fp["keyframes"]),
+                             lambda p: [tuple(float(x) for x in row) for row in p])
             out[i] = v
         embedder = None
         if clip_id is not None and any(v.embeddings is None for v in out.values()):
             embedder = self.embedder()  # loads the model: only when some clip needs it
             if embedder is None:
                 clip_id = None
-        todo = [s for s in spans if out[s.index].keyframe_times is None
+        todo = [s for s in spans if out[s.index].keyframe_times is None or out[s.index].views is None
                 or (reader is not None and out[s.index].ocr is None)
                 or (clip_id is not None and out[s.index].embeddings is None)
                 or (detector is not None and out[s.index].detections is None)
@@ -455,6 +460,10 @@ class Perceiver:
         v.keyframe_times = [t for t, _ in v.frames]
         self._put(vid, span.index, "keyframes", KEYFRAME_MODEL_ID, fp["keyframes"], v.keyframe_times, key_span)
         self.progress.advance("frames")
+        if v.views is None:
+            with self.clock("views"):
+                v.views = [view_descriptor(frame) for _, frame in v.frames]
+            self._put(vid, span.index, "views", VIEWS_ID, fp["keyframes"], [list(x) for x in v.views], key_span)
         if reader is not None:
             if v.ocr is None and "ocr" not in self._off:
                 try:

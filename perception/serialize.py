@@ -115,6 +115,7 @@ def clip_to_dict(c: ClipObservation) -> dict[str, Any]:
         "clip_embeddings": c.clip_embeddings,
         "objects": [detection_to_dict(o) for o in c.objects],
         "faces": [face_to_dict(f) for f in c.faces],
+        "views": [list(v) for v in c.views],
     }
 
 
@@ -128,6 +129,7 @@ def clip_from_dict(d: dict[str, Any]) -> ClipObservation:
         clip_embeddings=None if emb is None else [[float(v) for v in row] for row in emb],
         objects=[detection_from_dict(o) for o in d.get("objects", [])],
         faces=[face_from_dict(f) for f in d.get("faces", [])],
+        views=[tuple(float(x) for x in v) for v in d.get("views", [])],
     )
 
 

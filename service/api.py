@@ -40,10 +40,10 @@ from service.schemas import (
     JobList,
     JobStatus,
     JobView,
+    KnownList,
     MemoriesView,
     Named,
     NameRequest,
-    PeopleView,
     StoreName,
     problems,
 )
@@ -265,20 +265,8 @@ def create_app(system: MemlensSystem) -> FastAPI:
              "wall_start": r.wall_start.isoformat(), "wall_end": r.wall_end.isoformat()} for r in records
         ]}
 
-    @app.get("/people", response_model=PeopleView, responses=authed)
-    def people(namespace: str = Depends(namespace_of)) -> dict:
-        """The people memory has seen (by face), with the names they go by."""
-        return {"people": system.people(namespace)}
-
-    @app.post("/people/{who}/name", response_model=Named, responses={**authed, **problems(400, 404)})
-    def name_person(who: str, body: NameRequest, namespace: str = Depends(namespace_of)) -> dict:
-        """Name someone ("person 3", "3", or their current name); memory is re-written."""
-        try:
-            return system.name_person(namespace, who, body.name)
-        except KeyError as exc:
-            raise HTTPException(404, exc.args[0]) from exc
-        except ValueError as exc:
-            raise HTTPException(422, str(exc)) from exc
+    for noun, plural in (("person", "people"), ("place", "places")):
+        _known_routes(app, system, namespace_of, authed, noun, plural)
 
     @app.post("/forget", response_model=Forgotten, responses={**authed, **problems(400, 404)})
     def forget(body: ForgetRequest, namespace: str = Depends(namespace_of)) -> dict:
@@ -293,3 +281,25 @@ def create_app(system: MemlensSystem) -> FastAPI:
             raise HTTPException(422, str(exc)) from exc
 
     return app
+
+
+def _known_routes(app: FastAPI, system: MemlensSystem, namespace_of, authed: dict, noun: str, plural: str) -> None:
+    """GET /people | /places and POST /people/{which}/name | /places/{which}/name."""
+
+    def listing(namespace: str = Depends(namespace_of)) -> dict:
+        return {"known": system.known(namespace, noun)}
+
+    def naming(which: str, body: NameRequest, namespace: str = Depends(namespace_of)) -> dict:
+        try:
+            return system.name(namespace, noun, which, body.name)
+        except KeyError as exc:
+            raise HTTPException(404, exc.args[0]) from exc
+        except ValueError as exc:
+            raise HTTPException(422, str(exc)) from exc
+
+    app.add_api_route(f"/{plural}", listing, methods=["GET"], response_model=KnownList, responses=authed,
+                      summary=f"The {plural} memory knows ({'by face' if noun == 'person' else 'by view'}), named or not",
+                      operation_id=f"list_{plural}")
+    app.add_api_route(f"/{plural}/{{which}}/name", naming, methods=["POST"], response_model=Named,
+                      responses={**authed, **problems(400, 404)}, operation_id=f"name_{noun}",
+                      summary=f'Name a {noun} ("{noun} 3", "3" or its current name); memory is re-written')

@@ -139,6 +139,18 @@ name_app = typer.Typer(help="Name what memory has seen.")
 app.add_typer(name_app, name="name")
 
 
+def _name(noun: str, which: str, name: str, namespace: Optional[str], config: Optional[Path]) -> None:
+    system = _system(config)
+    try:
+        named = system.name(namespace or system.config.service.default_namespace, noun, which, name)
+    except (KeyError, ValueError) as exc:
+        err.print(f"[red]{exc.args[0] if isinstance(exc, KeyError) else exc}[/red]")
+        raise typer.Exit(2) from exc
+    finally:
+        system.close()
+    console.print(f"{noun} {named['id']} is now {named['name']} ({named['records_changed']} memories re-written)")
+
+
 @name_app.command("person")
 def name_person(
     who: str = typer.Argument(..., help='Who: "person 3", 3, or their current name (`memlens people`).'),
@@ -147,28 +159,41 @@ def name_person(
     config: Optional[Path] = ConfigOption,
 ):
     """Name someone memory has seen by face; what memory says about them is re-written."""
+    _name("person", who, name, namespace, config)
+
+
+@name_app.command("place")
+def name_place(
+    which: str = typer.Argument(..., help='Which: "place 3", 3, or its current name (`memlens places`).'),
+    name: str = typer.Argument(..., help="What to call it from now on."),
+    namespace: Optional[str] = typer.Option(None),
+    config: Optional[Path] = ConfigOption,
+):
+    """Name a place memory tells by its views; visits and what was seen there are re-written."""
+    _name("place", which, name, namespace, config)
+
+
+def _known(noun: str, namespace: Optional[str], config: Optional[Path]) -> None:
     system = _system(config)
     try:
-        named = system.name_person(namespace or system.config.service.default_namespace, who, name)
-    except (KeyError, ValueError) as exc:
-        err.print(f"[red]{exc.args[0] if isinstance(exc, KeyError) else exc}[/red]")
-        raise typer.Exit(2) from exc
+        rows = system.known(namespace or system.config.service.default_namespace, noun)
     finally:
         system.close()
-    console.print(f"person {named['id']} is now {named['name']} ({named['records_changed']} memories re-written)")
+    for row in rows:
+        named = f"{row['name']} (named by {row['named_by']})" if row["name"] else "unnamed"
+        console.print(f"{noun} {row['id']}: {named}, {row['sightings']} sightings")
 
 
 @app.command()
 def people(namespace: Optional[str] = typer.Option(None), config: Optional[Path] = ConfigOption):
     """The people memory has seen by face, and the names they go by."""
-    system = _system(config)
-    try:
-        rows = system.people(namespace or system.config.service.default_namespace)
-    finally:
-        system.close()
-    for row in rows:
-        named = f"{row['name']} (named by {row['named_by']})" if row["name"] else "unnamed"
-        console.print(f"person {row['id']}: {named}, {row['sightings']} face sightings")
+    _known("person", namespace, config)
+
+
+@app.command()
+def places(namespace: Optional[str] = typer.Option(None), config: Optional[Path] = ConfigOption):
+    """The places memory tells apart by their views, and the names they go by."""
+    _known("place", namespace, config)
 
 
 @app.command()

@@ -117,19 +117,19 @@ class Forgotten(BaseModel):
     removed: int
 
 
-class PersonView(BaseModel):
+class KnownView(BaseModel):
     id: int
     name: str | None
-    named_by: str | None = Field(None, description="user, lower third or introduction")
+    named_by: str | None = Field(None, description="user, or what named it: lower third, introduction, sign, objects")
     sightings: int
 
 
-class PeopleView(BaseModel):
-    people: list[PersonView]
+class KnownList(BaseModel):
+    known: list[KnownView]
 
 
 class NameRequest(BaseModel):
-    name: str = Field(min_length=1, max_length=100, description="what to call this person from now on")
+    name: str = Field(min_length=1, max_length=100, description="what to call this person or place from now on")
 
 
 class Named(BaseModel):

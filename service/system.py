@@ -180,15 +180,20 @@ class MemlensSystem:
             return at
         return at.astimezone(self.config.service.zone_of(namespace)).replace(tzinfo=None)
 
-    def name_person(self, namespace: str, who: str, name: str) -> dict:
-        """Name someone memory has seen ("person 3" or their current name): KeyError when
-        nobody matches, ValueError for an empty name."""
-        person, changed = self.memory.name_person(namespace, who, name)
-        return {"id": person.id, "name": person.name, "records_changed": changed}
+    def name(self, namespace: str, noun: str, which: str, name: str) -> dict:
+        """Name a person or place memory knows ("person 3", "place 2", or the current name):
+        KeyError when none matches, ValueError for an empty name or an unknown noun."""
+        naming = {"person": self.memory.name_person, "place": self.memory.name_place}
+        if noun not in naming:
+            raise ValueError(f"can name a person or a place, not a {noun!r}")
+        known, changed = naming[noun](namespace, which, name)
+        return {"id": known.id, "name": known.name, "records_changed": changed}
 
-    def people(self, namespace: str) -> list[dict]:
-        return [{"id": p.id, "name": p.name, "named_by": p.named_by, "sightings": p.faces}
-                for p in self.memory.people.all(namespace)]
+    def known(self, namespace: str, noun: str) -> list[dict]:
+        """The people (by face) or places (by view) memory knows, with their names."""
+        registry = {"person": self.memory.people, "place": self.memory.places}[noun]
+        return [{"id": k.id, "name": k.name, "named_by": k.named_by, "sightings": k.count}
+                for k in registry.all(namespace)]
 
     def forget(self, namespace: str, video_id: str | None = None,
                between: tuple[datetime, datetime] | None = None) -> int:

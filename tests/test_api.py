@@ -199,7 +199,7 @@ def _operations(spec: dict):
     """(method, path) of every operation in the schema, ids filled with a guess."""
     for path, item in spec["paths"].items():
         for method in item:
-            yield method.upper(), path.replace("{job_id}", "0" * 32).replace("{who}", "1")
+            yield method.upper(), path.replace("{job_id}", "0" * 32).replace("{which}", "1")
 
 
 def test_every_endpoint_refuses_missing_wrong_and_foreign_keys(api, system, alice_job):
@@ -346,9 +346,9 @@ def test_people_seen_are_listed_and_named_over_http(api, system):
     from tests.test_people import BEN, _face, _video
 
     system.memory.ingest(_video("faces-only", [_face(t, BEN) for t in (1.0, 2.0, 3.0)]), "bob")
-    (person,) = api.get("/people", headers=BOB).json()["people"]
+    (person,) = api.get("/people", headers=BOB).json()["known"]
     assert person["name"] is None and person["sightings"] == 3
-    assert api.get("/people", headers=ALICE).json()["people"] == []  # bob's people are bob's
+    assert api.get("/people", headers=ALICE).json()["known"] == []  # bob's people are bob's
     who = f"person {person['id']}"
     assert api.post(f"/people/{who}/name", headers=ALICE, json={"name": "Ben"}).status_code == 404
     assert api.post(f"/people/{who}/name", headers=BOB, json={"name": ""}).status_code == 422
@@ -356,3 +356,18 @@ def test_people_seen_are_listed_and_named_over_http(api, system):
     assert named == {"id": person["id"], "name": "Ben", "records_changed": 1}
     answer = api.post("/ask", headers=BOB, json={"question": "did I see Ben?", "at": "2026-03-03T09:00:00"}).json()
     assert not answer["abstained"] and "Ben" in answer["answer"], answer
+
+
+def test_places_seen_are_listed_and_named_over_http(api, system):
+    from tests.test_places import _thing, _video
+
+    system.memory.ingest(_video("rooms", [(0, 1), (10, 1), (30, 2), (40, 2)], [_thing("cup", 31.0)]), "bob")
+    known = api.get("/places", headers=BOB).json()["known"]
+    unnamed = [p for p in known if p["name"] is None]
+    assert unnamed
+    which = f"place {unnamed[-1]['id']}"
+    assert api.post("/places/place 999/name", headers=BOB, json={"name": "attic"}).status_code == 404
+    named = api.post(f"/places/{which}/name", headers=BOB, json={"name": "attic"}).json()
+    assert named["name"] == "attic" and named["records_changed"] >= 1
+    assert any(p["name"] == "attic" and p["named_by"] == "user" for p in api.get("/places", headers=BOB).json()["known"])
+    assert not any(p["name"] == "attic" for p in api.get("/places", headers=ALICE).json()["known"])  # bob's places

@@ -56,7 +56,7 @@ def test_the_same_face_in_another_video_is_the_same_person_and_a_new_face_is_a_n
                          start=T0 + timedelta(days=1)), "me")
     people = {p.id: p for p in memory.people.all("me")}
     assert len(people) == 2
-    assert people[1].name == "Anna" and people[1].named_by == "introduction" and people[1].faces == 4
+    assert people[1].name == "Anna" and people[1].named_by == "introduction" and people[1].count == 4
     assert people[2].name is None
     tuesday = memory.store("entity").query(RecordFilter(namespace="me", video_ids=("tuesday",)))
     assert sorted(r.text for r in tuesday) == ["Anna seen", "person 2 seen"]

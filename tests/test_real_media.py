@@ -171,3 +171,12 @@ def test_who_was_on_the_call_comes_from_how_they_introduced_themselves(call):
 def test_a_lecture_is_one_voice(ted):
     voices = {r.attrs["speaker"] for r in ted.memory.store("event").query(RecordFilter(namespace="me", kinds=(UTTERANCE,)))}
     assert len(voices) == 1, voices
+
+
+def test_places_without_signs_are_told_by_their_views_and_typed_by_what_is_there(footage):
+    # no sign anywhere: the campus is a street by its cars and trucks, the desk a dining
+    # room by its table
+    names = {p.name for p in footage.memory.places.all("me")}
+    assert {"street", "dining room"} <= names, names
+    answer = _ask(footage, "where was the car parked?")
+    assert not answer.abstained and "street" in answer.answer.lower(), (answer.answer, answer.trace)

@@ -1,0 +1,93 @@
+"""Where the wearer was when no sign says so: one video's keyframes grouped into stays (runs
+of alike views, perception.views), each a place of the namespace (memory.registry), typed by
+the things the detector saw there and named by that type or by the user.
+
+A sign stays the first cue: a stay only speaks for the times no sign place covers
+(memory.scene.PlaceTimeline).
+"""
+from __future__ import annotations
+
+import dataclasses
+from collections import Counter
+from collections.abc import Mapping
+
+import numpy as np
+
+from memory.registry import Known, Registry
+from memory.sqlite_faiss import MemoryDatabase
+from perception.types import VideoObservation
+
+# Views of one fixed scene measured 0.92-0.99 alike, different scenes 0.50-0.57 (perception.views).
+SAME_PLACE = 0.8
+
+
+@dataclasses.dataclass
+class Stay:
+    """Consecutive keyframes with alike views: the wearer stayed in one place."""
+
+    key: str  # "V1", "V2"... in this video
+    times: list[float]
+    descriptor: np.ndarray  # mean view
+    things: Counter[str] = dataclasses.field(default_factory=Counter)  # detector class -> frames seen on
+
+    @property
+    def start(self) -> float:
+        return self.times[0]
+
+    @property
+    def end(self) -> float:
+        return self.times[-1]
+
+
+def places_registry(db: MemoryDatabase) -> Registry:
+    def cosine(a: np.ndarray, b: np.ndarray) -> float:
+        return float(a @ b / max(np.linalg.norm(a) * np.linalg.norm(b), 1e-9))
+
+    return Registry(db, "known_places", "place", alike=lambda a, b: cosine(a, b) >= SAME_PLACE, closeness=cosine)
+
+
+def video_stays(video: VideoObservation) -> list[Stay]:
+    """The video's keyframes in runs of views alike enough to be one place."""
+    views = sorted(((t, np.asarray(v)) for clip in video.clips for t, v in zip(clip.keyframe_times, clip.views) if v),
+                   key=lambda tv: tv[0])
+    stays: list[Stay] = []
+    for t, view in views:
+        last = stays[-1] if stays else None
+        mean = last.descriptor / max(np.linalg.norm(last.descriptor), 1e-9) if last else None
+        if last is not None and float(view @ mean) >= SAME_PLACE:
+            n = len(last.times)
+            last.descriptor = (last.descriptor * n + view) / (n + 1)
+            last.times.append(t)
+        else:
+            stays.append(Stay(f"V{len(stays) + 1}", [t], view.copy()))
+    sampled = sorted({d.frame_time for clip in video.clips for d in clip.objects})
+    for stay in stays:  # a stay lasts until the next one starts
+        nxt = next((s.start for s in stays if s.start > stay.start), float("inf"))
+        seen = [d for clip in video.clips for d in clip.objects if stay.start <= d.frame_time < nxt]
+        stay.things = Counter(label for label, _ in {(d.label, d.frame_time) for d in seen})
+        last_sampled = max([t for t in sampled if t < nxt], default=stay.end)
+        if last_sampled > stay.end:  # in view until the next stay begins, as far as frames show
+            stay.times.append(last_sampled)
+    return stays
+
+
+def kind_of(things: Counter[str], kinds: Mapping[str, tuple[str, ...]], min_frames: int = 2) -> str | None:
+    """The kind of place the things seen in it say (a bed: a bedroom), or None."""
+    scores = {kind: sum(things[c] for c in classes) for kind, classes in kinds.items()}
+    best = max(scores, key=scores.__getitem__, default=None)
+    return best if best is not None and scores[best] >= min_frames else None
+
+
+def name_places(stays: list[Stay], places: Mapping[str, Known], kinds: Mapping[str, tuple[str, ...]]) -> dict[str, Known]:
+    """Each stay's place with the name this footage gives it: the kind the things seen
+    there say; a name the user gave is kept. A sign names the time it is read (the sign
+    timeline) but not the view: colours alone are too weak to carry it to other stays."""
+    named = {}
+    for stay in stays:
+        place = places[stay.key]
+        kind = kind_of(stay.things, kinds)
+        if kind and place.named_by in (None, "objects"):
+            named[stay.key] = dataclasses.replace(place, name=kind, named_by="objects")
+        else:
+            named[stay.key] = place
+    return named
