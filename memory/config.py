@@ -4,6 +4,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from perception.config import default_cache_root
+
 # Common indoor and outdoor place names. Signs and screens that read as one of these
 # name the place the wearer is in; everything else read on screen is text or an object.
 DEFAULT_PLACES = (
@@ -35,6 +37,8 @@ class MemoryConfig:
     embedding_model: str = "packaged:all-MiniLM-L6-v2"
     places: tuple[str, ...] = DEFAULT_PLACES
     place_kinds: dict[str, tuple[str, ...]] = field(default_factory=lambda: dict(DEFAULT_PLACE_KINDS))
+    # WordNet's noun taxonomy (memory.kinds) lives here once set up; None = without it
+    lexicon_dir: Path | None = field(default_factory=lambda: default_cache_root() / "models")
     # Sightings of the same thing closer than this merge into one episode (seconds).
     sighting_gap: float = 20.0
     # A detected thing's sighting keeps a keyframe at most this often (seconds).

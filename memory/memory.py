@@ -13,6 +13,7 @@ from memory.captions import ClipCaptioner, Summarizer
 from memory.config import MemoryConfig
 from memory.dialogue_builder import build_dialogue
 from memory.embedding import SentenceTransformerEmbedder, TextEmbedder
+from memory.kinds import Kinds
 from memory.people import people_registry
 from memory.records import (
     BEHAVIOR,
@@ -56,6 +57,7 @@ class Memory:
         self.tracks = TrackStore(self.db)
         self.people = people_registry(self.db)
         self.places = places_registry(self.db)
+        self.kinds = Kinds(config.lexicon_dir)
 
     @property
     def stores(self) -> dict[StoreName, RecordStore]:

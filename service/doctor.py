@@ -6,6 +6,7 @@ import importlib.util
 from rich.console import Console
 from rich.table import Table
 
+from memory.wordnet_data import SETUP_HINT
 from service.system import MemlensSystem
 
 
@@ -25,6 +26,10 @@ def run_doctor(system: MemlensSystem, console: Console) -> bool:
         ok = False
         table.add_row("memory.embedder", f"[red]failed: {exc}[/red]")
     table.add_row("memory.root", str(system.config.memory.root))
+    kinds = system.memory.kinds
+    table.add_row("memory.kinds", f"on: WordNet 3.0 at {kinds.model_dir}" if kinds.available else
+                  f"off: no WordNet at {kinds.model_dir} ({SETUP_HINT}); question words match detector labels only "
+                  "by spelling and synonym")
     llm = system.config.agent.llm
     table.add_row("agent.llm", llm.backend if llm.backend == "none" else f"{llm.backend} {llm.model} @ {llm.base_url}")
     for pkg in ("faiss", "whisperx", "easyocr", "open_clip", "llama_cpp"):

@@ -101,6 +101,7 @@ def test_doctor_names_every_channel(home):
     assert done.returncode == 0, done.stdout + done.stderr
     for part in ("perception.asr", "perception.ocr", "perception.clip", "memory.embedder", "agent.llm"):
         assert part in done.stdout
+    assert "memory.kinds" in done.stdout and "on: WordNet 3.0" in done.stdout
 
 
 def test_serve_without_api_keys_refuses_a_public_address(tmp_path):

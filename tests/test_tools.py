@@ -97,6 +97,11 @@ def test_premise_check(agent):  # noqa: F811
     assert premise_check(c, ["Carol"], [], []).note == "nothing in memory mentions Carol"
     assert "pharmacy" in premise_check(c, [], ["pharmacy"], []).note
     assert not premise_check(ctx_at(agent, at(1, 8)), [], ["gym"], []).found  # not yet visited at t_q
+    assert not premise_check(c, [], [], ["giraffe"]).found  # a thing one could see, never seen
+    # an event is not a thing one sees, and "phone" in "phone call" presupposes no phone
+    assert premise_check(c, [], [], ["talk"]).found
+    assert premise_check(c, [], [], ["phone"], phrases=["phone call"]).found
+    assert not premise_check(c, [], [], ["phone"], phrases=["phone charger"]).found
 
 
 def test_calls_for_a_plan_and_refinement_changes_it(agent):  # noqa: F811

@@ -68,8 +68,9 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
     thing = plan.objects[0] if plan.objects else None
     terms = plan.topic + plan.objects
     query = plan.text or " ".join(terms)
-    if intent == "locate":
-        return [ToolCall("locate", {"thing": thing})] if thing else [ToolCall("where_was_i")]
+    if intent == "locate":  # where a thing or another person was seen; else where the wearer was
+        subject = thing or (plan.people[0] if plan.people else None)
+        return [ToolCall("locate", {"thing": subject})] if subject else [ToolCall("where_was_i")]
     if intent in ("trajectory", "state") and thing:
         return [ToolCall(intent, {"thing": thing})]
     if plan.answer_type == "yes_no" and intent in ("verify", "people") and (thing or plan.people):
@@ -132,7 +133,7 @@ def calls_for(plan: QueryPlan, options: list[str], refinement: int) -> list[Tool
         speakers = [plan.speaker] if plan.intent in ("speech", "requests") and plan.speaker not in (None, WEARER) else []
         if people or places or things or speakers:
             calls.append(ToolCall("premise_check", {"people": people, "places": places, "things": things,
-                                                    "speakers": speakers}, False))
+                                                    "speakers": speakers, "phrases": plan.objects}, False))
         calls.append(ToolCall("search", {"query": query}, primary=not calls))
     elif refinement == 1 and plan.alternatives:
         calls = _intent_calls(plan, plan.alternatives[0], options)

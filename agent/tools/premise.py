@@ -1,5 +1,9 @@
 """Premise check: every person, place and thing a question presupposes must be in memory
-before t_q. Better to say "you never met Carol" than to answer about someone else."""
+before t_q. Better to say "you never met Carol" than to answer about someone else.
+
+A thing is checked only when it could have been seen (memory.kinds): "the talk" or "the
+phone call" names an event the answering tools find or do not, and a word inside a
+compound WordNet lists as one noun ("phone" in "phone call") presupposes nothing of its own."""
 from __future__ import annotations
 
 from collections.abc import Sequence
@@ -10,7 +14,8 @@ from memory.scene import normalise
 
 
 def premise_check(ctx: ToolContext, people: Sequence[str], places: Sequence[str], things: Sequence[str],
-                  speakers: Sequence[str] = ()) -> ToolResult:
+                  speakers: Sequence[str] = (), phrases: Sequence[str] = ()) -> ToolResult:
+    """`phrases`: the question's object phrases, which the `things` may be words of."""
     seen_before = RecordFilter(namespace=ctx.namespace, before=ctx.at)
 
     def mentioned(phrase: str) -> bool:
@@ -28,7 +33,10 @@ def premise_check(ctx: ToolContext, people: Sequence[str], places: Sequence[str]
     for place in places:
         if normalise(place) not in known and not ctx.places_in(place) and not mentioned(place):
             return ToolResult("premise", "", [], False, place, f"never been to the {place}")
+    kinds = ctx.operators.memory.kinds
     for thing in things:
+        if kinds.visible(thing) is False or any(thing in p.split()[:-1] and kinds.compound(p) for p in phrases):
+            continue
         if ctx.operators.resolve_entity(thing, ctx.namespace, ctx.at) is None and not mentioned(thing):
             return ToolResult("premise", "", [], False, thing, f"'{thing}' is not in memory")
     return ToolResult("premise", "", [], True, None, "every presupposed person, place and thing is in memory")

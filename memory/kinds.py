@@ -1,0 +1,112 @@
+"""What kind of thing a noun names, from WordNet's noun taxonomy.
+
+People ask about a "woman", a "guy" or a "van" where the detector said "person" or "truck",
+and about "the talk" or "the phone call", which name no thing anyone could have seen. Two
+questions answer both: is one noun a kind of another (a hyponym of it), and could the noun
+name something visible (a physical entity). Only a word's frequent senses count (those
+WordNet's sense-tagged corpus found, or all when none was), so "mug" is not a kind of person
+for being slang for a face. WordNet loads once, on first use (about 2 s); without its files
+(`memory.wordnet_data`) every answer is "unknown" and callers keep their old behaviour.
+"""
+from __future__ import annotations
+
+import threading
+import warnings
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+from memory.wordnet_data import installed, wordnet_root
+
+# Lexicographer files of things that have a body one could see
+VISIBLE_KINDS = frozenset({"noun.artifact", "noun.object", "noun.animal", "noun.person", "noun.food",
+                           "noun.plant", "noun.body", "noun.substance"})
+
+
+class Kinds:
+    """Hyponymy and visibility of English nouns (thread-safe, lazy)."""
+
+    def __init__(self, model_dir: Path | None):
+        self.model_dir = model_dir
+        self._lock = threading.RLock()  # nltk's reader seeks shared files: one query at a time
+
+    @property
+    def available(self) -> bool:
+        return self.model_dir is not None and installed(self.model_dir)
+
+    @cached_property
+    def _wordnet(self) -> Any:
+        with self._lock:  # also keeps two threads from loading it twice
+            import nltk
+            from nltk.corpus.reader.wordnet import WordNetCorpusReader
+
+            root = wordnet_root(self.model_dir)
+            if str(root) not in nltk.data.path:
+                nltk.data.path.append(str(root))  # nltk reads only under its data path
+
+            class _EnglishOnly(WordNetCorpusReader):
+                def map_wn(self, version: str = "wordnet") -> None:
+                    return None  # the map to other wordnets serves multilingual lookups only
+
+            with warnings.catch_warnings():  # "multilingual functions are not available": none are used
+                warnings.simplefilter("ignore", UserWarning)
+                return _EnglishOnly(str(root / "corpora" / "wordnet"), None)
+
+    @cached_property
+    def _tagged(self) -> dict[str, int]:
+        """How many of each noun's senses (listed most frequent first) the tagged corpus saw."""
+        counts: dict[str, int] = {}
+        with open(wordnet_root(self.model_dir) / "corpora" / "wordnet" / "index.noun", encoding="utf-8") as index:
+            for line in index:
+                if line.startswith(" "):
+                    continue  # the licence header
+                fields = line.split()
+                pointers = int(fields[3])
+                counts[fields[0]] = int(fields[5 + pointers])
+        return counts
+
+    def senses(self, phrase: str) -> list:
+        """The phrase's frequent noun senses: the whole phrase when WordNet knows it ("phone
+        call"), else its head, the last word."""
+        if not self.available:
+            return []
+        with self._lock:
+            return self._senses(phrase.lower().split())
+
+    def _senses(self, words: list[str]) -> list:
+        for lemma in ("_".join(words), words[-1] if words else ""):
+            found = self._wordnet.synsets(lemma, pos="n") if lemma else []
+            if found:
+                base = self._wordnet.morphy(lemma, "n") or lemma
+                tagged = self._tagged.get(base, 0)
+                return found[:tagged] if tagged else found
+        return []
+
+    def compound(self, phrase: str) -> bool:
+        """Whether WordNet lists the several-word phrase as one noun ("phone call")."""
+        words = phrase.lower().split()
+        if len(words) < 2 or not self.available:
+            return False
+        with self._lock:
+            return bool(self._wordnet.synsets("_".join(words), pos="n"))
+
+    def steps_up(self, phrase: str, kind: str) -> int | None:
+        """How many hypernym steps lead from a frequent sense of `phrase` up to `kind` in its
+        most common sense (a detector's "car" is an automobile, not a railway car), None
+        when none does: a "van" is one step under truck and more under car (a camper)."""
+        targets = set(self.senses(kind)[:1])
+        if not targets:
+            return None
+        with self._lock:
+            steps = [d for sense in self.senses(phrase) for above, d in sense.hypernym_distances() if above in targets]
+        return min(steps, default=None)
+
+    def is_a(self, phrase: str, kind: str) -> bool:
+        """Whether some frequent sense of `phrase` is `kind` or lies under it ("van" -> truck)."""
+        return self.steps_up(phrase, kind) is not None
+
+    def visible(self, phrase: str) -> bool | None:
+        """Whether the phrase could name something one sees; None when WordNet cannot say."""
+        with self._lock:
+            senses = self.senses(phrase)
+            return any(s.lexname() in VISIBLE_KINDS for s in senses) if senses else None

@@ -1,0 +1,58 @@
+"""Kinds of things from WordNet (memory.kinds): a question's "woman" or "van" finds what the
+detector called a person or a truck, and an event ("the talk") is not taken for a thing."""
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from memory.config import MemoryConfig
+from memory.kinds import Kinds
+from perception.types import ClipObservation, ClipSpan, ObjectDetection, VideoObservation
+from retrieval.operators import MemoryOperators
+
+T0 = datetime(2026, 3, 2, 9, 0)
+
+
+@pytest.fixture(scope="module")
+def kinds():
+    found = Kinds(MemoryConfig().lexicon_dir)
+    assert found.available, "WordNet is not set up: run scripts/setup.sh (make test does)"
+    return found
+
+
+def test_a_kind_of_thing_lies_under_the_broader_one(kinds):
+    assert kinds.is_a("woman", "person") and kinds.is_a("women", "person") and kinds.is_a("puppy", "dog")
+    assert kinds.steps_up("van", "truck") == 1
+    assert not kinds.is_a("van", "car")  # a detector's car is an automobile, not a railway car
+    assert not kinds.is_a("person", "woman") and not kinds.is_a("cup", "dog")
+
+
+def test_things_one_could_see_and_events_one_could_not(kinds):
+    assert kinds.visible("cup") and kinds.visible("woman") and kinds.visible("dog")
+    assert kinds.visible("talk") is False and kinds.visible("meeting") is False
+    assert kinds.visible("phone call") is False and kinds.compound("phone call")
+    assert not kinds.compound("phone charger") and kinds.visible("xqzzy") is None
+
+
+def test_without_wordnet_nothing_is_known(tmp_path):
+    empty = Kinds(tmp_path)
+    assert not empty.available and empty.visible("cup") is None and not empty.is_a("woman", "person")
+    assert Kinds(None).senses("woman") == []
+
+
+def _seen(label: str, t: float, colour: str) -> ObjectDetection:
+    return ObjectDetection(label, 0.7, t, (100.0, 100.0, 300.0, 300.0), (640, 480), colour, (), 1, 1)
+
+
+def test_a_question_word_finds_the_detector_s_coarser_label(memory):
+    things = [_seen(label, t, colour) for label, colour in (("person", "red"), ("truck", "white"), ("car", "blue"))
+              for t in (1.0, 2.0, 3.0)]
+    span = ClipSpan("v", 0, 0.0, 10.0, T0)
+    memory.ingest(VideoObservation("v", "/v.mp4", 10.0, T0, False, [ClipObservation(span, objects=things)]), "me")
+    operators = MemoryOperators(memory)
+    assert operators.resolve_entity("woman", "me", None).entity == "person"
+    assert operators.resolve_entity("van", "me", None).entity == "truck"
+    assert operators.resolve_entity("sedan", "me", None).entity == "car"
+    assert operators.resolve_entity("mug", "me", None) is None  # WordNet's slang "mug" (a face) is too far in meaning
+    assert operators.resolve_entity("giraffe", "me", None) is None
