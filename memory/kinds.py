@@ -1,11 +1,11 @@
 """What kind of thing a noun names, from WordNet's noun taxonomy.
 
 People ask about a "woman", a "guy" or a "van" where the detector said "person" or "truck",
-and about "the talk" or "the phone call", which name no thing anyone could have seen. Two
-questions answer both: is one noun a kind of another (a hyponym of it), and could the noun
-name something visible (a physical entity). Only a word's frequent senses count (those
-WordNet's sense-tagged corpus found, or all when none was), so "mug" is not a kind of person
-for being slang for a face. WordNet loads once, on first use (about 2 s); without its files
+and about "the talk" or "the meeting", which name no thing anyone could have seen. Three
+questions answer these: is one noun a kind of another (a hyponym of it), could a noun name
+something visible (a body, or a message written or shown rather than spoken), and is a
+phrase one noun ("phone call"). Only a word's frequent senses count (those WordNet's
+sense-tagged corpus found, or all when none was). WordNet loads once, on first use (about 2 s); without its files
 (`memory.wordnet_data`) every answer is "unknown" and callers keep their old behaviour.
 """
 from __future__ import annotations
@@ -18,9 +18,9 @@ from typing import Any
 
 from memory.wordnet_data import installed, wordnet_root
 
-# Lexicographer files of things that have a body one could see
-VISIBLE_KINDS = frozenset({"noun.artifact", "noun.object", "noun.animal", "noun.person", "noun.food",
-                           "noun.plant", "noun.body", "noun.substance"})
+# WordNet's roots of what one could see: bodies, and messages written or shown (a passport,
+# a note, a sign) rather than spoken or done (a talk, a meeting)
+VISIBLE_ROOTS = ("physical_entity.n.01", "written_communication.n.01", "visual_communication.n.01")
 
 
 class Kinds:
@@ -109,4 +109,7 @@ class Kinds:
         """Whether the phrase could name something one sees; None when WordNet cannot say."""
         with self._lock:
             senses = self.senses(phrase)
-            return any(s.lexname() in VISIBLE_KINDS for s in senses) if senses else None
+            if not senses:
+                return None
+            roots = {self._wordnet.synset(name) for name in VISIBLE_ROOTS}
+            return any(roots & {above for above, _ in sense.hypernym_distances()} for sense in senses)

@@ -30,8 +30,9 @@ def test_a_kind_of_thing_lies_under_the_broader_one(kinds):
 
 def test_things_one_could_see_and_events_one_could_not(kinds):
     assert kinds.visible("cup") and kinds.visible("woman") and kinds.visible("dog")
-    assert kinds.visible("talk") is False and kinds.visible("meeting") is False
-    assert kinds.visible("phone call") is False and kinds.compound("phone call")
+    assert kinds.visible("passport") and kinds.visible("note")  # written: read off paper
+    assert kinds.visible("talk") is False and kinds.visible("meeting") is False and kinds.visible("lecture") is False
+    assert kinds.compound("phone call")
     assert not kinds.compound("phone charger") and kinds.visible("xqzzy") is None
 
 

@@ -2,8 +2,8 @@
 before t_q. Better to say "you never met Carol" than to answer about someone else.
 
 A thing is checked only when it could have been seen (memory.kinds): "the talk" or "the
-phone call" names an event the answering tools find or do not, and a word inside a
-compound WordNet lists as one noun ("phone" in "phone call") presupposes nothing of its own."""
+meeting" names an event the answering tools find or do not, and a word inside a compound
+WordNet lists as one noun ("phone" in "phone call") presupposes nothing of its own."""
 from __future__ import annotations
 
 from collections.abc import Sequence
