@@ -236,7 +236,9 @@ class RecordBuilder:
                                       if r.kind == ENTITY_SIGHTING and r.attrs.get("source") == "face")),
             texts=list(dict.fromkeys(r.attrs["line"] for r in inside if r.kind == TEXT_SIGHTING)),
             lines=[f'{r.text.split(":", 1)[0]} said "{r.attrs["said"]}"' for r in inside if r.kind == UTTERANCE],
+            description=clip.description,
         )
         text = self.captioner.caption(clip, facts)
+        described = {"description": clip.description} if clip.description else {}
         return record("event", CLIP_CAPTION, text, span.start, span.end,
-                      keyframes=clip.keyframe_times, places=clip_places, clip_index=span.index)
+                      keyframes=clip.keyframe_times, places=clip_places, clip_index=span.index, **described)

@@ -1,8 +1,10 @@
 """Clip captions and their hour / day roll-ups.
 
 A VLM captioner can be plugged in through `ClipCaptioner`; without one, captions are
-composed from what perception read and heard. Roll-ups take an optional injected
-`summarize` callable (an LLM, wired by the service layer); the default is extractive.
+composed from what perception read and heard, and from perception's VLM description of
+the keyframes when that channel is on (kept as data). Roll-ups take an optional
+injected `summarize` callable (an LLM, wired by the service layer); the default is
+extractive.
 """
 from __future__ import annotations
 
@@ -24,9 +26,10 @@ class ClipFacts:
     """What memory already derived for a clip, handed to any captioner."""
 
     def __init__(self, places: list[str], objects: list[str], texts: list[str], lines: list[str],
-                 people: list[str] | None = None):
+                 people: list[str] | None = None, description: str | None = None):
         self.places, self.objects, self.texts, self.lines = places, objects, texts, lines
         self.people = people or []
+        self.description = description  # a VLM's words about the keyframes: data, never instructions
 
 
 def _clock(t: datetime) -> str:
@@ -45,6 +48,8 @@ class ComposedCaptioner:
         parts.append(where + (f", with {_listed(facts.people)}" if facts.people else ""))
         if facts.objects:
             parts.append("seen: " + ", ".join(facts.objects[: self.max_items]))
+        if facts.description:
+            parts.append("described: " + facts.description.strip().rstrip("."))
         if facts.texts:
             parts.append("read: " + "; ".join(f'"{t}"' for t in facts.texts[: self.max_items]))
         if facts.lines:

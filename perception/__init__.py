@@ -1,10 +1,10 @@
-"""memlens perception: video files -> typed observations (clips, keyframes, ASR, OCR, CLIP).
+"""memlens perception: video files -> typed observations (clips, keyframes, ASR, OCR, CLIP, VLM).
 
 Step 1 of the data flow (see DESIGN.md). `Perceiver.perceive(path)` returns a
 `VideoObservation`; memory consumes only the types in `perception.types`. Backends (ASR,
-speaker turns, OCR, CLIP) sit behind small Protocols, are injected or built from
-`PerceptionConfig`, load their models on first use (never at import), and their outputs
-are cached per (clip, stage, model, config) so re-ingestion is incremental.
+speaker turns, OCR, CLIP, VLM descriptions) sit behind small Protocols, are injected or
+built from `PerceptionConfig`, load their models on first use (never at import), and their
+outputs are cached per (clip, stage, model, config) so re-ingestion is incremental.
 
     config = PerceptionConfig(cache_dir=Path("~/.cache/memlens/observations").expanduser())
     with rich.progress.Progress() as bars:          # or progress=callback(task, done, total)
@@ -37,6 +37,7 @@ from .progress import CallbackProgress, NullProgress, ProgressReporter, RichProg
 from .serialize import video_from_dict, video_to_dict
 from .speakers import NoSpeakerTagger, ResemblyzerTagger, SpeakerTagger, make_speaker_tagger
 from .types import AsrSegment, ClipObservation, ClipSpan, OcrLine, VideoObservation, Word
+from .vlm import DescriberError, FrameDescriber, OpenAIVisionDescriber, make_frame_describer
 
 __all__ = [
     "AsrSegment",
@@ -44,9 +45,11 @@ __all__ = [
     "CallbackProgress",
     "ClipObservation",
     "ClipSpan",
+    "DescriberError",
     "EasyOcrReader",
     "EmptyVideoFile",
     "FasterWhisperRecognizer",
+    "FrameDescriber",
     "ImageTextEmbedder",
     "KeyframeSelector",
     "NoSpeakerTagger",
@@ -54,6 +57,7 @@ __all__ = [
     "NullProgress",
     "ObservationCache",
     "OcrLine",
+    "OpenAIVisionDescriber",
     "OpenClipEmbedder",
     "Perceiver",
     "PerceptionConfig",
@@ -77,6 +81,7 @@ __all__ = [
     "ensure_torchvision_importable",
     "file_video_id",
     "iter_frames",
+    "make_frame_describer",
     "make_image_embedder",
     "make_speaker_tagger",
     "make_speech_recognizer",

@@ -1,8 +1,9 @@
 """Perception settings, and stable fingerprints of them for cache keys.
 
 Service composes this dataclass into its AppConfig; perception never reads files or
-environment variables for its settings (the one exception: the default model directory
-follows XDG_CACHE_HOME, the standard place for re-creatable data).
+environment variables for its settings (the exceptions: the default model directory
+follows XDG_CACHE_HOME, the standard place for re-creatable data, and the VLM's API key is
+read from the variable `vlm_api_key_env` names, so no secret sits in a config file).
 """
 from __future__ import annotations
 
@@ -48,6 +49,8 @@ STAGE_FIELDS: dict[str, tuple[str, ...]] = {
     ),
     "symbolic": ("symbolic", "symbolic_fps", "symbolic_hud_height", "symbolic_text_fps", "ocr_backend",
                  "ocr_min_confidence"),
+    # the endpoint's address and API key are left out: where a model runs does not change what it says
+    "vlm": _KEYFRAME_FIELDS + ("vlm_model", "vlm_max_images", "vlm_max_side", "vlm_max_tokens"),
     "sources": ("sources", "sources_fps", "sources_read_fps", "sources_auto_max_seconds", "ocr_backend",
                 "ocr_min_confidence"),
 }
@@ -119,6 +122,17 @@ class PerceptionConfig:
     clip_pretrained: str | None = None  # pretrained tag or a local checkpoint path
     clip_device: str = "cpu"
     clip_batch_size: int = 16
+
+    # keyframe descriptions by a vision-language model at any OpenAI-compatible endpoint
+    # (perception/vlm.py): off unless `vlm_base_url` is set, e.g. Ollama's
+    # "http://localhost:11434/v1" or a vLLM server's "http://host:8000/v1"
+    vlm_base_url: str | None = None
+    vlm_model: str = "llava"  # the endpoint's model name
+    vlm_api_key_env: str | None = None  # the environment variable holding the API key, if any
+    vlm_max_images: int = 3  # keyframes sent per clip, spread evenly over it
+    vlm_max_side: int = 512  # pixels on a sent frame's longer side
+    vlm_max_tokens: int = 120  # description length cap
+    vlm_timeout: float = 60.0  # seconds per clip's request
 
     # symbolic vision (OpenCV shapes, colours, sizes, grid, clock, tones) for synthetic and
     # game-like video: "auto" runs it when the picture is made of a few flat colours

@@ -2,7 +2,8 @@
 
 Cheap by default: packages and packaged weights are located, not loaded, so the command
 answers in a second. `load=True` loads every configured model, which is the only way to
-know that, say, a CLIP checkpoint really opens.
+know that, say, a CLIP checkpoint really opens. A VLM endpoint is reported as configured,
+never contacted.
 """
 from __future__ import annotations
 
@@ -52,5 +53,11 @@ def channel_status(perceiver: Perceiver, load: bool = False) -> dict[str, str]:
         status["clip"] = clip_off_reason(config)
     else:
         status["clip"] = f"configured: open_clip {config.clip_model} ({config.clip_pretrained}); loads on first use"
+    describer = perceiver.describer()
+    if describer is None:
+        status["vlm"] = perceiver.vlm_status
+    else:  # a remote endpoint: not contacted here (a request costs a model call); the first clip tells
+        summary = getattr(describer, "summary", None)
+        status["vlm"] = f"on: {summary() if summary else describer.model_id}"
     status["cache"] = f"on: {perceiver.cache.root}" if perceiver.cache else "off: no cache_dir configured"
     return status

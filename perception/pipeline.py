@@ -2,7 +2,8 @@
 
 Order of work, cheapest failure first: probe (bad files fail before any model loads),
 identity (sha256 of the bytes, so a renamed file is the same video), clock, clips; then
-one decoding pass that picks keyframes per clip and reads (OCR) and embeds (CLIP) them,
+one decoding pass that picks keyframes per clip and reads (OCR), embeds (CLIP) and, when an
+endpoint is configured, describes (a VLM) them while their pixels are in hand,
 detects objects on every sampled frame and looks for faces where a person is, and one ASR
 pass over the whole audio track (utterances cross clip boundaries) followed by speaker
 tagging. Objects are then tracked and faces grouped across the whole video (cheap, not
@@ -11,7 +12,7 @@ config), so a second run on the same file decodes and loads nothing.
 
 Backends are injected or built from the config on first need; a backend that turns out
 to be unavailable switches its channel off with a reason (logged once) instead of
-failing the ingest.
+failing the ingest; a VLM endpoint that fails is off for that run only (it may be back).
 """
 from __future__ import annotations
 
@@ -58,6 +59,7 @@ from .symbols import SymbolTrack
 from .timing import StageClock
 from .types import ClipObservation, ClipSpan, FaceSighting, ObjectDetection, OcrLine, VideoObservation
 from .views import VIEWS_ID, view_descriptor
+from .vlm import DescriberError, FrameDescriber, make_frame_describer
 
 log = logging.getLogger(__name__)
 KEYFRAME_MODEL_ID = "hsv-histogram+strokes-v2"
@@ -87,6 +89,7 @@ class _ClipVisual:
     facing: bool = False  # this pass looks for faces
     last_face_look: float = float("-inf")
     views: list[tuple[float, ...]] | None = None  # one per keyframe
+    description: str | None = None  # the VLM's; "" = no keyframe to describe
 
 
 class Perceiver:
@@ -102,6 +105,7 @@ class Perceiver:
         embedder: ImageTextEmbedder | None = None,
         detector: ObjectDetector | None = None,
         faces: FaceFinder | None = None,
+        describer: FrameDescriber | None = None,
         progress: Any = None,
     ):
         self.config = config or PerceptionConfig()
@@ -116,6 +120,9 @@ class Perceiver:
         self._detector: Any = detector if detector is not None else _UNRESOLVED
         self._faces: Any = faces if faces is not None else _UNRESOLVED
         self._clip_status = f"on: {embedder.model_id}" if embedder is not None else ""
+        self._describer: Any = describer if describer is not None else _UNRESOLVED
+        self._vlm_status = "on"
+        self._vlm_failure: str | None = None  # "off: why", when the endpoint failed this run
         self._off: dict[str, str] = {}  # channel -> reason, once a backend proved unavailable
         self._run_lock = threading.Lock()  # one video at a time: backends are not re-entrant
         self.clock = StageClock()  # the last video's seconds per stage
@@ -145,6 +152,18 @@ class Perceiver:
         if self._faces is _UNRESOLVED:
             self._faces = make_face_finder(self.config)
         return self._faces
+
+    def describer(self) -> FrameDescriber | None:
+        """The VLM describer (contacts nothing), or None with `vlm_status` saying why."""
+        if self._describer is _UNRESOLVED:
+            self._describer, self._vlm_status = make_frame_describer(self.config)
+        return self._describer
+
+    @property
+    def vlm_status(self) -> str:
+        """"on" or "off: why" (from the config; an endpoint failing is reported per run)."""
+        self.describer()
+        return self._vlm_status
 
     def _clip_model_id(self) -> str | None:
         """The CLIP cache key part, known without loading anything; None = channel off."""
@@ -202,6 +221,7 @@ class Perceiver:
     def _perceive(self, path: str | Path, wall_start: datetime | None) -> VideoObservation:
         path = Path(path).expanduser().resolve()
         info = probe(path)
+        self._vlm_failure = None  # a remote endpoint gets a fresh chance every run
         video_id = file_video_id(path)
         wall, clock = self._clock(path, info, wall_start)
         spans = cut_clips(video_id, info.duration, self.config.clip_seconds, wall)
@@ -210,7 +230,8 @@ class Perceiver:
             visual = self._visual(path, info, spans, channels)
         else:  # an audio recording: nothing to see
             visual = {s.index: _ClipVisual(keyframe_times=[]) for s in spans}
-            channels.update({c: "off: an audio recording" for c in ("keyframes", "ocr", "clip", "objects", "faces")})
+            channels.update({c: "off: an audio recording"
+                             for c in ("keyframes", "ocr", "clip", "objects", "faces", "vlm")})
         with self.clock("speech"):
             speech = transcribe_track(
                 path, info, video_id, self.config, self.cache, self.progress,
@@ -239,6 +260,7 @@ class Perceiver:
             if channels["clip"].startswith("on"):
                 clips[s.index].clip_embeddings = visual[s.index].embeddings
             clips[s.index].views = list(visual[s.index].views or [])
+            clips[s.index].description = visual[s.index].description or None
         with self.clock("tracking"):
             tracked = self._tracked(visual)
         for thing in tracked:
@@ -313,9 +335,10 @@ class Perceiver:
         detector = self.detector() if "objects" not in self._off else None
         finder = self.faces() if "faces" not in self._off else None
         clip_id = self._clip_model_id()
+        describer = self.describer()
         # what was read or embedded on keyframes is stale when the keyframe choice changed
         fp = {stage: cfg.fingerprint(stage) + (f"+{KEYFRAME_MODEL_ID}" if stage != "keyframes" else "")
-              for stage in ("keyframes", "ocr", "clip", "faces")}
+              for stage in ("keyframes", "ocr", "clip", "faces", "vlm")}
         fp["ocr"] += f"+{TIDY_ID}"
         out: dict[int, _ClipVisual] = {}
         for s in spans:
@@ -339,6 +362,9 @@ class Perceiver:
                                  lambda p: [face_from_dict(f) for f in p])
             v.views = _parse(self._get(vid, i, "views", VIEWS_ID, fp["keyframes"]),
                              lambda p: [tuple(float(x) for x in row) for row in p])
+            if describer is not None:
+                v.description = _parse(self._get(vid, i, "vlm", describer.model_id, fp["vlm"]),
+                                       lambda p: str(p["text"]))
             out[i] = v
         embedder = None
         if clip_id is not None and any(v.embeddings is None for v in out.values()):
@@ -349,9 +375,10 @@ class Perceiver:
                 or (reader is not None and out[s.index].ocr is None)
                 or (clip_id is not None and out[s.index].embeddings is None)
                 or (detector is not None and out[s.index].detections is None)
-                or (finder is not None and out[s.index].faces is None)]
+                or (finder is not None and out[s.index].faces is None)
+                or (describer is not None and out[s.index].description is None)]
         if todo:
-            self._decode_and_process(path, todo, out, reader, embedder, detector, finder, fp, clip_id)
+            self._decode_and_process(path, todo, out, reader, embedder, detector, finder, describer, fp, clip_id)
         channels["keyframes"] = "on"
         if reader is None:
             channels["ocr"] = self._off.get("ocr", f"off: ocr_backend={cfg.ocr_backend!r}")
@@ -360,12 +387,13 @@ class Perceiver:
         channels["clip"] = "on" if clip_id else (self._clip_status or clip_off_reason(cfg))
         channels["objects"] = self._off.get("objects", "on" if detector is not None else "off: detector_backend='none'")
         channels["faces"] = self._off.get("faces", "on" if finder is not None else "off: face_backend='none'")
+        channels["vlm"] = self._vlm_failure or ("on" if describer is not None else self._vlm_status)
         return out
 
     def _decode_and_process(self, path: Path, todo: list[ClipSpan], out: dict[int, _ClipVisual],
                             reader: TextReader | None, embedder: ImageTextEmbedder | None,
-                            detector: ObjectDetector | None, finder: FaceFinder | None, fp: dict[str, str],
-                            clip_id: str | None) -> None:
+                            detector: ObjectDetector | None, finder: FaceFinder | None,
+                            describer: FrameDescriber | None, fp: dict[str, str], clip_id: str | None) -> None:
         """One decoding pass over the clips in `todo`, keyframes chosen afresh per clip
         (so every clip starts with a keyframe and can be cached on its own)."""
         cfg = self.config
@@ -378,6 +406,8 @@ class Perceiver:
             self.progress.start("objects", len(todo))
         if finder is not None:
             self.progress.start("faces", len(todo))
+        if describer is not None:
+            self.progress.start("vlm", len(todo))
         todo = sorted(todo, key=lambda s: s.start)
         starts = [s.start for s in todo]
         finished: set[int] = set()
@@ -391,7 +421,8 @@ class Perceiver:
             span = todo[pos]
             if current is None or span.index != current.index:
                 if current is not None:
-                    self._finish_clip(current, out[current.index], reader, embedder, detector, finder, fp, clip_id)
+                    self._finish_clip(current, out[current.index], reader, embedder, detector, finder, describer,
+                                      fp, clip_id)
                     finished.add(current.index)
                 current = span
                 v = out[span.index]
@@ -409,11 +440,11 @@ class Perceiver:
             self._detect(detector, out[span.index], t, frame)
             self._find_faces(finder, out[span.index], t, frame, keyframe)
         if current is not None:
-            self._finish_clip(current, out[current.index], reader, embedder, detector, finder, fp, clip_id)
+            self._finish_clip(current, out[current.index], reader, embedder, detector, finder, describer, fp, clip_id)
             finished.add(current.index)
         for span in todo:  # clips no sampled frame fell into (a tail shorter than a step)
             if span.index not in finished:
-                self._finish_clip(span, out[span.index], reader, embedder, detector, finder, fp, clip_id)
+                self._finish_clip(span, out[span.index], reader, embedder, detector, finder, describer, fp, clip_id)
 
     def _detect(self, detector: ObjectDetector | None, v: _ClipVisual, t: float, frame: np.ndarray) -> None:
         """Objects on one sampled frame, when this clip's detections are being computed."""
@@ -455,7 +486,8 @@ class Perceiver:
 
     def _finish_clip(self, span: ClipSpan, v: _ClipVisual, reader: TextReader | None,
                      embedder: ImageTextEmbedder | None, detector: ObjectDetector | None,
-                     finder: FaceFinder | None, fp: dict[str, str], clip_id: str | None) -> None:
+                     finder: FaceFinder | None, describer: FrameDescriber | None, fp: dict[str, str],
+                     clip_id: str | None) -> None:
         vid, key_span = span.video_id, (span.start, span.end)
         v.keyframe_times = [t for t, _ in v.frames]
         self._put(vid, span.index, "keyframes", KEYFRAME_MODEL_ID, fp["keyframes"], v.keyframe_times, key_span)
@@ -495,7 +527,25 @@ class Perceiver:
                 self._put(vid, span.index, "faces", finder.model_id, fp["faces"],
                           [face_to_dict(f) for f in v.faces], key_span)
             self.progress.advance("faces")
+        if describer is not None:
+            self._describe(span, v, describer, fp["vlm"])
         v.frames = []  # keyframe pixels are not kept past their clip
+
+    def _describe(self, span: ClipSpan, v: _ClipVisual, describer: FrameDescriber, fp: str) -> None:
+        """The VLM's description of this clip's keyframes, cached; once the endpoint fails,
+        the rest of the run asks it nothing (each try could cost a timeout) and caches nothing
+        (clips described before the failure keep their descriptions)."""
+        if v.description is None and self._vlm_failure is None:
+            try:
+                with self.clock("vlm"):
+                    v.description = describer.describe([f for _, f in v.frames]) if v.frames else ""
+            except DescriberError as exc:
+                log.warning("vlm channel off for this run: %s", exc)
+                self._vlm_failure = f"off: {exc}"
+            else:
+                self._put(span.video_id, span.index, "vlm", describer.model_id, fp, {"text": v.description},
+                          (span.start, span.end))
+        self.progress.advance("vlm")
 
     # ---- doctor -----------------------------------------------------------------------
     def channel_status(self, load: bool = False) -> dict[str, str]:

@@ -116,6 +116,7 @@ def clip_to_dict(c: ClipObservation) -> dict[str, Any]:
         "objects": [detection_to_dict(o) for o in c.objects],
         "faces": [face_to_dict(f) for f in c.faces],
         "views": [list(v) for v in c.views],
+        "description": c.description,
     }
 
 
@@ -130,6 +131,7 @@ def clip_from_dict(d: dict[str, Any]) -> ClipObservation:
         objects=[detection_from_dict(o) for o in d.get("objects", [])],
         faces=[face_from_dict(f) for f in d.get("faces", [])],
         views=[tuple(float(x) for x in v) for v in d.get("views", [])],
+        description=None if d.get("description") is None else str(d["description"]),
     )
 
 

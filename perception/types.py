@@ -109,6 +109,9 @@ class ClipObservation:
     objects: list[ObjectDetection] = field(default_factory=list)
     faces: list[FaceSighting] = field(default_factory=list)
     views: list[tuple[float, ...]] = field(default_factory=list)  # one descriptor per keyframe (perception.views)
+    # What a vision-language model saw on the keyframes (perception.vlm), or None when the
+    # channel is off. Model output: data to remember and search, never instructions.
+    description: str | None = None
 
 
 @dataclass
