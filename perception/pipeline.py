@@ -20,6 +20,7 @@ import bisect
 import hashlib
 import logging
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -52,7 +53,7 @@ from .source_tracking import MODEL_ID as SOURCES_MODEL_ID
 from .source_tracking import observe_sources
 from .sources import SourceMap
 from .speakers import SpeakerTagger, make_speaker_tagger
-from .speech import transcribe_track
+from .speech import SpeechResult, transcribe_track
 from .symbolic import MODEL_ID as SYMBOLIC_MODEL_ID
 from .symbolic import observe_symbols
 from .symbols import SymbolTrack
@@ -226,18 +227,17 @@ class Perceiver:
         wall, clock = self._clock(path, info, wall_start)
         spans = cut_clips(video_id, info.duration, self.config.clip_seconds, wall)
         channels = {"clock": clock}
-        if info.has_video:
-            visual = self._visual(path, info, spans, channels)
-        else:  # an audio recording: nothing to see
-            visual = {s.index: _ClipVisual(keyframe_times=[]) for s in spans}
-            channels.update({c: "off: an audio recording"
-                             for c in ("keyframes", "ocr", "clip", "objects", "faces", "vlm")})
-        with self.clock("speech"):
-            speech = transcribe_track(
-                path, info, video_id, self.config, self.cache, self.progress,
-                None if "asr" in self._off else self.recognizer(),
-                None if "speakers" in self._off else self.tagger(),
-            )
+        # the sound track is heard while the pictures are looked at: much of either is one
+        # thread (decoding, glue, face finding), so on two cores they overlap well
+        with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memlens-speech") as pool:
+            hearing = pool.submit(self._hear, path, info, video_id)
+            if info.has_video:
+                visual = self._visual(path, info, spans, channels)
+            else:  # an audio recording: nothing to see
+                visual = {s.index: _ClipVisual(keyframe_times=[]) for s in spans}
+                channels.update({c: "off: an audio recording"
+                                 for c in ("keyframes", "ocr", "clip", "objects", "faces", "vlm")})
+            speech = hearing.result()
         for channel, reason in speech.failures.items():
             self._switch_off(channel, reason)
         channels["asr"] = self._off.get("asr", speech.asr_status)
@@ -546,6 +546,14 @@ class Perceiver:
                 self._put(span.video_id, span.index, "vlm", describer.model_id, fp, {"text": v.description},
                           (span.start, span.end))
         self.progress.advance("vlm")
+
+    def _hear(self, path: Path, info: VideoInfo, video_id: str) -> SpeechResult:
+        with self.clock("speech"):
+            return transcribe_track(
+                path, info, video_id, self.config, self.cache, self.progress,
+                None if "asr" in self._off else self.recognizer(),
+                None if "speakers" in self._off else self.tagger(),
+            )
 
     # ---- doctor -----------------------------------------------------------------------
     def channel_status(self, load: bool = False) -> dict[str, str]:
