@@ -87,14 +87,15 @@ class RecordBuilder:
         self.summarize = summarize
 
     def build(self, video: VideoObservation, namespace: str, people: Mapping[str, Known] | None = None,
-              stays: Sequence[StayPlace] = ()) -> list[MemoryRecord]:
+              stays: Sequence[StayPlace] = (), frames: list[FrameText] | None = None) -> list[MemoryRecord]:
         """`people`: the video's faces ("F1") as the namespace's people (memory.people), so
         sightings and the voices they speak with carry who they are; `stays`: where its views
-        say the wearer was (memory.where), for the times no sign says it."""
+        say the wearer was (memory.where), for the times no sign says it; `frames`: the
+        video's `scene.frames`, when the caller already has them."""
         if not video.clips:
             raise ValueError(f"video {video.video_id} has no clips: nothing can be placed on the clock")
         people = people or {}
-        frames = self.scene.frames(video)
+        frames = self.scene.frames(video) if frames is None else frames
         places = PlaceTimeline(frames, self.config.place_persistence, stays)
         speaker_names = name_speakers(seg for clip in video.clips for seg in clip.asr)
         voice_people = {voice: people[face] for voice, face in voices_to_faces(video).items() if face in people}

@@ -78,7 +78,7 @@ class Memory:
         places = name_places(stays, self.places.match(namespace, {s.key: (s.descriptor, len(s.times)) for s in stays}),
                              self.config.place_kinds)
         stay_places = [StayPlace(s.start, s.end, places[s.key].id, places[s.key].name) for s in stays]
-        records = self.builder.build(video, namespace, people, stay_places)  # fails before any store is touched
+        records = self.builder.build(video, namespace, people, stay_places, frames)  # fails before any store is touched
         tracks = [(kind, video.wall_start, video.duration, track.to_dict())
                   for kind, track in (("symbols", video.symbols), ("sources", video.sources)) if track is not None]
         return self._replace(namespace, video.video_id, records, tracks, list(people.values()), list(places.values()))
