@@ -15,6 +15,7 @@ import wordninja
 from memory.captions import ClipCaptioner, ClipFacts, ComposedCaptioner, Summarizer, roll_up
 from memory.config import MemoryConfig
 from memory.conversation import name_speakers, turn_acts
+from memory.kinds import Kinds
 from memory.records import (
     CLIP_CAPTION,
     ENTITY_SIGHTING,
@@ -80,9 +81,9 @@ def spelled_out(line: str, longest: int = 6) -> str | None:
 
 class RecordBuilder:
     def __init__(self, config: MemoryConfig, captioner: ClipCaptioner | None = None,
-                 summarize: Summarizer | None = None):
+                 summarize: Summarizer | None = None, kinds: Kinds | None = None):
         self.config = config
-        self.scene = SceneReader(config)
+        self.scene = SceneReader(config, kinds)
         self.captioner = captioner or ComposedCaptioner()
         self.summarize = summarize
 

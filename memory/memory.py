@@ -53,11 +53,11 @@ class Memory:
         self.config = config
         self.embedder = embedder or SentenceTransformerEmbedder(config.embedding_model)
         self.db = MemoryDatabase(config.root, self.embedder)
-        self.builder = RecordBuilder(config, captioner=captioner, summarize=summarize)
+        self.kinds = Kinds(config.lexicon_dir)
+        self.builder = RecordBuilder(config, captioner=captioner, summarize=summarize, kinds=self.kinds)
         self.tracks = TrackStore(self.db)
         self.people = people_registry(self.db)
         self.places = places_registry(self.db)
-        self.kinds = Kinds(config.lexicon_dir)
 
     @property
     def stores(self) -> dict[StoreName, RecordStore]:

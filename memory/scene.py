@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from memory.config import MemoryConfig
+from memory.kinds import Kinds
 from perception.types import OcrLine, VideoObservation
 
 _NON_WORD = re.compile(r"[^a-z0-9 ]+")
@@ -86,8 +87,11 @@ class FrameText:
 
 
 class SceneReader:
-    def __init__(self, config: MemoryConfig):
+    def __init__(self, config: MemoryConfig, kinds: Kinds | None = None):
+        """`kinds`: WordNet (memory.kinds); with it a short printed line is a thing's label only
+        when it names something ("cup", "exit"), not a name or a word OCR ran together."""
         self.config = config
+        self.kinds = kinds
         self._places = sorted({normalise(p) for p in config.places}, key=len, reverse=True)
 
     def place_named(self, text: str) -> str | None:
@@ -107,6 +111,7 @@ class SceneReader:
             and not any(ch.isdigit() for ch in words)
             and sum(ch.isalpha() for ch in words) >= 3
             and self.place_named(line.text) is None
+            and (self.kinds is None or not self.kinds.available or bool(self.kinds.senses(self.split_state(words)[0])))
         )
 
     def split_state(self, label: str) -> tuple[str, str | None]:

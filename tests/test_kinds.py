@@ -8,7 +8,8 @@ import pytest
 
 from memory.config import MemoryConfig
 from memory.kinds import Kinds
-from perception.types import ClipObservation, ClipSpan, ObjectDetection, VideoObservation
+from memory.records import ENTITY_SIGHTING, RecordFilter
+from perception.types import ClipObservation, ClipSpan, ObjectDetection, OcrLine, VideoObservation
 from retrieval.operators import MemoryOperators
 
 T0 = datetime(2026, 3, 2, 9, 0)
@@ -57,3 +58,12 @@ def test_a_question_word_finds_the_detector_s_coarser_label(memory):
     assert operators.resolve_entity("sedan", "me", None).entity == "car"
     assert operators.resolve_entity("mug", "me", None) is None  # WordNet's slang "mug" (a face) is too far in meaning
     assert operators.resolve_entity("giraffe", "me", None) is None
+
+
+def test_a_printed_word_is_a_thing_only_when_it_names_something(memory):
+    lines = [OcrLine(text, 0.95, t, (20.0 + 400 * i, 100.0, 220.0 + 400 * i, 140.0), (1920, 1080))
+             for t in (1.0, 2.0) for i, text in enumerate(("CUP", "SAMSUNG", "TINASEELIG", "PAN (dirty)"))]
+    span = ClipSpan("v", 0, 0.0, 10.0, T0)
+    memory.ingest(VideoObservation("v", "/v.mp4", 10.0, T0, False, [ClipObservation(span, ocr=lines)]), "me")
+    things = memory.store("entity").query(RecordFilter(namespace="me", kinds=(ENTITY_SIGHTING,)))
+    assert sorted({r.attrs["entity"] for r in things}) == ["cup", "pan"]  # a brand and a name are text, not things
