@@ -15,6 +15,7 @@ import wordninja
 from memory.captions import ClipCaptioner, ClipFacts, ComposedCaptioner, Summarizer, roll_up
 from memory.config import MemoryConfig
 from memory.conversation import name_speakers, turn_acts
+from memory.frames import ClipTextEncoder, video_frames
 from memory.kinds import Kinds
 from memory.records import (
     CLIP_CAPTION,
@@ -28,7 +29,9 @@ from memory.records import (
 from memory.registry import Known
 from memory.scene import FrameText, PlaceTimeline, SceneReader, StayPlace, normalise
 from memory.who import faces_of, voices_to_faces
+from memory.zero_shot import ZeroShot
 from perception.clips import clip_index_at
+from perception.objects import COCO_LABELS
 from perception.types import ClipSpan, VideoObservation
 
 
@@ -81,11 +84,23 @@ def spelled_out(line: str, longest: int = 6) -> str | None:
 
 class RecordBuilder:
     def __init__(self, config: MemoryConfig, captioner: ClipCaptioner | None = None,
-                 summarize: Summarizer | None = None, kinds: Kinds | None = None):
+                 summarize: Summarizer | None = None, kinds: Kinds | None = None,
+                 clip_text: ClipTextEncoder | None = None):
+        """`kinds`: WordNet, for telling a printed label from other text; `clip_text`: the
+        text side of the CLIP model that embeds keyframes, for zero-shot object tags and
+        place kinds (without it keyframe vectors are only stored)."""
         self.config = config
         self.scene = SceneReader(config, kinds)
         self.captioner = captioner or ComposedCaptioner()
         self.summarize = summarize
+        self.zero_shot = ZeroShot(clip_text, config.clip_prompt) if clip_text is not None else None
+
+    def zero_shot_for(self, video: VideoObservation) -> ZeroShot | None:
+        """Zero-shot labelling for this video's keyframes: only when they were embedded by
+        the model whose text side memory holds (other models' vectors live in other spaces)."""
+        if self.zero_shot is None or video.clip_model != self.zero_shot.model_id:
+            return None
+        return self.zero_shot if any(c.clip_embeddings for c in video.clips) else None
 
     def build(self, video: VideoObservation, namespace: str, people: Mapping[str, Known] | None = None,
               stays: Sequence[StayPlace] = (), frames: list[FrameText] | None = None) -> list[MemoryRecord]:
@@ -121,6 +136,7 @@ class RecordBuilder:
         records: list[MemoryRecord] = []
         records += self._sightings(frames, places, record)
         records += self._detected(video, places, record)
+        records += self._clip_tagged(video, places, record)
         records += self._faces(video, people, places, record)
         records += self._texts(frames, places, record)
         records += [  # a stay at a place nothing named yet is kept apart, for the user to name
@@ -191,6 +207,27 @@ class RecordBuilder:
                 keyframes=_thinned(ep.times, self.config.sighting_keyframe_step), entity=ep.label, label=ep.label,
                 place=ep.place, state=None, colour=colour, name=named, instance=f"{video.video_id}:{ep.key}",
                 source="detector", confidence=round(ep.confidence, 4),
+            ))
+        return out
+
+    def _clip_tagged(self, video: VideoObservation, places: PlaceTimeline, record) -> list[MemoryRecord]:
+        """Things CLIP sees on keyframes, zero-shot over the detector's label set and
+        `clip_tags`: one sighting per label and stay, like the detector's, without an
+        instance (CLIP says what is in view, not how many)."""
+        zero_shot = self.zero_shot_for(video)
+        if zero_shot is None:
+            return []
+        when, vectors = video_frames(video)
+        tags = zero_shot.frame_tags(vectors, [*COCO_LABELS, *self.config.clip_tags],
+                                    self.config.clip_tag_threshold, self.config.clip_tag_top)
+        items = [(label, label, places.at(t), t, p, []) for (t, _), found in zip(when, tags) for label, p in found]
+        out = []
+        for ep in _episodes(items, self.config.sighting_gap):
+            where = f" in the {ep.place}" if ep.place else ""
+            out.append(record(
+                "entity", ENTITY_SIGHTING, f"{ep.label} seen{where}", ep.times[0], ep.times[-1],
+                keyframes=ep.times, entity=normalise(ep.label), label=ep.label, name=ep.label, place=ep.place,
+                state=None, source="clip", confidence=round(ep.confidence, 4),
             ))
         return out
 

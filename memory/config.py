@@ -52,6 +52,17 @@ class MemoryConfig:
     states: tuple[str, ...] = ("dirty", "clean", "open", "closed", "full", "empty", "on", "off",
                                "broken", "wet", "dry")
     min_text_confidence: float = 0.5
+    # Zero-shot CLIP labels (memory.zero_shot), used only when keyframes carry CLIP vectors
+    # and the model's text side is given to memory. Probabilities are a softmax over the
+    # labels at CLIP's logit scale (100). Untuned (no CLIP weights offline), so set
+    # conservatively: a place kind needs 0.5, more than all other kinds together, and only
+    # types a place the detector left untyped; an object tag needs 0.3 among the ~80
+    # detector labels plus `clip_tags`, so at most three pass per keyframe.
+    clip_prompt: str = "a photo of a {}"
+    clip_place_threshold: float = 0.5
+    clip_tag_threshold: float = 0.3
+    clip_tag_top: int = 3
+    clip_tags: tuple[str, ...] = ()  # labels tagged beside the detector's own label set
     # Who writes segment cues, session captions and hour / day roll-ups: "llm" (the configured
     # agent.llm; refused without one), "extractive" (the remembered words themselves), or
     # "auto": the LLM when one is configured. An LLM summary costs a model call per segment.

@@ -7,12 +7,15 @@ from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 
+import numpy as np
+
 from memory.behaviors import aggregate_behaviors
 from memory.builder import RecordBuilder
 from memory.captions import ClipCaptioner, Summarizer
 from memory.config import MemoryConfig
 from memory.dialogue_builder import build_dialogue
 from memory.embedding import SentenceTransformerEmbedder, TextEmbedder
+from memory.frames import ClipTextEncoder, FrameIndex, video_frames
 from memory.kinds import Kinds
 from memory.people import people_registry
 from memory.records import (
@@ -32,7 +35,7 @@ from memory.scene import StayPlace, normalise
 from memory.sqlite_faiss import MemoryDatabase
 from memory.store import RecordStore
 from memory.tracks import TrackStore
-from memory.where import name_places, places_registry, video_stays
+from memory.where import name_places, places_registry, stay_embeddings, video_stays
 from memory.who import name_people, video_people
 from perception.transcripts import Dialogue
 from perception.types import VideoObservation
@@ -49,13 +52,18 @@ class VideoSummary:
 
 class Memory:
     def __init__(self, config: MemoryConfig, embedder: TextEmbedder | None = None,
-                 captioner: ClipCaptioner | None = None, summarize: Summarizer | None = None):
+                 captioner: ClipCaptioner | None = None, summarize: Summarizer | None = None,
+                 clip_text: ClipTextEncoder | None = None):
+        """`clip_text`: the text side of the model that embeds keyframes (CLIP), for
+        zero-shot place kinds and object tags at ingest; keyframe vectors are kept either way."""
         self.config = config
         self.embedder = embedder or SentenceTransformerEmbedder(config.embedding_model)
         self.db = MemoryDatabase(config.root, self.embedder)
         self.kinds = Kinds(config.lexicon_dir)
-        self.builder = RecordBuilder(config, captioner=captioner, summarize=summarize, kinds=self.kinds)
+        self.builder = RecordBuilder(config, captioner=captioner, summarize=summarize, kinds=self.kinds,
+                                     clip_text=clip_text)
         self.tracks = TrackStore(self.db)
+        self.frames = FrameIndex(self.db)
         self.people = people_registry(self.db)
         self.places = places_registry(self.db)
 
@@ -75,13 +83,20 @@ class Memory:
         frames = self.builder.scene.frames(video)
         people = name_people(video, self.people.match(namespace, video_people(video)), frames)
         stays = video_stays(video)
+        when, vectors = video_frames(video)
+        clip_kinds = {}
+        if (zero_shot := self.builder.zero_shot_for(video)) is not None:
+            means = stay_embeddings(stays, {t: v for (t, _), v in zip(when, vectors)})
+            clip_kinds = zero_shot.place_kinds(means, list(self.config.place_kinds), self.config.clip_place_threshold)
         places = name_places(stays, self.places.match(namespace, {s.key: (s.descriptor, len(s.times)) for s in stays}),
-                             self.config.place_kinds)
+                             self.config.place_kinds, clip_kinds)
         stay_places = [StayPlace(s.start, s.end, places[s.key].id, places[s.key].name) for s in stays]
         records = self.builder.build(video, namespace, people, stay_places, frames)  # fails before any store is touched
         tracks = [(kind, video.wall_start, video.duration, track.to_dict())
                   for kind, track in (("symbols", video.symbols), ("sources", video.sources)) if track is not None]
-        return self._replace(namespace, video.video_id, records, tracks, list(people.values()), list(places.values()))
+        frames = (video.clip_model, when, vectors) if video.clip_model and when else None
+        return self._replace(namespace, video.video_id, records, tracks, list(people.values()), list(places.values()),
+                             frames)
 
     def ingest_dialogue(self, dialogue: Dialogue, namespace: str) -> dict[str, int]:
         """Replace whatever this namespace remembered of this conversation (a transcript not
@@ -91,14 +106,18 @@ class Memory:
 
     def _replace(self, namespace: str, video_id: str, records: list[MemoryRecord],
                  tracks: Sequence[tuple[str, datetime, float, dict]] = (), people: Sequence[Known] = (),
-                 places: Sequence[Known] = ()) -> dict[str, int]:
-        """One source's records and tracks, in place of what was remembered of it, atomically."""
+                 places: Sequence[Known] = (), frames: tuple[str, list, np.ndarray] | None = None) -> dict[str, int]:
+        """One source's records, tracks and keyframe vectors ((model id, (time, wall time)
+        per frame, vectors)), in place of what was remembered of it, atomically."""
         by_store = {name: [r for r in records if r.store == name] for name in STORE_NAMES}
         # embedded before the write transaction, which other writers wait for
         vectors = {name: self.embedder.embed([r.text for r in rs]) for name, rs in by_store.items()}
         with self.db.batch():  # the old memories go only when the new ones are all in
             self._delete(RecordFilter(namespace=namespace, video_ids=(video_id,)))
             self.tracks.delete(namespace, video_id=video_id)
+            self.frames.delete(namespace, video_id=video_id)
+            if frames is not None:
+                self.frames.add(namespace, video_id, *frames)
             for name, store_records in by_store.items():
                 self.store(name).add(store_records, vectors[name])
             for kind, wall_start, duration, payload in tracks:
@@ -149,6 +168,7 @@ class Memory:
         with self.db.batch():
             removed = self._delete(flt)
             removed += self.tracks.delete(namespace, video_id=video_id, between=between)
+            self.frames.delete(namespace, video_id=video_id, between=between)  # vectors, not records: not counted
             seen = self.store("entity").query(RecordFilter(namespace=namespace, kinds=(ENTITY_SIGHTING,),
                                                            attrs=(("source", "face"),)))
             self.people.prune(namespace, {r.attrs["person_id"] for r in seen})

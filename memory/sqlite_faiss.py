@@ -2,12 +2,12 @@
 
 SQLite is the source of truth: it also keeps every vector, so a FAISS index file that is
 missing, stale or written by another embedder is rebuilt on open instead of trusted.
-All three stores share one database file; each has its own FAISS index file.
+All three stores share one database file; each has its own FAISS index file, kept in step
+with the commits by memory.mirrored_index.
 """
 from __future__ import annotations
 
 import json
-import os
 import re
 import sqlite3
 import threading
@@ -22,6 +22,7 @@ import faiss
 import numpy as np
 
 from memory.embedding import TextEmbedder
+from memory.mirrored_index import MirroredIndex, exact_top
 from memory.records import SEEN_ON_KEYFRAMES, STORE_NAMES, MemoryRecord, RecordFilter, StoreName, cut_at
 
 _SCHEMA = """
@@ -45,12 +46,6 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 _COLUMNS = "id, store, kind, namespace, text, video_id, start, end, wall_start, wall_end, keyframes, attrs"
 _WORD = re.compile(r"[A-Za-z0-9]+")
-
-
-def _ids_and_vectors(rows: Sequence[sqlite3.Row]) -> tuple[np.ndarray, np.ndarray]:
-    ids = np.array([r["id"] for r in rows], dtype=np.int64)
-    vectors = np.stack([np.frombuffer(r["vector"], dtype=np.float32) for r in rows]) if rows else np.zeros((0, 0), np.float32)
-    return ids, vectors
 
 
 def _ts(value: datetime) -> str:
@@ -172,6 +167,7 @@ class MemoryDatabase:
         self.conn.execute("PRAGMA secure_delete=ON")  # deleted rows are overwritten, not left in free pages
         self.conn.execute("PRAGMA foreign_keys=ON")
         self.conn.executescript(_SCHEMA)
+        self._mirrors: list[MirroredIndex] = []  # every FAISS index kept in step with the commits
         self.stores = {name: SqliteFaissStore(self, name) for name in STORE_NAMES}
         self._reembed_if_model_changed()
 
@@ -189,6 +185,16 @@ class MemoryDatabase:
             self.conn.execute(
                 "INSERT OR REPLACE INTO meta(key, value) VALUES ('embedder', ?)", (self.embedder.model_id,)
             )
+
+    def mirror(self, path: Path, source: str, params: Sequence = (), dim=None) -> MirroredIndex:
+        """A FAISS index file of the rows `source` selects, kept in step with every batch."""
+        with self.lock:
+            index = MirroredIndex(self, path, source, params, dim)
+            self._mirrors.append(index)
+        return index
+
+    def mirrors(self) -> list[MirroredIndex]:
+        return list(self._mirrors)
 
     @property
     def in_batch(self) -> bool:
@@ -275,28 +281,28 @@ class MemoryDatabase:
                     self.conn.execute("BEGIN IMMEDIATE")
                     self._writer = threading.get_ident()
                     before = self.generation()
-                    for store in self.stores.values():  # current before the batch changes rows, to take its changes
-                        _ = store.index
+                    for mirror in self.mirrors():  # current before the batch changes rows, to take its changes
+                        _ = mirror.index
                 yield
                 if outermost:
                     self._bump()
                     with self._commit_lock.exclusive():  # readers see rows and indexes of one commit
                         self.conn.commit()
-                        for store in self.stores.values():
-                            store.committed(before, before + 1)
+                        for mirror in self.mirrors():
+                            mirror.committed(before, before + 1)
             except BaseException:
                 if outermost:
                     self.conn.rollback()
-                    for store in self.stores.values():
-                        store.discard_staged()
+                    for mirror in self.mirrors():
+                        mirror.discard_staged()
                 raise
             finally:
                 self._batch_depth -= 1
                 if outermost:
                     self._writer = None
             if outermost:
-                for store in self.stores.values():
-                    store.flush()  # after the lock: writing an index file must not hold up readers
+                for mirror in self.mirrors():
+                    mirror.flush()  # after the lock: writing an index file must not hold up readers
 
     def scrub(self) -> None:
         """After a forget: merge the full-text index so no segment still holds the forgotten
@@ -312,8 +318,8 @@ class MemoryDatabase:
 
     def close(self) -> None:
         with self.lock:
-            for store in self.stores.values():
-                store.flush()
+            for mirror in self.mirrors():
+                mirror.flush()
             with self._readers_lock:
                 for reader in self._readers:
                     reader.close()
@@ -326,103 +332,22 @@ class SqliteFaissStore:
     def __init__(self, db: MemoryDatabase, name: StoreName):
         self.db = db
         self.name = name
-        self.index_path = db.root / f"{name}.faiss"
-        self.generation_path = db.root / f"{name}.faiss.generation"
-        self._index: faiss.IndexIDMap2 | None = None
-        self._loaded_at: int | None = None  # the generation the in-memory index reflects
-        self._dirty = False
-        # FAISS may not be searched while it is changed; held for one index operation only.
-        self._index_lock = threading.RLock()
-        # A batch's index changes wait here until it commits, so the index always holds the
-        # last commit, which is what readers select their candidate rows from.
-        self._staged: list[tuple[np.ndarray, np.ndarray | None]] = []  # (ids, vectors) added, or (ids, None) removed
+        self.mirror = db.mirror(db.root / f"{name}.faiss", "SELECT id, vector FROM records WHERE store=?", (name,),
+                                dim=self._dim)
+        self.index_path = self.mirror.path
 
-    # -- FAISS index lifecycle ---------------------------------------------------------
     @property
     def index(self) -> faiss.IndexIDMap2:
-        """The index of the last commit; use it under `_index_lock`."""
-        with self._index_lock:
-            return self._index_as_of(self.db.generation())
-
-    def _index_as_of(self, generation: int) -> faiss.IndexIDMap2 | None:
-        """Under `_index_lock`: the index as of `generation`, loaded on first use or when
-        another process has committed since; None when it already holds a later commit
-        (a view that began before it), which then reads vectors from SQLite instead."""
-        if self._index is None or self._loaded_at is None or self._loaded_at < generation:
-            self._index, self._loaded_at = self._load_or_rebuild(), generation
-        return self._index if self._loaded_at == generation else None
-
-    def committed(self, before: int, after: int) -> None:
-        """This process's batch moved the database from one generation to the next: an index
-        that was current takes the batch's staged changes (written by `flush` next); any other
-        is dropped, to be rebuilt from SQLite when next used."""
-        with self._index_lock:
-            staged, self._staged = self._staged, []
-            if self._index is None or self._loaded_at != before:
-                self._index, self._loaded_at = None, None
-                return
-            for ids, vectors in staged:
-                if vectors is None:
-                    self._index.remove_ids(faiss.IDSelectorBatch(ids))
-                else:
-                    self._index.add_with_ids(vectors, ids)
-            self._loaded_at = after
-            self._dirty = self._dirty or bool(staged)
-
-    def discard_staged(self) -> None:
-        """The batch rolled back: its index changes never happened."""
-        with self._index_lock:
-            self._staged = []
-
-    def _row_count(self) -> int:
-        return self.db.read("SELECT COUNT(*) FROM records WHERE store=?", (self.name,))[0][0]
-
-    def _load_or_rebuild(self) -> faiss.IndexIDMap2:
-        if self.index_path.exists() and self._written_at() == self.db.generation():
-            try:
-                index = faiss.read_index(str(self.index_path))
-                if index.ntotal == self._row_count() and index.d == self._dim():
-                    return index
-            except RuntimeError:
-                pass  # unreadable index file: rebuilt from SQLite below
-        return self._build_from_sqlite()  # missing, stale (a crash between commit and write) or unreadable
-
-    def _written_at(self) -> int | None:
-        try:
-            return int(self.generation_path.read_text())
-        except (OSError, ValueError):
-            return None
-
+        """The index of the last commit; use it under `mirror.lock`."""
+        return self.mirror.index
 
     def _dim(self) -> int:
+        """Of an empty store: the other stores' vectors', else the embedder's."""
         rows = self.db.read("SELECT vector FROM records LIMIT 1")
         return len(rows[0]["vector"]) // 4 if rows else (self.db.embedder.dim or 384)
 
-    def _build_from_sqlite(self) -> faiss.IndexIDMap2:
-        index = faiss.IndexIDMap2(faiss.IndexFlatIP(self._dim()))
-        ids, vectors = _ids_and_vectors(self.db.read("SELECT id, vector FROM records WHERE store=?", (self.name,)))
-        if ids.size:
-            index.add_with_ids(vectors, ids)
-        self._dirty = True
-        return index
-
     def rebuild_index(self) -> None:
-        with self.db.lock, self._index_lock:
-            self._index, self._loaded_at = self._build_from_sqlite(), self.db.generation()
-            self.flush()
-
-    def flush(self) -> None:
-        """Write the index atomically so a crash never leaves a half-written file."""
-        with self.db.lock, self._index_lock:
-            if self._index is None or not self._dirty:
-                return
-            if self.db.in_batch:
-                return  # written once the batch has committed
-            tmp = self.index_path.with_suffix(".faiss.tmp")
-            faiss.write_index(self._index, str(tmp))
-            os.replace(tmp, self.index_path)
-            self.generation_path.write_text(str(self.db.generation()))  # after the index: a crash between reads as stale
-            self._dirty = False
+        self.mirror.rebuild()
 
     # -- RecordStore -------------------------------------------------------------------
     def add(self, records: Sequence[MemoryRecord], vectors: np.ndarray | None = None) -> list[int]:
@@ -446,8 +371,7 @@ class SqliteFaissStore:
                          vector.tobytes()),
                     )
                     ids.append(int(cursor.lastrowid))
-                with self._index_lock:
-                    self._staged.append((np.array(ids, dtype=np.int64), vectors))
+                self.mirror.stage_add(ids, vectors)
         return ids
 
     def get(self, ids: Sequence[int]) -> list[MemoryRecord]:
@@ -474,23 +398,15 @@ class SqliteFaissStore:
             candidates = self._candidate_ids(flt)
             if candidates.size == 0:
                 return []
-            with self._index_lock:
-                index = self._index_as_of(self.db.generation())
-                if index is not None:
-                    params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(candidates))
-                    scores, ids = index.search(query, min(k, candidates.size), params=params)
-                    found = [(int(i), float(s)) for i, s in zip(ids[0], scores[0]) if i >= 0]
-            if index is None:  # the index has moved past this view: the view's own vectors, exactly
+            found = self.mirror.search(query[0], candidates, k)
+            if found is None:  # the index has moved past this view: the view's own vectors, exactly
                 found = self._search_rows(query[0], flt, k)
             by_id = {r.id: cut_at(r, flt.before) for r in self.get([i for i, _ in found])}
         return [(by_id[i], s) for i, s in found if i in by_id]
 
     def _search_rows(self, query: np.ndarray, flt: RecordFilter, k: int) -> list[tuple[int, float]]:
         where, params = _where(self.name, flt)
-        ids, vectors = _ids_and_vectors(self.db.read(f"SELECT id, vector FROM records WHERE {where}", params))
-        scores = vectors @ query
-        top = np.argsort(-scores, kind="stable")[:k]
-        return [(int(ids[i]), float(scores[i])) for i in top]
+        return exact_top(self.db.read(f"SELECT id, vector FROM records WHERE {where}", params), query, k)
 
     def search_lexical(self, text: str, flt: RecordFilter, k: int) -> list[tuple[MemoryRecord, float]]:
         terms = [w.lower() for w in _WORD.findall(text)]
@@ -513,6 +429,5 @@ class SqliteFaissStore:
             ids = self._candidate_ids(flt)
             if ids.size:
                 self.db.conn.executemany("DELETE FROM records WHERE id=?", [(int(i),) for i in ids])
-                with self._index_lock:
-                    self._staged.append((ids, None))
+                self.mirror.stage_remove(ids)
         return int(ids.size)

@@ -1,6 +1,7 @@
 """Where the wearer was when no sign says so: one video's keyframes grouped into stays (runs
 of alike views, perception.views), each a place of the namespace (memory.registry), typed by
-the things the detector saw there and named by that type or by the user.
+the things the detector saw there (or, failing those, by what CLIP sees in its keyframes)
+and named by that type or by the user.
 
 A sign stays the first cue: a stay only speaks for the times no sign place covers
 (memory.scene.PlaceTimeline).
@@ -78,16 +79,32 @@ def kind_of(things: Counter[str], kinds: Mapping[str, tuple[str, ...]], min_fram
     return best if best is not None and scores[best] >= min_frames else None
 
 
-def name_places(stays: list[Stay], places: Mapping[str, Known], kinds: Mapping[str, tuple[str, ...]]) -> dict[str, Known]:
+def stay_embeddings(stays: list[Stay], frames: Mapping[float, np.ndarray]) -> dict[str, np.ndarray]:
+    """Stay key -> the mean of its keyframes' CLIP vectors (`frames`: keyframe time -> vector),
+    for the stays with any."""
+    out = {}
+    for stay in stays:
+        seen = [frames[t] for t in stay.times if t in frames]
+        if seen:
+            out[stay.key] = np.mean(seen, axis=0)
+    return out
+
+
+def name_places(stays: list[Stay], places: Mapping[str, Known], kinds: Mapping[str, tuple[str, ...]],
+                clip_kinds: Mapping[str, str] | None = None) -> dict[str, Known]:
     """Each stay's place with the name this footage gives it: the kind the things seen
-    there say; a name the user gave is kept. A sign names the time it is read (the sign
-    timeline) but not the view: colours alone are too weak to carry it to other stays."""
+    there say, else the kind CLIP sees in its keyframes (`clip_kinds`, stay key -> kind);
+    a name the user gave is kept. A sign names the time it is read (the sign timeline)
+    but not the view: colours alone are too weak to carry it to other stays."""
     named = {}
+    clip_kinds = clip_kinds or {}
     for stay in stays:
         place = places[stay.key]
         kind = kind_of(stay.things, kinds)
-        if kind and place.named_by in (None, "objects"):
+        if kind and place.named_by in (None, "objects", "clip"):  # what the detector saw outranks CLIP
             named[stay.key] = dataclasses.replace(place, name=kind, named_by="objects")
+        elif not kind and stay.key in clip_kinds and place.named_by in (None, "clip"):
+            named[stay.key] = dataclasses.replace(place, name=clip_kinds[stay.key], named_by="clip")
         else:
             named[stay.key] = place
     return named

@@ -166,6 +166,11 @@ class Perceiver:
         self.describer()
         return self._vlm_status
 
+    @property
+    def clip_model_id(self) -> str | None:
+        """The CLIP model's id, known without loading it; None when the channel is off."""
+        return self._clip_model_id()
+
     def _clip_model_id(self) -> str | None:
         """The CLIP cache key part, known without loading anything; None = channel off."""
         if self._embedder is None:
@@ -287,6 +292,7 @@ class Perceiver:
         return VideoObservation(
             video_id=video_id, path=str(path), duration=info.duration, wall_start=wall,
             has_audio=info.has_audio, clips=clips, channels=channels, symbols=symbols, sources=sources,
+            clip_model=self._clip_model_id() if channels["clip"].startswith("on") else None,
         )
 
     def _tracked(self, visual: dict[int, _ClipVisual]) -> list[ObjectDetection]:

@@ -139,7 +139,7 @@ def video_to_dict(v: VideoObservation) -> dict[str, Any]:
     return {
         "video_id": v.video_id, "path": v.path, "duration": v.duration,
         "wall_start": v.wall_start.isoformat(), "has_audio": v.has_audio,
-        "clips": [clip_to_dict(c) for c in v.clips], "channels": dict(v.channels),
+        "clips": [clip_to_dict(c) for c in v.clips], "channels": dict(v.channels), "clip_model": v.clip_model,
     }
 
 
@@ -149,4 +149,5 @@ def video_from_dict(d: dict[str, Any]) -> VideoObservation:
         wall_start=datetime.fromisoformat(d["wall_start"]), has_audio=bool(d["has_audio"]),
         clips=[clip_from_dict(c) for c in d.get("clips", [])],
         channels={str(k): str(v) for k, v in d.get("channels", {}).items()},
+        clip_model=None if d.get("clip_model") is None else str(d["clip_model"]),
     )

@@ -128,3 +128,6 @@ class VideoObservation:
     symbols: SymbolTrack | None = None  # synthetic / game-like video only (perception.symbolic)
     sources: SourceMap | None = None  # composed video only (perception.source_tracking)
     stage_seconds: dict[str, float] = field(default_factory=dict)  # perception's work, per stage
+    # The model that made the clips' `clip_embeddings` (its model_id): vectors of different
+    # models live in different spaces, so memory keeps and searches them per model.
+    clip_model: str | None = None

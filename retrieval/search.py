@@ -1,12 +1,15 @@
-"""Hybrid search over memory: dense (FAISS) and lexical (BM25) rankings fused by
-reciprocal rank, under filters that always include the question-time cut."""
+"""Hybrid search over memory: dense (FAISS) and lexical (BM25) rankings, and with a CLIP
+text encoder the keyframes' ranking (retrieval.frames), fused by reciprocal rank, under
+filters that always include the question-time cut."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 
+from memory.frames import ClipTextEncoder
 from memory.memory import Memory
 from memory.records import DAY_SUMMARY, HOUR_SUMMARY, MemoryRecord, RecordFilter, StoreName
+from retrieval.frames import FrameChannel
 
 _TICK = timedelta(microseconds=1)
 
@@ -16,6 +19,7 @@ class RetrievalConfig:
     rrf_k: float = 60.0  # the usual reciprocal-rank-fusion constant
     dense_weight: float = 1.0
     lexical_weight: float = 1.0
+    clip_weight: float = 1.0  # the keyframes' (CLIP) ranking, when that channel is on
     fetch_multiplier: int = 3  # each ranking fetches k * this before fusion
 
 
@@ -44,29 +48,35 @@ class Hit:
     score: float
     dense: float | None = None  # cosine similarity, when the dense ranking found it
     lexical: float | None = None  # BM25, when the lexical ranking found it
+    clip: float | None = None  # cosine of the query to the record's best keyframe, when the CLIP ranking found it
     via: list[str] = field(default_factory=list)
 
 
 class HybridRetriever:
-    def __init__(self, memory: Memory, config: RetrievalConfig | None = None):
+    def __init__(self, memory: Memory, config: RetrievalConfig | None = None,
+                 clip_text: ClipTextEncoder | None = None):
+        """`clip_text`: the text side of the CLIP model that embedded keyframes; without it
+        (or without its frames in memory) search is dense + lexical only."""
         self.memory = memory
         self.config = config or RetrievalConfig()
+        self.frames = FrameChannel(memory, clip_text)
 
     def search(self, query: SearchQuery) -> list[Hit]:
         flt = query.record_filter()
         fetch = query.k * self.config.fetch_multiplier
         hits: dict[int, Hit] = {}
+        rankings = []
         for store_name in query.stores:
             store = self.memory.store(store_name)
-            for label, ranking, weight in (
-                ("dense", store.search_dense(query.text, flt, fetch), self.config.dense_weight),
-                ("lexical", store.search_lexical(query.text, flt, fetch), self.config.lexical_weight),
-            ):
-                for rank, (record, raw) in enumerate(ranking):
-                    hit = hits.setdefault(record.id, Hit(record=record, score=0.0))
-                    hit.score += weight / (self.config.rrf_k + rank + 1)
-                    setattr(hit, label, raw)
-                    hit.via.append(label)
+            rankings += [("dense", store.search_dense(query.text, flt, fetch), self.config.dense_weight),
+                         ("lexical", store.search_lexical(query.text, flt, fetch), self.config.lexical_weight)]
+        rankings.append(("clip", self.frames.ranking(query, fetch), self.config.clip_weight))
+        for label, ranking, weight in rankings:
+            for rank, (record, raw) in enumerate(ranking):
+                hit = hits.setdefault(record.id, Hit(record=record, score=0.0))
+                hit.score += weight / (self.config.rrf_k + rank + 1)
+                setattr(hit, label, raw)
+                hit.via.append(label)
         return sorted(hits.values(), key=lambda h: -h.score)[: query.k]
 
     def coarse_to_fine(self, query: SearchQuery, days: int = 2, hours: int = 3,

@@ -30,6 +30,7 @@ def run_doctor(system: MemlensSystem, console: Console) -> bool:
     table.add_row("memory.kinds", f"on: WordNet 3.0 at {kinds.model_dir}" if kinds.available else
                   f"off: no WordNet at {kinds.model_dir} ({SETUP_HINT}); question words match detector labels only "
                   "by spelling and synonym")
+    table.add_row("retrieval.clip", system.clip_search_status())
     llm = system.config.agent.llm
     table.add_row("agent.llm", llm.backend if llm.backend == "none" else f"{llm.backend} {llm.model} @ {llm.base_url}")
     for pkg in ("faiss", "whisperx", "easyocr", "open_clip", "llama_cpp"):

@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+import numpy as np
+
 from agent.composed import SourceAnswerer
 from agent.graph import AgentContext, MemoryAgent
 from agent.llm import ChatModel, make_chat_model
@@ -20,12 +22,29 @@ from agent.symbolic import SymbolicAnswerer
 from memory.captions import Summarizer
 from memory.memory import Memory
 from perception.cache import ObservationCache
-from perception.pipeline import Perceiver, file_video_id
+from perception.pipeline import Perceiver, clip_off_reason, file_video_id
 from perception.progress import as_progress
 from perception.transcripts import Dialogue, read_transcript
 from retrieval.operators import MemoryOperators
 from retrieval.search import HybridRetriever
 from service.config import AppConfig
+
+
+class PerceiverClipText:
+    """The text side of the perceiver's CLIP model, for memory's zero-shot tags and the
+    retrieval channel. Its model id comes from the configuration; the model itself loads
+    on the first text to encode (a search over memory that holds frames), never at
+    start-up. When it cannot load it encodes nothing, and its users stay off."""
+
+    def __init__(self, perceiver: Perceiver, model_id: str):
+        self.perceiver = perceiver
+        self.model_id = model_id
+
+    def encode_texts(self, texts) -> np.ndarray:
+        embedder = self.perceiver.embedder()
+        if embedder is None or embedder.model_id != self.model_id:
+            return np.zeros((0, 0), np.float32)
+        return embedder.encode_texts(texts)
 
 
 @dataclass
@@ -56,6 +75,7 @@ class MemlensSystem:
         self._agent: MemoryAgent | None = None
         self._chat: ChatModel | None = None
         self._chat_made = False
+        self._clip_text: PerceiverClipText | None = None
         self.cache = ObservationCache(config.perception.cache_dir) if config.perception.cache_dir else None
 
     # Built on first use: `memlens --help` and `doctor` must not pay for model loading.
@@ -65,6 +85,24 @@ class MemlensSystem:
             if self._perceiver is None:
                 self._perceiver = Perceiver(self.config.perception, cache=self.cache)
             return self._perceiver
+
+    @property
+    def clip_text(self) -> PerceiverClipText | None:
+        """The CLIP text side when the perception CLIP channel is configured, else None."""
+        perceiver = self.perceiver
+        with self._lock:
+            if self._clip_text is None and perceiver.clip_model_id is not None:
+                self._clip_text = PerceiverClipText(perceiver, perceiver.clip_model_id)
+            return self._clip_text
+
+    def clip_search_status(self) -> str:
+        """Whether search uses keyframes (CLIP), and why not; loads no model."""
+        perceiver = self.perceiver
+        if self.clip_text is None or perceiver.clip_status.startswith("off"):
+            reason = perceiver.clip_status or clip_off_reason(self.config.perception)
+            return f"off: perception.clip is off ({reason.removeprefix('off: ')})"
+        status = self.retriever.frames.status()
+        return status if perceiver.embedder_resolved else f"{status}; the model loads on the first search"
 
     @property
     def chat(self) -> ChatModel | None:
@@ -78,10 +116,10 @@ class MemlensSystem:
     @property
     def memory(self) -> Memory:
         if self._memory is None:
-            summarize = self._summarizer()
+            summarize, clip_text = self._summarizer(), self.clip_text
         with self._lock:
             if self._memory is None:
-                self._memory = Memory(self.config.memory, summarize=summarize)
+                self._memory = Memory(self.config.memory, summarize=summarize, clip_text=clip_text)
             return self._memory
 
     def _summarizer(self) -> Summarizer | None:
@@ -96,10 +134,10 @@ class MemlensSystem:
     @property
     def retriever(self) -> HybridRetriever:
         """The one retriever over this memory, shared by the agent and the retrieval baselines."""
-        memory = self.memory
+        memory, clip_text = self.memory, self.clip_text
         with self._lock:
             if self._retriever is None:
-                self._retriever = HybridRetriever(memory, self.config.retrieval)
+                self._retriever = HybridRetriever(memory, self.config.retrieval, clip_text=clip_text)
             return self._retriever
 
     @property
