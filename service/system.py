@@ -88,7 +88,10 @@ class MemlensSystem:
 
     @property
     def clip_text(self) -> PerceiverClipText | None:
-        """The CLIP text side when the perception CLIP channel is configured, else None."""
+        """The CLIP text side when the perception CLIP channel is configured, else None
+        (decided from the configuration first: without CLIP, no perceiver is built here)."""
+        if not self.config.perception.clip_model:
+            return None
         perceiver = self.perceiver
         with self._lock:
             if self._clip_text is None and perceiver.clip_model_id is not None:
