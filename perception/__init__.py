@@ -11,6 +11,15 @@ outputs are cached per (clip, stage, model, config) so re-ingestion is increment
         observation = Perceiver(config, progress=bars).perceive("day1.mp4")
     Perceiver(config).channel_status()               # for `memlens doctor`
 """
+import os as _os
+
+# Threads that wait for work sleep instead of spinning (OpenMP's default is to spin for a
+# while). Stages run side by side (speech beside the pictures, a question beside an
+# ingest), and on two cores a spinning pool starves the others: one short query took 600 ms
+# to embed next to a busy process instead of 20 ms. Set before torch starts OpenMP; a
+# value the user set stands.
+_os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
+
 from .asr import FasterWhisperRecognizer, SpeechRecognizer, WhisperXRecognizer, make_speech_recognizer
 from .cache import ObservationCache
 from .clip_embed import (

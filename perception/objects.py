@@ -91,6 +91,7 @@ class NanoDetDetector:
             except ImportError as exc:
                 raise BackendUnavailable("onnxruntime is not installed (or set detector_backend='none')") from exc
             options = ort.SessionOptions()
+            options.add_session_config_entry("session.intra_op.allow_spinning", "0")  # see perception/__init__
             if self.threads:
                 options.intra_op_num_threads = self.threads
             self._session = ort.InferenceSession(str(self._weights()), options, providers=["CPUExecutionProvider"])

@@ -314,3 +314,17 @@ def test_missing_optional_backends_switch_their_channel_off(tmp_path):
             assert obs.channels[channel].startswith(f"off: {package} is not installed"), obs.channels
             assert status[channel].startswith(f"off: {package} is not installed"), status
     assert obs.channels["clip"].startswith("off: no weights configured") and status["cache"].startswith("off")
+
+
+def test_waiting_threads_sleep_instead_of_spinning_unless_the_user_says_otherwise():
+    import os
+    import subprocess
+    import sys
+
+    probe = "import memory.memory, torch, os; print(os.environ['OMP_WAIT_POLICY'])"
+    env = {k: v for k, v in os.environ.items() if k != "OMP_WAIT_POLICY"}
+    done = subprocess.run([sys.executable, "-c", probe], env=env, capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "PASSIVE", done.stderr[-2000:]
+    done = subprocess.run([sys.executable, "-c", probe], env={**env, "OMP_WAIT_POLICY": "ACTIVE"},
+                          capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "ACTIVE", done.stderr[-2000:]
