@@ -34,7 +34,7 @@ _KEYFRAME_FIELDS = (
 )
 STAGE_FIELDS: dict[str, tuple[str, ...]] = {
     "keyframes": _KEYFRAME_FIELDS,
-    "ocr": _KEYFRAME_FIELDS + ("ocr_backend", "ocr_min_confidence", "ocr_min_side"),
+    "ocr": _KEYFRAME_FIELDS + ("ocr_backend", "ocr_min_confidence", "ocr_min_side", "ocr_max_side"),
     "clip": _KEYFRAME_FIELDS + ("clip_model", "clip_pretrained"),
     # detection runs on every sampled frame (not only keyframes), so only the sampling rate
     # and clip length matter of the keyframe fields
@@ -100,6 +100,12 @@ class PerceptionConfig:
     # frame, 480 0.19 s and 360 (no scaling) 0.13 s, all reading the same lower thirds (the
     # larger sizes add misreads of the logo).
     ocr_min_side: int = 360
+    # A frame longer than this (pixels, its longer side) is scaled down to it for finding
+    # text (0 = never); lines found are still read from the full frame. At 960 (PaddleOCR's
+    # own detection default) a 720p trailer frame costs 0.49 s instead of 0.82 s and the
+    # title cards are read alike, but one more junk line ("ej") joins a card's block and
+    # a question about that card no longer reaches it: off until blocks ignore such junk.
+    ocr_max_side: int = 0
     ocr_gpu: bool = False  # easyocr only
 
     # things in view: an object detector on every sampled frame, tracked across frames

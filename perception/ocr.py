@@ -74,10 +74,18 @@ class RapidOcrReader:
 
     model_id = "rapidocr-ppocr"
 
-    def __init__(self, min_confidence: float = 0.5, params: dict[str, Any] | None = None):
+    def __init__(self, min_confidence: float = 0.5, params: dict[str, Any] | None = None,
+                 min_side: int | None = None, max_side: int | None = None):
+        """`min_side` / `max_side`: text is looked for on frames scaled up to the one or down
+        to the other (PP-OCR's detector takes one rule per engine, so a frame too large gets
+        an engine of its own, made on first need)."""
         self.min_confidence = min_confidence
         self.params = {"Global.log_level": "error", **(params or {})}
+        if min_side:
+            self.params.update({"Det.limit_side_len": min_side, "Det.limit_type": "min"})
+        self.max_side = max_side
         self._engine: Any = None
+        self._large_engine: Any = None
 
     @staticmethod
     def _import() -> Any:
@@ -98,10 +106,18 @@ class RapidOcrReader:
             self._engine = self._import()(params=self.params)
         return self._engine
 
+    def _engine_for(self, width: int, height: int) -> Any:
+        if not self.max_side or max(width, height) <= self.max_side:
+            return self.load()
+        if self._large_engine is None:
+            self._large_engine = self._import()(params={
+                **self.params, "Det.limit_side_len": self.max_side, "Det.limit_type": "max"})
+        return self._large_engine
+
     def read(self, image: np.ndarray, frame_time: float) -> list[OcrLine]:
         height, width = image.shape[:2]
         bgr = np.ascontiguousarray(image[..., ::-1]) if image.ndim == 3 else image
-        result = self.load()(bgr)
+        result = self._engine_for(width, height)(bgr)
         txts, scores, boxes = result.txts, result.scores, result.boxes
         if txts is None or scores is None or boxes is None:  # nothing detected
             return []
@@ -164,8 +180,7 @@ def make_text_reader(config: PerceptionConfig) -> TextReader | None:
     if backend == "none":
         return None
     if backend == "rapidocr":
-        return RapidOcrReader(config.ocr_min_confidence, {"Det.limit_side_len": config.ocr_min_side,
-                                                           "Det.limit_type": "min"})
+        return RapidOcrReader(config.ocr_min_confidence, min_side=config.ocr_min_side, max_side=config.ocr_max_side)
     if backend == "easyocr":
         return EasyOcrReader(config.ocr_min_confidence, config.ocr_gpu)
     raise ValueError(f"unknown ocr_backend {config.ocr_backend!r}: use rapidocr, easyocr or none")

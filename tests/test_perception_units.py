@@ -328,3 +328,18 @@ def test_waiting_threads_sleep_instead_of_spinning_unless_the_user_says_otherwis
     done = subprocess.run([sys.executable, "-c", probe], env={**env, "OMP_WAIT_POLICY": "ACTIVE"},
                           capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "ACTIVE", done.stderr[-2000:]
+
+
+def test_a_frame_larger_than_ocr_max_side_is_searched_for_text_scaled_down_and_read_in_full():
+    import cv2
+    import numpy as np
+
+    from perception.ocr import RapidOcrReader
+
+    frame = np.full((900, 1600, 3), 255, np.uint8)
+    cv2.putText(frame, "EXIT NOW", (300, 500), cv2.FONT_HERSHEY_SIMPLEX, 5, (0, 0, 0), 12)
+    reader = RapidOcrReader(0.5, min_side=360, max_side=800)
+    lines = reader.read(frame, 3.0)
+    assert reader._large_engine is not None and reader._engine is None  # the small-frame engine is never made
+    assert any("EXIT" in line.text.upper() for line in lines), [line.text for line in lines]
+    assert all(line.frame_size == (1600, 900) and line.box[2] > 800 for line in lines)  # boxes in full-frame pixels
