@@ -79,7 +79,9 @@ def run_scale_bench(config: AppConfig, out: Path, sizes: ScaleSizes = ScaleSizes
         if sizes.day_video_seconds:
             summary.update(_ingest_speed(config, Path(home) / "ingest", sizes, progress))
             summary["rss_mb_after"]["ingest"] = _peak_rss_mb()
-        summary.update(_memory_sizes(config, Path(home) / "scale", sizes, progress, pool_cache))
+        (out / "sizes.jsonl").write_text("")
+        summary.update(_memory_sizes(config, Path(home) / "scale", sizes, progress, pool_cache,
+                                     lambda row: _append(out / "sizes.jsonl", row)))
         summary["rss_mb_after"]["memory sizes"] = _peak_rss_mb()
     summary.update(_vector_search(sizes.vector_records, progress))
     summary["rss_mb_after"]["vector search"] = _peak_rss_mb()
@@ -97,7 +99,15 @@ def _headline(summary: dict) -> dict:
     return {**{k: summary.get(k) for k in keys}, **{k: v for k, v in summary.items() if k not in keys}}
 
 
-def _memory_sizes(config: AppConfig, home: Path, sizes: ScaleSizes, progress, pool_cache: Path | None) -> dict:
+def _append(path: Path, row: dict) -> None:
+    """Each size's figures as soon as they are measured: a long run killed at the next size
+    (a year may not fit in memory) still leaves what it measured."""
+    with path.open("a") as f:
+        f.write(json.dumps(row) + "\n")
+
+
+def _memory_sizes(config: AppConfig, home: Path, sizes: ScaleSizes, progress, pool_cache: Path | None,
+                  measured=lambda row: None) -> dict:
     system = MemlensSystem(fresh_config(config, home))
     memory = system.memory
     try:
@@ -132,6 +142,8 @@ def _memory_sizes(config: AppConfig, home: Path, sizes: ScaleSizes, progress, po
             search_ms, foreign = _search_all(system, QUESTIONS[: sizes.questions], at, progress, f"search {size}")
             rows[size] = _size_row(memory, home, days, sizes, build_seconds, ask_ms, search_ms, foreign)
             rows[size]["records_written_me"] = written  # entity and event records; behaviors are derived
+            rows[size]["peak_rss_mb"] = _peak_rss_mb()
+            measured({"size": size, **rows[size]})
         return {
             "ask_p95_ms": {s: r["ask_p95_ms"] for s, r in rows.items()},
             "search_p95_ms": {s: r["search_p95_ms"] for s, r in rows.items()},

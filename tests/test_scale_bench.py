@@ -42,6 +42,8 @@ def test_tiny_run_writes_the_issue_summary_report_and_plot(tmp_path):
         assert row["ask_p50_ms"] <= row["ask_p95_ms"]
     assert week["records_me"] > day["records_me"]
     assert week["records_all_users"] - week["records_me"] == day["records_all_users"] - day["records_me"] > 0
+    streamed = [json.loads(line) for line in (tmp_path / "out" / "sizes.jsonl").read_text().splitlines()]
+    assert [r.pop("size") for r in streamed] == ["day", "week"] and streamed == [day, week]
     report = (tmp_path / "out" / "report.md").read_text()
     assert "| day |" in report and "| week |" in report and "(<= 300)" in report
     assert (tmp_path / "out" / "latency.png").stat().st_size > 1000
