@@ -266,6 +266,7 @@ def _generated_suite(name: str, size: str, seed: int, data: Optional[Path], syst
 SuiteArgument = typer.Argument(
     ..., help="supermemory | egomemreason | videocogqa | m3eval | refmem (generated), locomo (with --file), "
               "ingest (speed per stage on real footage, or on --file), real (questions about real footage), "
+              "scale (latency, disk and memory from a day to a year of memory; --quick for CI), "
               "or a suite JSONL file.")
 SizeOption = typer.Option("smoke", help="Generated suites: smoke (a few minutes of video, CI) or full.")
 SeedOption = typer.Option(0, help="Generated suites: the world seed (generation is deterministic for it).")
@@ -344,6 +345,11 @@ def bench(
                                                        "direct answers; its key from OPENAI_API_KEY. Without it, the "
                                                        "offline judge (eval/refmem/judge.py)."),
     judge_model: Optional[str] = typer.Option(None, help="refmem: the judge's model (the paper: gpt-4o-2024-08-06)."),
+    quick: bool = typer.Option(False, "--quick", help="scale: a day and a week, 10 other users, 100k vectors, "
+                                                       "90 s of video (minutes, for CI)."),
+    scale_sizes: Optional[str] = typer.Option(None, help="scale: NAME=DAYS of the wearer's memory per size "
+                                                         "(default day=1,week=7,month=30,year=365)."),
+    other_users: Optional[int] = typer.Option(None, min=0, help="scale: how many other users share the database."),
     config: Optional[Path] = ConfigOption,
 ):
     """Run memlens and baselines over a suite; write the report in the paper's table shape,
@@ -359,6 +365,9 @@ def bench(
         return
     if suite == "ingest":
         _bench_ingest(file, out, config)
+        return
+    if suite == "scale":
+        _bench_scale(out, quick, scale_sizes, other_users, config)
         return
     if suite == "real":
         import tempfile
@@ -440,6 +449,26 @@ def _bench_ingest(file: Optional[Path], out: Path, config: Optional[Path]) -> No
         run_ingest_bench(app_config, files, out, RichProgress(bars))
     console.print((out / "report.md").read_text(), markup=False)
     console.print(f"report: {out / 'report.md'}, plot: {out / 'stages.png'}")
+
+
+def _bench_scale(out: Path, quick: bool, scale_sizes: Optional[str], other_users: Optional[int],
+                 config: Optional[Path]) -> None:
+    from perception.progress import RichProgress
+    from service.scale_bench import run_scale_bench, sizes_from
+
+    try:
+        sizes = sizes_from(scale_sizes, quick, other_users)
+    except ValueError as exc:
+        err.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from exc
+    command = " ".join(["memlens", "bench", "scale", *(["--quick"] if quick else []),
+                        *(["--scale-sizes", scale_sizes] if scale_sizes else []),
+                        *(["--other-users", str(other_users)] if other_users is not None else []), "--out", str(out)])
+    app_config = _system_config(config)
+    with progress_bars(err) as bars:
+        run_scale_bench(app_config, out, sizes, RichProgress(bars), command=command)
+    console.print((out / "report.md").read_text(), markup=False)
+    console.print(f"report: {out / 'report.md'}, plot: {out / 'latency.png'}")
 
 
 def _bench_locomo(file: Optional[Path], out: Path, conversations: Optional[int], limit: Optional[int],

@@ -1,0 +1,360 @@
+"""`memlens bench scale`: how memlens's latency, disk and memory grow with a long memory.
+
+One database holds other users' memories and a growing memory of the wearer "me" (a day,
+then a week, a month, a year of recorded days, service/scale_world.py). At each size it
+times `ask` (the agent with the deterministic planner) and hybrid `search` over everyday
+questions, then FAISS search over a million vectors the way the stores index them, and
+the ingest speed on a day-like video (eval/day_video.py). Writes `summary.json`,
+`report.md` (a table with the issue's targets beside the figures) and `latency.png`.
+
+Timing: the first size answers every question once untimed (spaCy, the intent model and
+MiniLM's cache of short texts warm up as a running server's would); each size is then timed
+once per question. Disk is the memory folder after a WAL checkpoint.
+"""
+from __future__ import annotations
+
+import json
+import resource
+import tempfile
+import time
+from dataclasses import asdict, dataclass, field, replace
+from datetime import timedelta
+from pathlib import Path
+
+import numpy as np
+
+from memory.records import STORE_NAMES, RecordFilter
+from perception.config import default_cache_root
+from perception.progress import as_progress
+from retrieval.search import SearchQuery
+from service.config import AppConfig
+from service.ingest_bench import START, fresh_config
+from service.scale_texts import QUESTIONS
+from service.scale_world import (
+    FIRST_DAY,
+    HOURS_PER_DAY,
+    RATES_PER_HOUR,
+    SPEECH_SHARE,
+    SyntheticWearer,
+    TextPool,
+    records_per_hour,
+)
+from service.system import MemlensSystem
+
+TARGETS = {"ask_p95_ms": {"week": 300, "year": 1000}, "search_p95_ms": {"year": 50}, "vector_1m_p95_ms": 20,
+           "ingest_realtime_factor": 5, "disk_mb_per_video_hour": 50}
+
+
+@dataclass(frozen=True)
+class ScaleSizes:
+    """What one run builds and measures (days of "me" per size are cumulative)."""
+
+    days: dict[str, int] = field(default_factory=lambda: {"day": 1, "week": 7, "month": 30, "year": 365})
+    other_users: int = 100
+    # Each other user holds a recorded morning (2 h, ~4,700 records): a whole day each would be
+    # 3.7M records at the measured rates, outweighing the wearer's own month.
+    other_hours: float = 2.0
+    hours_per_day: float = HOURS_PER_DAY
+    pool: int = 20_000  # distinct texts embedded for the records to draw from
+    vector_records: int = 1_000_000
+    day_video_seconds: float = 300.0  # 0: no ingest measurement
+    questions: int = len(QUESTIONS)
+
+
+QUICK = ScaleSizes(days={"day": 1, "week": 7}, other_users=10, pool=3_000,
+                   vector_records=100_000, day_video_seconds=90.0)
+
+
+def run_scale_bench(config: AppConfig, out: Path, sizes: ScaleSizes = ScaleSizes(), progress=None,
+                    work: Path | None = None, command: str = "memlens bench scale",
+                    pool_cache: Path | None = default_cache_root() / "scale") -> dict:
+    """Build, measure, write the outputs; returns the summary. `work` holds the (large)
+    memory while it runs (a temporary folder by default, removed afterwards); `pool_cache`
+    keeps the text pool's vectors between runs."""
+    out.mkdir(parents=True, exist_ok=True)
+    progress = as_progress(progress)
+    summary: dict = {"command": command, "sizes": asdict(sizes), "rates_per_hour": RATES_PER_HOUR,
+                     "records_per_video_hour": round(records_per_hour(), 1), "rss_mb_after": {}}
+    with tempfile.TemporaryDirectory(prefix="memlens-scale-", dir=work) as home:
+        if sizes.day_video_seconds:
+            summary.update(_ingest_speed(config, Path(home) / "ingest", sizes, progress))
+            summary["rss_mb_after"]["ingest"] = _peak_rss_mb()
+        (out / "sizes.jsonl").write_text("")
+        summary.update(_memory_sizes(config, Path(home) / "scale", sizes, progress, pool_cache,
+                                     lambda row: _append(out / "sizes.jsonl", row)))
+        summary["rss_mb_after"]["memory sizes"] = _peak_rss_mb()
+    summary.update(_vector_search(sizes.vector_records, progress))
+    summary["rss_mb_after"]["vector search"] = _peak_rss_mb()
+    summary["peak_rss_mb"] = _peak_rss_mb()
+    (out / "summary.json").write_text(json.dumps(_headline(summary), indent=2))
+    (out / "report.md").write_text(_report(summary))
+    _plot(summary, out / "latency.png")
+    return _headline(summary)
+
+
+def _headline(summary: dict) -> dict:
+    """The issue's keys first, then everything else measured."""
+    keys = ("ask_p95_ms", "search_p95_ms", "vector_1m_p95_ms", "ingest_realtime_factor", "disk_mb_per_video_hour",
+            "peak_rss_mb")
+    return {**{k: summary.get(k) for k in keys}, **{k: v for k, v in summary.items() if k not in keys}}
+
+
+def _append(path: Path, row: dict) -> None:
+    """Each size's figures as soon as they are measured: a long run killed at the next size
+    (a year may not fit in memory) still leaves what it measured."""
+    with path.open("a") as f:
+        f.write(json.dumps(row) + "\n")
+
+
+def _memory_sizes(config: AppConfig, home: Path, sizes: ScaleSizes, progress, pool_cache: Path | None,
+                  measured=lambda row: None) -> dict:
+    system = MemlensSystem(fresh_config(config, home))
+    memory = system.memory
+    try:
+        began = time.perf_counter()
+        pool = TextPool(memory.embedder.embed, sizes.pool, cache_dir=pool_cache, progress=progress)
+        pool_seconds = time.perf_counter() - began
+        began = time.perf_counter()
+        progress.start("other users", sizes.other_users)
+        with memory.db.batch():  # one commit: each commit rewrites the index files
+            for i in range(sizes.other_users):
+                name = f"user{i:03d}"
+                SyntheticWearer(memory, pool, name, hours_per_day=sizes.other_hours).write_days(0, 1)
+                memory.refresh_behaviors(name)
+                progress.advance("other users")
+        others_seconds = time.perf_counter() - began
+        me = SyntheticWearer(memory, pool, "me", hours_per_day=sizes.hours_per_day)
+        rows, built, written = {}, 0, 0
+        for size, days in sorted(sizes.days.items(), key=lambda kv: kv[1]):
+            progress.start(f"build {size}", days - built)
+            began = time.perf_counter()
+            with memory.db.batch():
+                for day in range(built, days):
+                    written += sum(me.write_days(day, 1).values())
+                    progress.advance(f"build {size}")
+                memory.refresh_behaviors("me")
+            build_seconds, built = time.perf_counter() - began, days
+            _checkpoint(memory)
+            at = FIRST_DAY + timedelta(days=days, hours=8)  # the morning after the last recorded day
+            if not rows:
+                _ask_all(system, QUESTIONS[: sizes.questions], at, progress, "warm-up")
+            ask_ms = _ask_all(system, QUESTIONS[: sizes.questions], at, progress, f"ask {size}")
+            search_ms, foreign = _search_all(system, QUESTIONS[: sizes.questions], at, progress, f"search {size}")
+            rows[size] = _size_row(memory, home, days, sizes, build_seconds, ask_ms, search_ms, foreign)
+            rows[size]["records_written_me"] = written  # entity and event records; behaviors are derived
+            rows[size]["peak_rss_mb"] = _peak_rss_mb()
+            measured({"size": size, **rows[size]})
+        return {
+            "ask_p95_ms": {s: r["ask_p95_ms"] for s, r in rows.items()},
+            "search_p95_ms": {s: r["search_p95_ms"] for s, r in rows.items()},
+            "disk_mb_per_video_hour": rows[size]["disk_mb_per_video_hour"],
+            "sizes_measured": rows, "pool_texts": pool.size, "pool_embed_seconds": round(pool_seconds, 1),
+            "other_users_build_seconds": round(others_seconds, 1),
+        }
+    finally:
+        system.close()
+
+
+def _size_row(memory, home: Path, days: int, sizes: ScaleSizes, build_seconds: float, ask_ms: list[float],
+              search_ms: list[float], foreign: int) -> dict:
+    mine = {s: memory.store(s).count(RecordFilter(namespace="me")) for s in STORE_NAMES}
+    everyone = sum(memory.store(s).count(RecordFilter()) for s in STORE_NAMES)
+    disk = sum(f.stat().st_size for f in (home / "memory").rglob("*") if f.is_file()) / 2**20
+    hours = days * sizes.hours_per_day + sizes.other_users * sizes.other_hours
+    return {
+        "days": days, "video_hours_me": days * sizes.hours_per_day, "records_me": sum(mine.values()),
+        "records_me_by_store": mine, "records_all_users": everyone, "build_seconds": round(build_seconds, 1),
+        "ask_p50_ms": _pct(ask_ms, 50), "ask_p95_ms": _pct(ask_ms, 95),
+        "search_p50_ms": _pct(search_ms, 50), "search_p95_ms": _pct(search_ms, 95),
+        "search_hits_of_other_users": foreign, "disk_mb": round(disk, 1),
+        "disk_mb_per_video_hour": round(disk / hours, 2),
+    }
+
+
+def _checkpoint(memory) -> None:
+    """Fold the WAL into the database file, as SQLite does when writes settle, so disk is
+    what memory holds and not the last transaction's log."""
+    with memory.db.lock:
+        memory.db.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+
+
+def _ask_all(system: MemlensSystem, questions, at, progress, task: str) -> list[float]:
+    progress.start(task, len(questions))
+    times = []
+    for question in questions:
+        began = time.perf_counter()
+        system.ask(question, "me", at)
+        times.append((time.perf_counter() - began) * 1000)
+        progress.advance(task)
+    return times
+
+
+def _search_all(system: MemlensSystem, questions, at, progress, task: str) -> tuple[list[float], int]:
+    """Hybrid search in "me" strictly before `at`; also counts hits from other namespaces."""
+    system.memory.embedder.embed(list(questions))  # the query's embedding is cached as in a running server
+    progress.start(task, len(questions))
+    times, foreign = [], 0
+    for question in questions:
+        began = time.perf_counter()
+        hits = system.retriever.search(SearchQuery(text=question, namespace="me", before=at, k=10))
+        times.append((time.perf_counter() - began) * 1000)
+        foreign += sum(h.record.namespace != "me" for h in hits)
+        progress.advance(task)
+    return times, foreign
+
+
+def _vector_search(n: int, progress, queries: int = 200, k: int = 30, mine: float = 0.9, seed: int = 0) -> dict:
+    """FAISS as the stores use it: IndexIDMap2 over IndexFlatIP of 384-d unit vectors,
+    searched with an IDSelectorBatch of the namespace's candidate ids (`mine` of them)
+    built per query, as `SqliteFaissStore.search_dense` does (k = 10 x fetch multiplier 3)."""
+    import faiss
+
+    rng = np.random.default_rng(seed)
+    index = faiss.IndexIDMap2(faiss.IndexFlatIP(384))
+    progress.start("vectors", n)
+    for lo in range(0, n, 100_000):
+        block = rng.standard_normal((min(100_000, n - lo), 384), dtype=np.float32)
+        block /= np.linalg.norm(block, axis=1, keepdims=True)
+        index.add_with_ids(block, np.arange(lo, lo + len(block), dtype=np.int64))
+        progress.advance("vectors", len(block))
+    candidates = np.flatnonzero(rng.random(n) < mine).astype(np.int64)
+    asked = rng.standard_normal((queries, 384), dtype=np.float32)
+    asked /= np.linalg.norm(asked, axis=1, keepdims=True)
+    threads = faiss.omp_get_max_threads()
+    filtered, plain = _time_searches(index, asked, candidates, k)
+    faiss.omp_set_num_threads(1)  # one thread: what a search costs when the cores are busy with others
+    try:
+        single, _ = _time_searches(index, asked, candidates, k)
+    finally:
+        faiss.omp_set_num_threads(threads)
+    return {"vector_1m_p95_ms": _pct(filtered, 95), "vector_search": {
+        "records": n, "p50_ms": _pct(filtered, 50), "p95_ms": _pct(filtered, 95),
+        "unfiltered_p50_ms": _pct(plain, 50), "unfiltered_p95_ms": _pct(plain, 95),
+        "one_thread_p50_ms": _pct(single, 50), "one_thread_p95_ms": _pct(single, 95), "queries": len(asked), "k": k,
+        "index": "IndexIDMap2(IndexFlatIP(384)) + IDSelectorBatch per query", "faiss_threads": threads}}
+
+
+def _time_searches(index, asked: np.ndarray, candidates: np.ndarray, k: int) -> tuple[list[float], list[float]]:
+    """Milliseconds per query with the namespace's id selector (built per query) and without."""
+    import faiss
+
+    filtered, plain = [], []
+    for q in asked:
+        began = time.perf_counter()
+        index.search(q[None, :], k, params=faiss.SearchParameters(sel=faiss.IDSelectorBatch(candidates)))
+        filtered.append((time.perf_counter() - began) * 1000)
+        began = time.perf_counter()
+        index.search(q[None, :], k)
+        plain.append((time.perf_counter() - began) * 1000)
+    return filtered, plain
+
+
+def _ingest_speed(config: AppConfig, home: Path, sizes: ScaleSizes, progress) -> dict:
+    """Real-time factor of ingesting a day-like video with the default models, loaded once
+    (a warm-up ingest of the 8 s cup clip) before the timed one."""
+    from eval.day_video import make_day_video
+    from eval.media import CUP_CLIP, fetch
+
+    home.mkdir(parents=True)
+    progress.start("day video", 1)
+    video = make_day_video(home / "day.mp4", sizes.day_video_seconds, speech_share=SPEECH_SHARE)
+    progress.advance("day video")
+    system = MemlensSystem(fresh_config(config, home))
+    try:
+        system.ingest(fetch(CUP_CLIP), "warm-up", start=START)
+        report = system.ingest(video.path, "day", start=START, progress=progress)
+    finally:
+        system.close()
+    hours = report.duration / 3600
+    return {"ingest_realtime_factor": round(report.duration / report.seconds, 2), "ingest": {
+        "video_seconds": round(report.duration, 1), "speech_share": round(video.speech_share, 3),
+        "seconds": round(report.seconds, 1), "stages": report.stages,
+        "records_per_hour": {k: round(v / hours) for k, v in sorted(report.records.items())}}}
+
+
+def _pct(values: list[float], q: float) -> float:
+    return round(float(np.percentile(values, q)), 2) if values else 0.0
+
+
+def _peak_rss_mb() -> float:
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def _report(s: dict) -> str:
+    rows = s.get("sizes_measured", {})
+    target = TARGETS
+    lines = ["# Scale: latency, disk and memory as memory grows", "", f"Command: `{s['command']}`", "",
+             "Records per hour of video (measured from real ingest, service/scale_world.py): "
+             + ", ".join(f"{k} {v:g}" for k, v in s["rates_per_hour"].items())
+             + f" (+1 hour summary, 1 day summary a day): {s['records_per_video_hour']} an hour.", "",
+             "| size | days of \"me\" | records of \"me\" | records, all users | build s | ask p50 ms | ask p95 ms "
+             "(target) | search p50 ms | search p95 ms (target) | disk MB |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
+    for size, r in rows.items():
+        ask_t = target["ask_p95_ms"].get(size)
+        search_t = target["search_p95_ms"].get(size)
+        lines.append(f"| {size} | {r['days']} | {r['records_me']:,} | {r['records_all_users']:,} | {r['build_seconds']} | "
+                     f"{r['ask_p50_ms']} | {r['ask_p95_ms']}{f' (<= {ask_t})' if ask_t else ''} | {r['search_p50_ms']} | "
+                     f"{r['search_p95_ms']}{f' (<= {search_t})' if search_t else ''} | {r['disk_mb']:,} |")
+    vec = s.get("vector_search", {})
+    ingest = s.get("ingest", {})
+    lines += ["", "| measure | measured | target |", "|---|---|---|",
+              f"| vector search p95 at {vec.get('records', 0):,} vectors (ms) | {s.get('vector_1m_p95_ms')} | <= 20 at 1M |",
+              f"| ingest speed on a day-like video (x real time) | {s.get('ingest_realtime_factor')} | >= 5 |",
+              f"| disk per hour of video (MB) | {s.get('disk_mb_per_video_hour')} | <= 50 |",
+              f"| peak RSS of the bench process (MB) | {s.get('peak_rss_mb')} | |", ""]
+    if vec:
+        lines.append(f"Vector search: {vec['index']}, k={vec['k']}, {vec['queries']} queries, {vec['faiss_threads']} "
+                     f"FAISS threads; without the id selector p50 {vec['unfiltered_p50_ms']} ms, p95 "
+                     f"{vec['unfiltered_p95_ms']} ms; with it on one thread p50 {vec.get('one_thread_p50_ms')} ms, "
+                     f"p95 {vec.get('one_thread_p95_ms')} ms.")
+    if ingest:
+        lines.append(f"Ingest: {ingest['video_seconds']} s of video ({ingest['speech_share']:.0%} speech) in "
+                     f"{ingest['seconds']} s; stages {ingest['stages']}; records per hour on it: "
+                     f"{ingest['records_per_hour']}.")
+    lines.append(f"Peak RSS after each stage (MB): {s['rss_mb_after']}. Text pool: {s.get('pool_texts')} distinct "
+                 f"texts embedded in {s.get('pool_embed_seconds')} s (0 when cached); other users built in "
+                 f"{s.get('other_users_build_seconds')} s.")
+    return "\n".join(lines) + "\n"
+
+
+def _plot(s: dict, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    rows = s.get("sizes_measured", {})
+    records = [r["records_me"] for r in rows.values()]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    for key, label, style in (("ask_p50_ms", "ask p50", "o--"), ("ask_p95_ms", "ask p95", "o-"),
+                              ("search_p50_ms", "search p50", "s--"), ("search_p95_ms", "search p95", "s-")):
+        ax.plot(records, [r[key] for r in rows.values()], style, label=label)
+    for size, r in rows.items():
+        ax.annotate(size, (r["records_me"], r["ask_p95_ms"]), textcoords="offset points", xytext=(4, 6), fontsize=8)
+    ax.axhline(300, color="grey", linestyle=":", linewidth=1, label="ask target at a week (300 ms)")
+    ax.axhline(50, color="black", linestyle=":", linewidth=1, label="search target at a year (50 ms)")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel('records in the wearer\'s memory ("me")')
+    ax.set_ylabel("latency (ms)")
+    ax.legend(fontsize=7)
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)
+
+
+def sizes_from(spec: str | None, quick: bool, other_users: int | None) -> ScaleSizes:
+    """`--scale-sizes day=1,week=7` (days of "me" per size) over the quick or full defaults."""
+    sizes = QUICK if quick else ScaleSizes()
+    if spec:
+        days = {}
+        for part in spec.split(","):
+            name, _, value = part.partition("=")
+            if not name.strip() or not value.strip().isdigit() or int(value) < 1:
+                raise ValueError(f"--scale-sizes: {part!r} is not NAME=DAYS (e.g. day=1,week=7)")
+            days[name.strip()] = int(value)
+        sizes = replace(sizes, days=days)
+    if other_users is not None:
+        sizes = replace(sizes, other_users=other_users)
+    return sizes

@@ -1,0 +1,83 @@
+"""The scale bench at a tiny size: its summary, its synthetic memories and their isolation."""
+from __future__ import annotations
+
+import json
+from collections import Counter
+
+import numpy as np
+import pytest
+
+from memory.records import CLIP_CAPTION, DAY_SUMMARY, HOUR_SUMMARY, RecordFilter
+from retrieval.search import HybridRetriever, SearchQuery
+from service.config import AppConfig
+from service.scale_bench import ScaleSizes, run_scale_bench, sizes_from
+from service.scale_world import RATES_PER_HOUR, SyntheticWearer, TextPool
+
+TINY = ScaleSizes(days={"day": 1, "week": 2}, other_users=3, other_hours=0.25, hours_per_day=0.5, pool=300,
+                  vector_records=5_000, day_video_seconds=0, questions=4)
+
+
+@pytest.fixture(scope="module")
+def pool(embedder, tmp_path_factory):
+    return TextPool(embedder.embed, 300, cache_dir=tmp_path_factory.mktemp("pool"))
+
+
+def test_tiny_run_writes_the_issue_summary_report_and_plot(tmp_path):
+    config = AppConfig(home=tmp_path / "home")
+    summary = run_scale_bench(config, tmp_path / "out", TINY, work=tmp_path, pool_cache=tmp_path / "pool")
+    written = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert written == json.loads(json.dumps(summary))
+    assert list(written)[:6] == ["ask_p95_ms", "search_p95_ms", "vector_1m_p95_ms", "ingest_realtime_factor",
+                                 "disk_mb_per_video_hour", "peak_rss_mb"]
+    assert set(written["ask_p95_ms"]) == set(written["search_p95_ms"]) == {"day", "week"}
+    assert all(v > 0 for v in [*written["ask_p95_ms"].values(), *written["search_p95_ms"].values()])
+    assert written["vector_1m_p95_ms"] > 0 and written["vector_search"]["records"] == 5_000
+    assert written["ingest_realtime_factor"] is None  # no video asked for
+    assert written["disk_mb_per_video_hour"] > 0 and written["peak_rss_mb"] > 0
+    day, week = written["sizes_measured"]["day"], written["sizes_measured"]["week"]
+    for row in (day, week):
+        mine = row["records_me_by_store"]
+        assert mine["entity"] + mine["event"] == row["records_written_me"]
+        assert row["search_hits_of_other_users"] == 0
+        assert row["ask_p50_ms"] <= row["ask_p95_ms"]
+    assert week["records_me"] > day["records_me"]
+    assert week["records_all_users"] - week["records_me"] == day["records_all_users"] - day["records_me"] > 0
+    streamed = [json.loads(line) for line in (tmp_path / "out" / "sizes.jsonl").read_text().splitlines()]
+    assert [r.pop("size") for r in streamed] == ["day", "week"] and streamed == [day, week]
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "| day |" in report and "| week |" in report and "(<= 300)" in report
+    assert (tmp_path / "out" / "latency.png").stat().st_size > 1000
+
+
+def test_synthetic_hours_come_at_the_measured_rates_and_stay_in_their_namespace(memory, pool):
+    counts = SyntheticWearer(memory, pool, "me", hours_per_day=2).write_days(0, 1)
+    SyntheticWearer(memory, pool, "other", hours_per_day=2).write_days(0, 1)
+    assert counts[CLIP_CAPTION] == 240 and counts[HOUR_SUMMARY] == 2 and counts[DAY_SUMMARY] == 1
+    for kind, rate in RATES_PER_HOUR.items():  # Poisson counts: within 5 sigma of the rate
+        assert abs(counts[kind] - 2 * rate) <= 5 * np.sqrt(2 * rate) + 1, kind
+    stored = Counter(r.kind for s in ("entity", "event") for r in memory.store(s).query(RecordFilter(namespace="me")))
+    assert stored == counts
+    texts = [r.text for r in memory.store("event").query(RecordFilter(namespace="me", kinds=("utterance",)))]
+    said = sum(len(e) for e in pool.entries["utterance"].values())
+    assert len(set(texts)) >= 0.8 * min(len(texts), said)  # the whole pool is drawn from, not one string
+    retriever = HybridRetriever(memory)
+    for text in texts[:5]:  # "other" holds the same pool of texts: a leak would show
+        hits = retriever.search(SearchQuery(text=text, namespace="me", k=10))
+        assert hits and all(h.record.namespace == "me" for h in hits)
+
+
+def test_pool_vectors_are_the_embeddings_of_the_record_texts(memory, pool, embedder):
+    SyntheticWearer(memory, pool, "me", hours_per_day=0.25).write_days(0, 1)
+    records = memory.store("entity").query(RecordFilter(namespace="me"), limit=5)
+    found = memory.store("entity").search_dense(records[0].text, RecordFilter(namespace="me"), 1)
+    assert found[0][1] == pytest.approx(1.0, abs=1e-4)
+    assert np.allclose(pool.fixed_vector("Was in the kitchen"), embedder.embed(["Was in the kitchen"])[0], atol=1e-5)
+
+
+def test_scale_sizes_parse_and_refuse_bad_specs():
+    assert sizes_from("day=1,month=30", quick=True, other_users=5).days == {"day": 1, "month": 30}
+    assert sizes_from(None, quick=False, other_users=None).days["year"] == 365
+    with pytest.raises(ValueError):
+        sizes_from("day=0", quick=True, other_users=None)
+    with pytest.raises(ValueError):
+        sizes_from("week", quick=True, other_users=None)
