@@ -71,16 +71,27 @@ class MirroredIndex:
             self._index, self._loaded_at = self._load_or_rebuild(), generation
         return self._index if self._loaded_at == generation else None
 
-    def search(self, query: np.ndarray, candidates: np.ndarray, k: int) -> list[tuple[int, float]] | None:
-        """Top-k of `candidates` (row ids) by inner product in the index of the caller's
-        commit, or None when the index has moved past the caller's view."""
+    def size(self) -> int | None:
+        """Vectors in the index of the caller's commit; None when it has moved past the view."""
+        with self.lock:
+            index = self.as_of(self.db.generation())
+            return None if index is None else int(index.ntotal)
+
+    def search(self, query: np.ndarray, candidates: np.ndarray | None, k: int) -> list[tuple[int, float]] | None:
+        """Top-k by inner product in the index of the caller's commit, among `candidates`
+        (row ids) or all vectors when None; None when the index has moved past the view."""
         with self.lock:
             index = self.as_of(self.db.generation())
             if index is None:
                 return None
-            params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(candidates))
-            scores, ids = index.search(np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1),
-                                       min(k, candidates.size), params=params)
+            params = None
+            k = min(k, int(index.ntotal))
+            if candidates is not None:
+                params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(candidates))
+                k = min(k, int(candidates.size))
+            if k <= 0:
+                return []
+            scores, ids = index.search(np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1), k, params=params)
         return [(int(i), float(s)) for i, s in zip(ids[0], scores[0]) if i >= 0]
 
     def stage_add(self, ids: Sequence[int], vectors: np.ndarray) -> None:

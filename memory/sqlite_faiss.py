@@ -2,11 +2,12 @@
 
 SQLite is the source of truth: it also keeps every vector, so a FAISS index file that is
 missing, stale or written by another embedder is rebuilt on open instead of trusted.
-All three stores share one database file; each has its own FAISS index file, kept in step
-with the commits by memory.mirrored_index.
+All three stores share one database file; each keeps a FAISS index file per namespace, kept
+in step with the commits by memory.mirrored_index.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 import sqlite3
@@ -14,11 +15,10 @@ import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from pathlib import Path
 
-import faiss
 import numpy as np
 
 from memory.embedding import TextEmbedder
@@ -42,10 +42,17 @@ END;
 CREATE TRIGGER IF NOT EXISTS records_ad AFTER DELETE ON records BEGIN
     INSERT INTO records_fts(records_fts, rowid, text) VALUES ('delete', old.id, old.text);
 END;
+CREATE VIRTUAL TABLE IF NOT EXISTS records_vocab USING fts5vocab(records_fts, 'row');
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 _COLUMNS = "id, store, kind, namespace, text, video_id, start, end, wall_start, wall_end, keyframes, attrs"
 _WORD = re.compile(r"[A-Za-z0-9]+")
+# A word in more than this share of all rows ("the", "i", "was") ranks nothing and makes
+# BM25 visit most of the index, so a lexical query leaves it out.
+COMMON_SHARE = 1 / 3
+# A dense search whose filter keeps at least this share of an index's vectors searches them
+# all and filters the nearest few, instead of listing every matching id for FAISS.
+POST_FILTER_SHARE = 0.25
 
 
 def _ts(value: datetime) -> str:
@@ -168,6 +175,8 @@ class MemoryDatabase:
         self.conn.execute("PRAGMA foreign_keys=ON")
         self.conn.executescript(_SCHEMA)
         self._mirrors: list[MirroredIndex] = []  # every FAISS index kept in step with the commits
+        self._mirrors_lock = threading.Lock()  # not the writer's: a reader may add an index during a batch
+        self._row_count: tuple[int, int] | None = None  # (generation, rows), for the common-word share
         self.stores = {name: SqliteFaissStore(self, name) for name in STORE_NAMES}
         self._reembed_if_model_changed()
 
@@ -188,13 +197,14 @@ class MemoryDatabase:
 
     def mirror(self, path: Path, source: str, params: Sequence = (), dim=None) -> MirroredIndex:
         """A FAISS index file of the rows `source` selects, kept in step with every batch."""
-        with self.lock:
-            index = MirroredIndex(self, path, source, params, dim)
+        index = MirroredIndex(self, path, source, params, dim)
+        with self._mirrors_lock:
             self._mirrors.append(index)
         return index
 
     def mirrors(self) -> list[MirroredIndex]:
-        return list(self._mirrors)
+        with self._mirrors_lock:
+            return list(self._mirrors)
 
     @property
     def in_batch(self) -> bool:
@@ -251,6 +261,25 @@ class MemoryDatabase:
             conn.commit()  # ends the read transaction
             with self._readers_lock:
                 self._idle_views.append(conn)
+
+    def row_count(self) -> int:
+        """Rows in all stores as of the caller's commit (counted once per generation)."""
+        generation = self.generation()
+        cached = self._row_count
+        if cached is None or cached[0] != generation:
+            cached = self._row_count = (generation, self.read("SELECT COUNT(*) FROM records")[0][0])
+        return cached[1]
+
+    def rare_words(self, words: Sequence[str]) -> list[str]:
+        """The words (lower case) found in some rows but in no more than `COMMON_SHARE` of
+        all, by the full-text index's own document counts; in the order given."""
+        if not words:
+            return []
+        rows = self.read(f"SELECT term, doc FROM records_vocab WHERE term IN ({','.join('?' * len(words))})",
+                         list(words))
+        limit = COMMON_SHARE * self.row_count()
+        rare = {r["term"] for r in rows if 0 < r["doc"] <= limit}
+        return [w for w in words if w in rare]
 
     def generation(self) -> int:
         """Bumped in the transaction of every change, so an index file can tell it is stale."""
@@ -327,19 +356,39 @@ class MemoryDatabase:
 
 
 class SqliteFaissStore:
-    """A RecordStore over a shared MemoryDatabase; ids are SQLite rowids and FAISS ids."""
+    """A RecordStore over a shared MemoryDatabase; ids are SQLite rowids and FAISS ids.
+
+    Vectors are indexed per namespace (one FAISS file each), so a user's search never scans
+    other users' vectors and an ingest rewrites only its own user's file."""
 
     def __init__(self, db: MemoryDatabase, name: StoreName):
         self.db = db
         self.name = name
-        self.mirror = db.mirror(db.root / f"{name}.faiss", "SELECT id, vector FROM records WHERE store=?", (name,),
-                                dim=self._dim)
-        self.index_path = self.mirror.path
+        self._partitions: dict[str, MirroredIndex] = {}
+        self._partitions_lock = threading.Lock()  # not the writer's: a question must not wait for a batch
+        for legacy in (db.root / f"{name}.faiss", db.root / f"{name}.faiss.generation"):
+            legacy.unlink(missing_ok=True)  # one index for every namespace, before partitions
 
-    @property
-    def index(self) -> faiss.IndexIDMap2:
-        """The index of the last commit; use it under `mirror.lock`."""
-        return self.mirror.index
+    def partition(self, namespace: str) -> MirroredIndex:
+        """The vector index of one namespace's records, current as of the caller's commit.
+        Created before a batch writes that namespace's first rows, so it takes them."""
+        with self._partitions_lock:
+            mirror = self._partitions.get(namespace)
+            if mirror is None:
+                digest = hashlib.sha1(namespace.encode()).hexdigest()[:16]
+                mirror = self._partitions[namespace] = self.db.mirror(
+                    self.db.root / f"{self.name}.{digest}.faiss",
+                    "SELECT id, vector FROM records WHERE store=? AND namespace=?", (self.name, namespace),
+                    dim=self._dim)
+                _ = mirror.index
+        return mirror
+
+    def namespaces(self) -> list[str]:
+        return [r[0] for r in self.db.read("SELECT DISTINCT namespace FROM records WHERE store=?", (self.name,))]
+
+    def partitions(self) -> dict[str, MirroredIndex]:
+        """Every namespace's index (for checks and diagnostics)."""
+        return {namespace: self.partition(namespace) for namespace in self.namespaces()}
 
     def _dim(self) -> int:
         """Of an empty store: the other stores' vectors', else the embedder's."""
@@ -347,7 +396,8 @@ class SqliteFaissStore:
         return len(rows[0]["vector"]) // 4 if rows else (self.db.embedder.dim or 384)
 
     def rebuild_index(self) -> None:
-        self.mirror.rebuild()
+        for mirror in self.partitions().values():
+            mirror.rebuild()
 
     # -- RecordStore -------------------------------------------------------------------
     def add(self, records: Sequence[MemoryRecord], vectors: np.ndarray | None = None) -> list[int]:
@@ -361,6 +411,8 @@ class SqliteFaissStore:
             raise ValueError(f"{len(records)} records but {len(vectors)} vectors")
         with self.db.lock:
             ids: list[int] = []
+            namespaces = [r.namespace for r in records]
+            mirrors = {namespace: self.partition(namespace) for namespace in dict.fromkeys(namespaces)}
             with self.db.writing():
                 for record, vector in zip(records, vectors):
                     cursor = self.db.conn.execute(
@@ -371,7 +423,9 @@ class SqliteFaissStore:
                          vector.tobytes()),
                     )
                     ids.append(int(cursor.lastrowid))
-                self.mirror.stage_add(ids, vectors)
+                for namespace, mirror in mirrors.items():
+                    rows = [j for j, owner in enumerate(namespaces) if owner == namespace]
+                    mirror.stage_add([ids[j] for j in rows], np.asarray(vectors)[rows])
         return ids
 
     def get(self, ids: Sequence[int]) -> list[MemoryRecord]:
@@ -388,31 +442,76 @@ class SqliteFaissStore:
         where, params = _where(self.name, flt)
         return self.db.read(f"SELECT COUNT(*) FROM records WHERE {where}", params)[0][0]
 
+    def distinct(self, keys: Sequence[str], flt: RecordFilter) -> list[tuple]:
+        if not keys:
+            return []
+        where, params = _where(self.name, flt)
+        columns = ", ".join(f"json_extract(attrs, ?) AS k{i}" for i in range(len(keys)))
+        groups = ", ".join(f"k{i}" for i in range(len(keys)))
+        rows = self.db.read(
+            f"SELECT {columns}, MIN(wall_start || printf('%020d', id)) AS first_seen FROM records "
+            f"WHERE {where} AND k0 IS NOT NULL GROUP BY {groups} ORDER BY first_seen",
+            [*(f"$.{key}" for key in keys), *params])
+        return [tuple(row[f"k{i}"] for i in range(len(keys))) for row in rows]
+
     def _candidate_ids(self, flt: RecordFilter) -> np.ndarray:
         where, params = _where(self.name, flt)
         return np.array([r[0] for r in self.db.read(f"SELECT id FROM records WHERE {where}", params)], dtype=np.int64)
 
     def search_dense(self, text: str, flt: RecordFilter, k: int) -> list[tuple[MemoryRecord, float]]:
-        query = self.db.embedder.embed([text])
+        query = self.db.embedder.embed([text])[0]
         with self.db.pinned():  # the candidate rows and the vectors searched from one commit
-            candidates = self._candidate_ids(flt)
-            if candidates.size == 0:
-                return []
-            found = self.mirror.search(query[0], candidates, k)
-            if found is None:  # the index has moved past this view: the view's own vectors, exactly
-                found = self._search_rows(query[0], flt, k)
+            namespaces = [flt.namespace] if flt.namespace is not None else self.namespaces()
+            found: list[tuple[int, float]] | None = []
+            for namespace in namespaces:
+                part = self._search_index(self.partition(namespace), query, replace(flt, namespace=namespace), k)
+                if part is None:  # the index has moved past this view: the view's own vectors, exactly
+                    found = self._search_rows(query, flt, k)
+                    break
+                found += part
+            found = sorted(found, key=lambda hit: -hit[1])[:k]
             by_id = {r.id: cut_at(r, flt.before) for r in self.get([i for i, _ in found])}
         return [(by_id[i], s) for i, s in found if i in by_id]
+
+    def _search_index(self, mirror: MirroredIndex, query: np.ndarray, flt: RecordFilter,
+                      k: int) -> list[tuple[int, float]] | None:
+        """Top-k within `flt` from one namespace's index: a filter that keeps most of its
+        vectors is applied to the nearest ones after searching all; a selective one is
+        handed to FAISS as ids."""
+        total = mirror.size()
+        if total is None:
+            return None
+        matching = self.count(flt) if flt.ids is None else len(flt.ids)
+        if not total or not matching or k <= 0:
+            return []
+        if flt.ids is None and matching >= POST_FILTER_SHARE * total:
+            return self._post_filtered(mirror, query, flt, k, total, matching)
+        return mirror.search(query, self._candidate_ids(flt), k)
+
+    def _post_filtered(self, mirror: MirroredIndex, query: np.ndarray, flt: RecordFilter, k: int, total: int,
+                       matching: int) -> list[tuple[int, float]] | None:
+        """Search every vector for the nearest `fetch`, keep those `flt` matches, and fetch
+        more until k are kept or the index is exhausted."""
+        fetch = min(total, max(4 * k, 2 * k * total // matching))
+        while True:
+            found = mirror.search(query, None, fetch)
+            if found is None:
+                return None
+            where, params = _where(self.name, replace(flt, ids=tuple(i for i, _ in found)))
+            kept = {r[0] for r in self.db.read(f"SELECT id FROM records WHERE {where}", params)}
+            hits = [(i, s) for i, s in found if i in kept]
+            if len(hits) >= k or fetch >= total:
+                return hits[:k]
+            fetch = min(total, fetch * 4)
 
     def _search_rows(self, query: np.ndarray, flt: RecordFilter, k: int) -> list[tuple[int, float]]:
         where, params = _where(self.name, flt)
         return exact_top(self.db.read(f"SELECT id, vector FROM records WHERE {where}", params), query, k)
 
     def search_lexical(self, text: str, flt: RecordFilter, k: int) -> list[tuple[MemoryRecord, float]]:
-        terms = [w.lower() for w in _WORD.findall(text)]
+        terms = list(dict.fromkeys(w.lower() for w in _WORD.findall(text)))
         if not terms:
             return []
-        match = " OR ".join(f'"{t}"' for t in dict.fromkeys(terms))
         where, params = _where(self.name, flt, alias="r")
         sql = (
             f"SELECT r.id AS rid, -bm25(records_fts) AS score FROM records_fts "
@@ -420,14 +519,18 @@ class SqliteFaissStore:
             f"WHERE records_fts MATCH ? AND {where} ORDER BY score DESC LIMIT ?"
         )
         with self.db.pinned():  # the matches and their rows from one commit
+            # a question without a rare word keeps all of its words: they are all it has
+            match = " OR ".join(f'"{t}"' for t in (self.db.rare_words(terms) or terms))
             rows = self.db.read(sql, [match, *params, k])
             by_id = {r.id: cut_at(r, flt.before) for r in self.get([row["rid"] for row in rows])}
         return [(by_id[row["rid"]], float(row["score"])) for row in rows if row["rid"] in by_id]
 
     def delete(self, flt: RecordFilter) -> int:
         with self.db.lock, self.db.writing():  # the ids are read inside the write transaction
-            ids = self._candidate_ids(flt)
-            if ids.size:
-                self.db.conn.executemany("DELETE FROM records WHERE id=?", [(int(i),) for i in ids])
-                self.mirror.stage_remove(ids)
-        return int(ids.size)
+            where, params = _where(self.name, flt)
+            rows = self.db.read(f"SELECT id, namespace FROM records WHERE {where}", params)
+            for namespace in dict.fromkeys(r["namespace"] for r in rows):
+                self.partition(namespace).stage_remove(
+                    np.array([r["id"] for r in rows if r["namespace"] == namespace], dtype=np.int64))
+            self.db.conn.executemany("DELETE FROM records WHERE id=?", [(r["id"],) for r in rows])
+        return len(rows)

@@ -25,6 +25,12 @@ class RecordStore(Protocol):
 
     def count(self, flt: RecordFilter) -> int: ...
 
+    def distinct(self, keys: Sequence[str], flt: RecordFilter) -> list[tuple]:
+        """The distinct combinations of the attrs `keys` among records matching `flt`, in
+        the order they were first seen; records without the first key are left out. Lets
+        an operator list who spoke or what was seen without reading every record."""
+        ...
+
     def search_dense(self, text: str, flt: RecordFilter, k: int) -> list[tuple[MemoryRecord, float]]:
         """Top-k by cosine similarity of `text` to record text, within `flt`."""
         ...

@@ -50,9 +50,11 @@ class MemoryOperators:
         wanted_words = words_of(wanted)
         best: EntityMatch | None = None
         labels: dict[str, str] = {}
-        for record in self._sightings(namespace, before):
-            key = record.attrs["entity"]
-            labels.setdefault(key, record.attrs.get("label", key))
+        seen = RecordFilter(namespace=namespace, kinds=(ENTITY_SIGHTING,), before=before)
+        for key, label in self.memory.store("entity").distinct(("entity", "label"), seen):
+            if key in labels:
+                continue
+            labels[key] = label or key
             key_words = words_of(key)
             if key == wanted:
                 score = 1.0
@@ -131,10 +133,5 @@ class MemoryOperators:
         return later[0] if later and speaker and later[0].attrs.get("speaker") not in (None, speaker) else None
 
     def speakers(self, namespace: str, before: datetime | None) -> set[str]:
-        return {
-            r.attrs["speaker_name"].lower()
-            for r in self.memory.store("event").query(
-                RecordFilter(namespace=namespace, kinds=(UTTERANCE,), before=before)
-            )
-            if r.attrs.get("speaker_name")
-        }
+        spoken = RecordFilter(namespace=namespace, kinds=(UTTERANCE,), before=before)
+        return {name.lower() for (name,) in self.memory.store("event").distinct(("speaker_name",), spoken) if name}

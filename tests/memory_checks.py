@@ -29,8 +29,13 @@ def faiss_ids(index) -> np.ndarray:
     return faiss.vector_to_array(index.id_map)
 
 
+def indexed_ids(store) -> list[int]:
+    """Every id the store's namespace indexes hold."""
+    return sorted(int(i) for mirror in store.partitions().values() for i in faiss_ids(mirror.index))
+
+
 def index_matches_sqlite(memory) -> bool:
-    return all(sorted(int(i) for i in faiss_ids(memory.store(name).index)) == sorted(r[0] for r in rows)
+    return all(indexed_ids(memory.store(name)) == sorted(r[0] for r in rows)
                for name, rows in snapshot(memory).items())
 
 

@@ -224,13 +224,13 @@ def _stale_index_files(memory: Memory, rows: dict[str, list[tuple]]) -> list[str
     A file whose generation says it is current must hold exactly the store's rows."""
     generation, stale = memory.db.generation(), []
     for name in STORES:
-        path = memory.db.root / f"{name}.faiss"
-        marker = path.with_suffix(".faiss.generation")
-        if not path.exists() or not marker.exists() or marker.read_text() != str(generation):
-            stale.append(name)
-            continue
-        on_disk = sorted(int(i) for i in faiss_ids(faiss.read_index(str(path))))
-        assert on_disk == sorted(r[0] for r in rows[name]), f"{name}.faiss claims generation {generation}"
+        for namespace, mirror in memory.store(name).partitions().items():
+            path, marker = mirror.path, mirror.generation_path
+            if not path.exists() or not marker.exists() or marker.read_text() != str(generation):
+                stale.append(name)
+                continue
+            on_disk = sorted(int(i) for i in faiss_ids(faiss.read_index(str(path))))
+            assert on_disk == sorted(r[0] for r in rows[name]), f"{path.name} claims generation {generation}"
     return stale
 
 

@@ -9,6 +9,7 @@ import pytest
 from memory.records import MemoryRecord, RecordFilter
 from memory.sqlite_faiss import MemoryDatabase
 from tests.conftest import T0
+from tests.memory_checks import indexed_ids
 
 
 def _rec(text, minute, ns="me", video="v1", kind="utterance", **attrs):
@@ -30,7 +31,7 @@ def test_records_survive_close_and_reopen(tmp_path, embedder):
     again = MemoryDatabase(tmp_path, embedder)
     store = again.stores["event"]
     assert [r.id for r in store.query(RecordFilter())] == ids
-    assert store.index.ntotal == 2
+    assert len(indexed_ids(store)) == 2
     hit, score = store.search_dense("groceries to buy", RecordFilter(), 1)[0]
     assert hit.text == "buy oat milk and eggs" and score > 0.2
     again.close()
@@ -40,7 +41,8 @@ def test_missing_or_corrupt_faiss_file_is_rebuilt_from_sqlite(tmp_path, embedder
     db = MemoryDatabase(tmp_path, embedder)
     db.stores["event"].add([_rec("the keys are in the hallway", 0)])
     db.close()
-    (tmp_path / "event.faiss").write_bytes(b"not a faiss index")
+    [index_file] = tmp_path.glob("event.*.faiss")
+    index_file.write_bytes(b"not a faiss index")
     again = MemoryDatabase(tmp_path, embedder)
     assert again.stores["event"].search_dense("where are my keys", RecordFilter(), 1)[0][0].text.startswith("the keys")
     again.close()
@@ -78,7 +80,8 @@ def test_sql_filters_agree_with_reference_semantics(db):
     rng = random.Random(7)
     records = [
         _rec(f"record {i}", rng.randint(0, 60), ns=rng.choice(["a", "b"]), video=rng.choice(["v1", "v2"]),
-             kind=rng.choice(["utterance", "text"]), speaker=rng.choice(["S1", "S2"]))
+             kind=rng.choice(["utterance", "text"]), speaker=rng.choice(["S1", "S2"]),
+             room=rng.choice(["kitchen", "hall", "study"]))
         for i in range(40)
     ]
     ids = db.stores["event"].add(records)
@@ -94,13 +97,46 @@ def test_sql_filters_agree_with_reference_semantics(db):
         expected = sorted(r.id for r in stored if flt.matches(r))
         assert sorted(r.id for r in db.stores["event"].query(flt)) == expected
         assert db.stores["event"].count(flt) == len(expected)
+        first_seen = sorted((r for r in stored if flt.matches(r)), key=lambda r: (r.wall_start, r.id))
+        pairs = list(dict.fromkeys((r.attrs["speaker"], r.attrs["room"]) for r in first_seen))
+        assert db.stores["event"].distinct(("speaker", "room"), flt) == pairs
+    assert db.stores["event"].distinct(("no_such_key",), RecordFilter()) == []
+
+
+def test_words_in_most_rows_do_not_drown_a_lexical_query(db):
+    """'the' is in every row: left out, the rare word ranks; a query of common words only
+    still finds rows by them."""
+    store = db.stores["event"]
+    store.add([_rec(f"the note number {i} on the desk", i) for i in range(12)] + [_rec("the scissors", 13)])
+    assert db.rare_words(["the", "scissors", "desk", "unicorn"]) == ["scissors"]
+    assert [r.text for r, _ in store.search_lexical("the scissors", RecordFilter(), 1)] == ["the scissors"]
+    assert len(store.search_lexical("the", RecordFilter(), 20)) == 13
+
+
+@pytest.mark.parametrize("post_filter_share", [0.0, 2.0])  # every filter searched after / as ids
+def test_dense_search_within_a_filter_is_exact_either_way(db, embedder, monkeypatch, post_filter_share):
+    monkeypatch.setattr("memory.sqlite_faiss.POST_FILTER_SHARE", post_filter_share)
+    rng = random.Random(3)
+    words = ["keys", "milk", "dentist", "scissors", "train", "garden", "laptop", "coffee"]
+    records = [_rec(f"{rng.choice(words)} {rng.choice(words)} {i}", rng.randint(0, 60), ns=rng.choice(["a", "b", "c"]),
+                    kind=rng.choice(["utterance", "text"])) for i in range(60)]
+    store = db.stores["event"]
+    stored = [r.with_id(i) for r, i in zip(records, store.add(records))]
+    vectors = embedder.embed([r.text for r in stored])
+    for query in ["where are my keys", "buy coffee"]:
+        q = embedder.embed([query])[0]
+        for flt in [RecordFilter(), RecordFilter(namespace="a"), RecordFilter(namespace="b", kinds=("text",)),
+                    RecordFilter(before=T0 + timedelta(minutes=20))]:
+            ranked = sorted(((float(v @ q), r.id) for r, v in zip(stored, vectors) if flt.matches(r)), reverse=True)
+            found = store.search_dense(query, flt, 5)
+            assert [r.id for r, _ in found] == [i for _, i in ranked[:5]]
 
 
 def test_delete_removes_rows_text_index_and_vectors(db):
     store = db.stores["event"]
     store.add([_rec("scissors on the table", 0, video="v1"), _rec("scissors in the drawer", 1, video="v2")])
     assert store.delete(RecordFilter(video_ids=("v1",))) == 1
-    assert store.index.ntotal == 1
+    assert len(indexed_ids(store)) == 1
     assert [r.text for r, _ in store.search_lexical("scissors", RecordFilter(), 5)] == ["scissors in the drawer"]
     assert [r.text for r, _ in store.search_dense("scissors", RecordFilter(), 5)] == ["scissors in the drawer"]
 
@@ -229,3 +265,19 @@ def test_a_view_sees_one_commit_across_threads_and_never_holds_up_a_commit(db):
             branches = [pool.submit(contextvars.copy_context().run, seen) for _ in range(2)]
             assert [b.result() for b in branches] == [old, old]
     assert seen() == {k: ["the wifi password changed to REDOWL7"] for k in ("query", "dense", "lexical")}
+
+
+def test_each_namespace_has_its_own_index_file_and_a_write_leaves_the_others_alone(tmp_path, db):
+    store = db.stores["event"]
+    store.add([_rec("alice buys oat milk", 0, ns="alice"), _rec("bob fixes the bike", 0, ns="bob")])
+    files = {ns: m.path for ns, m in store.partitions().items()}
+    assert set(files) == {"alice", "bob"} and len(set(files.values())) == 2
+    assert all(p.exists() for p in files.values())
+    bob_written = files["bob"].stat().st_mtime_ns
+    store.add([_rec("alice calls the dentist", 1, ns="alice")])
+    store.delete(RecordFilter(namespace="alice", video_ids=("v1",), kinds=("text",)))
+    assert files["bob"].stat().st_mtime_ns == bob_written
+    assert {ns: m.index.ntotal for ns, m in store.partitions().items()} == {"alice": 2, "bob": 1}
+    # a search over every namespace merges their indexes by score
+    assert [r.text for r, _ in store.search_dense("dentist appointment", RecordFilter(), 1)] == ["alice calls the dentist"]
+    assert [r.namespace for r, _ in store.search_dense("bike", RecordFilter(), 3)][0] == "bob"
