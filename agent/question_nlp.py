@@ -10,6 +10,8 @@ relates them ("after lunch") or a clause that anchors them ("the day Bob called"
 from __future__ import annotations
 
 import re
+import threading
+from collections import OrderedDict
 from collections.abc import Collection
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -42,13 +44,27 @@ _DROP_POS = {"DET", "PRON", "PART", "PUNCT", "AUX", "CCONJ", "SCONJ", "INTJ", "S
 
 
 class SpacyPipeline:
-    """Loads the English pipeline on first use (never at import)."""
+    """Loads the English pipeline on first use (never at import). The last `cache_size`
+    texts' parses are kept: the tools of many questions read the same remembered lines."""
 
-    def __init__(self, model: str = ENGLISH_MODEL):
+    def __init__(self, model: str = ENGLISH_MODEL, cache_size: int = 4096):
         self.model = model
+        self.cache_size = cache_size
+        self._docs: OrderedDict[str, object] = OrderedDict()
+        self._lock = threading.Lock()
 
     def __call__(self, text: str):
-        return _repair_do_have(english(self.model)(text))
+        with self._lock:
+            doc = self._docs.get(text)
+            if doc is not None:
+                self._docs.move_to_end(text)
+                return doc
+        doc = _repair_do_have(english(self.model)(text))
+        with self._lock:
+            self._docs[text] = doc
+            while len(self._docs) > self.cache_size:
+                self._docs.popitem(last=False)
+        return doc
 
 
 def _repair_do_have(doc):

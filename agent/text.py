@@ -5,12 +5,8 @@ from __future__ import annotations
 
 import re
 
-from spacy.lang.en.stop_words import STOP_WORDS
+from memory.language import NUMBER_WORDS, STOP
 
-# English number and ordinal words: the one table every reader of numbers in the agent shares.
-NUMBER_WORDS: dict[str, int] = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen twenty".split())} | {"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60}
 ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 _ORDINAL_DIGITS = re.compile(r"(\d{1,2})(?:st|nd|rd|th)")
 
@@ -22,7 +18,6 @@ def ordinal_of(word: str) -> int | None:
         return ORDINAL_WORDS.index(word) + 1
     match = _ORDINAL_DIGITS.fullmatch(word)
     return int(match.group(1)) if match else None
-STOP = frozenset(STOP_WORDS) - set(NUMBER_WORDS) - {"hundred", "first", "last"}
 _WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9'-]*")
 
 

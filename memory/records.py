@@ -6,6 +6,8 @@ and its owner namespace. Stores index `text` both densely and lexically.
 """
 from __future__ import annotations
 
+import re
+import unicodedata
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -64,7 +66,10 @@ class RecordFilter:
     not_before: datetime | None = None  # wall_end >= not_before
     overlaps: tuple[datetime, datetime] | None = None  # [start, end) intersects the record
     attrs: tuple[tuple[str, Any], ...] = ()  # equality on attrs[key]
+    attrs_in: tuple[tuple[str, tuple], ...] = ()  # attrs[key], or an item of it when a list, is one of these
     ids: tuple[int, ...] | None = None
+    # the text holds every word of at least one group (words as `text_words` reads them)
+    mentions: tuple[tuple[str, ...], ...] | None = None
 
     def matches(self, record: MemoryRecord) -> bool:
         """Reference semantics; SQL implementations must agree with this."""
@@ -85,7 +90,31 @@ class RecordFilter:
                 return False
         if self.ids is not None and record.id not in self.ids:
             return False
+        if self.mentions is not None:
+            words = text_words(record.text)
+            if not any(group <= words for group in mention_groups(self.mentions)):
+                return False
+        for key, values in self.attrs_in:
+            held = record.attrs.get(key)
+            if not any(item in values for item in (held if isinstance(held, list) else [held])):
+                return False
         return all(record.attrs.get(key) == value for key, value in self.attrs)
+
+
+_TOKEN = re.compile(r"[^\W_]+")
+
+
+def text_words(text: str) -> set[str]:
+    """The words of a text as the stores' full-text index reads them (SQLite FTS5's
+    unicode61): runs of letters and digits, lower case, accents dropped."""
+    folded = "".join(c for c in unicodedata.normalize("NFKD", text) if not unicodedata.combining(c))
+    return set(_TOKEN.findall(folded.lower()))
+
+
+def mention_groups(mentions: tuple[tuple[str, ...], ...]) -> list[frozenset[str]]:
+    """`RecordFilter.mentions` as sets of index words; a group with no word is dropped."""
+    groups = [frozenset(w for word in group for w in text_words(word)) for group in mentions]
+    return [g for g in groups if g]
 
 
 # Records made of sightings on keyframes, whose text holds at each of them: one that began

@@ -22,8 +22,17 @@ from pathlib import Path
 import numpy as np
 
 from memory.embedding import TextEmbedder
+from memory.language import STOP
 from memory.mirrored_index import MirroredIndex, exact_top
-from memory.records import SEEN_ON_KEYFRAMES, STORE_NAMES, MemoryRecord, RecordFilter, StoreName, cut_at
+from memory.records import (
+    SEEN_ON_KEYFRAMES,
+    STORE_NAMES,
+    MemoryRecord,
+    RecordFilter,
+    StoreName,
+    cut_at,
+    mention_groups,
+)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS records (
@@ -34,6 +43,7 @@ CREATE TABLE IF NOT EXISTS records (
     keyframes TEXT NOT NULL, attrs TEXT NOT NULL, vector BLOB NOT NULL
 );
 CREATE INDEX IF NOT EXISTS records_scope ON records(store, namespace, wall_end);
+CREATE INDEX IF NOT EXISTS records_kind ON records(store, namespace, kind, wall_end);
 CREATE INDEX IF NOT EXISTS records_video ON records(video_id);
 CREATE VIRTUAL TABLE IF NOT EXISTS records_fts USING fts5(text, content='records', content_rowid='id');
 CREATE TRIGGER IF NOT EXISTS records_ai AFTER INSERT ON records BEGIN
@@ -53,6 +63,10 @@ COMMON_SHARE = 1 / 3
 # A dense search whose filter keeps at least this share of an index's vectors searches them
 # all and filters the nearest few, instead of listing every matching id for FAISS.
 POST_FILTER_SHARE = 0.25
+# A filter with no time window (a namespace's kinds up to the question) is taken as broad
+# without counting its rows: it is searched and filtered, in rounds that fetch this many
+# times more, and only a filter that keeps too few of the nearest falls back to ids.
+POST_FILTER_ROUNDS = 2
 
 
 def _ts(value: datetime) -> str:
@@ -71,30 +85,50 @@ def _row_to_record(row: sqlite3.Row) -> MemoryRecord:
 
 
 def _where(store: str, flt: RecordFilter, alias: str = "records") -> tuple[str, list]:
-    """Translate a RecordFilter to SQL; must agree with RecordFilter.matches."""
-    clauses, params = [f"{alias}.store = ?"], [store]
+    """Translate a RecordFilter to SQL; must agree with RecordFilter.matches. With ids or words, the
+    other columns are written `+col` so SQLite looks the ids up instead of scanning an index
+    of the namespace for them."""
+    col = f"+{alias}" if flt.ids is not None or flt.mentions is not None else alias
+    clauses, params = [f"{col}.store = ?"], [store]
     if flt.namespace is not None:
-        clauses.append(f"{alias}.namespace = ?"), params.append(flt.namespace)
+        clauses.append(f"{col}.namespace = ?"), params.append(flt.namespace)
     if flt.kinds is not None:
-        clauses.append(f"{alias}.kind IN ({','.join('?' * len(flt.kinds))})"), params.extend(flt.kinds)
+        clauses.append(f"{col}.kind IN ({','.join('?' * len(flt.kinds))})"), params.extend(flt.kinds)
     if flt.video_ids is not None:
-        clauses.append(f"{alias}.video_id IN ({','.join('?' * len(flt.video_ids))})")
+        clauses.append(f"{col}.video_id IN ({','.join('?' * len(flt.video_ids))})")
         params.extend(flt.video_ids)
     if flt.before is not None:
-        clauses.append(f"({alias}.wall_end < ? OR ({alias}.kind IN ({','.join('?' * len(SEEN_ON_KEYFRAMES))}) "
-                       f"AND {alias}.wall_start < ?))")
+        clauses.append(f"({col}.wall_end < ? OR ({col}.kind IN ({','.join('?' * len(SEEN_ON_KEYFRAMES))}) "
+                       f"AND {col}.wall_start < ?))")
         params.extend([_ts(flt.before), *SEEN_ON_KEYFRAMES, _ts(flt.before)])
     if flt.not_before is not None:
-        clauses.append(f"{alias}.wall_end >= ?"), params.append(_ts(flt.not_before))
+        clauses.append(f"{col}.wall_end >= ?"), params.append(_ts(flt.not_before))
     if flt.overlaps is not None:
-        clauses.append(f"{alias}.wall_start < ? AND {alias}.wall_end >= ?")
+        clauses.append(f"{col}.wall_start < ? AND {col}.wall_end >= ?")
         params.extend([_ts(flt.overlaps[1]), _ts(flt.overlaps[0])])
     if flt.ids is not None:
         clauses.append(f"{alias}.id IN ({','.join('?' * len(flt.ids))})"), params.extend(flt.ids)
     for key, value in flt.attrs:
         clauses.append(f"json_extract({alias}.attrs, ?) = ?")
         params.extend([f"$.{key}", value])
+    for key, values in flt.attrs_in:
+        clauses.append(f"EXISTS (SELECT 1 FROM json_each({alias}.attrs, ?) WHERE value IN "
+                       f"({','.join('?' * len(values))}))")
+        params.extend([f"$.{key}", *values])
+    if flt.mentions is not None:
+        groups = mention_groups(flt.mentions)
+        if not groups:
+            clauses.append("0")
+        else:
+            clauses.append(f"{alias}.id IN (SELECT rowid FROM records_fts WHERE records_fts MATCH ?)")
+            params.append(" OR ".join("(" + " AND ".join(f'"{w}"' for w in sorted(g)) + ")" for g in groups))
     return " AND ".join(clauses), params
+
+
+def _windowed(flt: RecordFilter) -> bool:
+    """Whether a filter narrows by more than namespace, kinds, equal attrs and question time."""
+    return bool(flt.attrs_in) or any(x is not None for x in (flt.not_before, flt.overlaps, flt.video_ids, flt.ids,
+                                                             flt.mentions))
 
 
 class _ReadWriteLock:
@@ -366,6 +400,8 @@ class SqliteFaissStore:
         self.name = name
         self._partitions: dict[str, MirroredIndex] = {}
         self._partitions_lock = threading.Lock()  # not the writer's: a question must not wait for a batch
+        self._distinct: dict[tuple, tuple[int, list]] = {}  # (keys, filter) -> (generation, first seen)
+        self._distinct_lock = threading.Lock()
         for legacy in (db.root / f"{name}.faiss", db.root / f"{name}.faiss.generation"):
             legacy.unlink(missing_ok=True)  # one index for every namespace, before partitions
 
@@ -445,14 +481,44 @@ class SqliteFaissStore:
     def distinct(self, keys: Sequence[str], flt: RecordFilter) -> list[tuple]:
         if not keys:
             return []
+        if _windowed(flt):
+            return [values for values, _, _ in self._first_seen(keys, flt)]
+        # Without a window only the question time varies between calls: the answer for all
+        # time is kept until the next commit, with when each combination became visible.
+        key, generation = (tuple(keys), replace(flt, before=None)), self.db.generation()
+        with self._distinct_lock:
+            cached = self._distinct.get(key)
+        if cached is None or cached[0] != generation:
+            cached = (generation, self._first_seen(keys, replace(flt, before=None)))
+            with self._distinct_lock:
+                self._distinct[key] = cached
+                while len(self._distinct) > 64:
+                    self._distinct.pop(next(iter(self._distinct)))
+        cut = _ts(flt.before) if flt.before is not None else None
+        return [values for values, visible, _ in cached[1] if cut is None or visible < cut]
+
+    def first_of(self, keys: Sequence[str], flt: RecordFilter) -> list[MemoryRecord]:
+        if not keys:
+            return []
+        firsts = [first for _, _, first in self._first_seen(keys, flt)]
+        by_id = {r.id: r for r in self.get(firsts)}
+        return [cut_at(by_id[i], flt.before) for i in firsts if i in by_id]
+
+    def _first_seen(self, keys: Sequence[str], flt: RecordFilter) -> list[tuple[tuple, str, int]]:
+        """Each distinct combination, in the order first seen, with the time its first record
+        became visible to a question (its end; its start for things seen on keyframes) and
+        the id of the first record."""
         where, params = _where(self.name, flt)
         columns = ", ".join(f"json_extract(attrs, ?) AS k{i}" for i in range(len(keys)))
         groups = ", ".join(f"k{i}" for i in range(len(keys)))
+        seen_on_keyframes = ",".join("?" * len(SEEN_ON_KEYFRAMES))
         rows = self.db.read(
-            f"SELECT {columns}, MIN(wall_start || printf('%020d', id)) AS first_seen FROM records "
-            f"WHERE {where} AND k0 IS NOT NULL GROUP BY {groups} ORDER BY first_seen",
-            [*(f"$.{key}" for key in keys), *params])
-        return [tuple(row[f"k{i}"] for i in range(len(keys))) for row in rows]
+            f"SELECT {columns}, MIN(wall_start || printf('%020d', id)) AS first_seen, "
+            f"MIN(CASE WHEN kind IN ({seen_on_keyframes}) THEN wall_start ELSE wall_end END) AS visible "
+            f"FROM records WHERE {where} AND k0 IS NOT NULL GROUP BY {groups} ORDER BY first_seen",
+            [*(f"$.{key}" for key in keys), *SEEN_ON_KEYFRAMES, *params])
+        return [(tuple(row[f"k{i}"] for i in range(len(keys))), row["visible"], int(row["first_seen"][-20:]))
+                for row in rows]
 
     def _candidate_ids(self, flt: RecordFilter) -> np.ndarray:
         where, params = _where(self.name, flt)
@@ -475,24 +541,26 @@ class SqliteFaissStore:
 
     def _search_index(self, mirror: MirroredIndex, query: np.ndarray, flt: RecordFilter,
                       k: int) -> list[tuple[int, float]] | None:
-        """Top-k within `flt` from one namespace's index: a filter that keeps most of its
+        """Top-k within `flt` from one namespace's index. A filter that keeps most of its
         vectors is applied to the nearest ones after searching all; a selective one is
-        handed to FAISS as ids."""
+        handed to FAISS as ids. Only a filter with a window (time, videos, ids) is counted
+        first: its rows are an index range away, where counting a whole namespace is not."""
         total = mirror.size()
         if total is None:
             return None
-        matching = self.count(flt) if flt.ids is None else len(flt.ids)
-        if not total or not matching or k <= 0:
+        if not total or k <= 0:
             return []
-        if flt.ids is None and matching >= POST_FILTER_SHARE * total:
-            return self._post_filtered(mirror, query, flt, k, total, matching)
-        return mirror.search(query, self._candidate_ids(flt), k)
-
-    def _post_filtered(self, mirror: MirroredIndex, query: np.ndarray, flt: RecordFilter, k: int, total: int,
-                       matching: int) -> list[tuple[int, float]] | None:
-        """Search every vector for the nearest `fetch`, keep those `flt` matches, and fetch
-        more until k are kept or the index is exhausted."""
-        fetch = min(total, max(4 * k, 2 * k * total // matching))
+        if flt.ids is not None:
+            return mirror.search(query, self._candidate_ids(flt), k)
+        rounds = POST_FILTER_ROUNDS
+        fetch = min(total, 4 * k)
+        if _windowed(flt):
+            matching = self.count(flt)
+            if not matching:
+                return []
+            if matching < POST_FILTER_SHARE * total:
+                return mirror.search(query, self._candidate_ids(flt), k)
+            rounds, fetch = None, min(total, max(fetch, 2 * k * total // matching))
         while True:
             found = mirror.search(query, None, fetch)
             if found is None:
@@ -502,6 +570,10 @@ class SqliteFaissStore:
             hits = [(i, s) for i, s in found if i in kept]
             if len(hits) >= k or fetch >= total:
                 return hits[:k]
+            if rounds is not None:
+                rounds -= 1
+                if rounds <= 0:  # the filter keeps few of the nearest: search only what it keeps
+                    return mirror.search(query, self._candidate_ids(flt), k)
             fetch = min(total, fetch * 4)
 
     def _search_rows(self, query: np.ndarray, flt: RecordFilter, k: int) -> list[tuple[int, float]]:
@@ -512,6 +584,7 @@ class SqliteFaissStore:
         terms = list(dict.fromkeys(w.lower() for w in _WORD.findall(text)))
         if not terms:
             return []
+        terms = [t for t in terms if t not in STOP] or terms
         where, params = _where(self.name, flt, alias="r")
         sql = (
             f"SELECT r.id AS rid, -bm25(records_fts) AS score FROM records_fts "

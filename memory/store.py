@@ -31,6 +31,10 @@ class RecordStore(Protocol):
         an operator list who spoke or what was seen without reading every record."""
         ...
 
+    def first_of(self, keys: Sequence[str], flt: RecordFilter) -> list[MemoryRecord]:
+        """The first record (by wall_start, then id) of each combination `distinct` lists."""
+        ...
+
     def search_dense(self, text: str, flt: RecordFilter, k: int) -> list[tuple[MemoryRecord, float]]:
         """Top-k by cosine similarity of `text` to record text, within `flt`."""
         ...

@@ -81,7 +81,7 @@ def test_sql_filters_agree_with_reference_semantics(db):
     records = [
         _rec(f"record {i}", rng.randint(0, 60), ns=rng.choice(["a", "b"]), video=rng.choice(["v1", "v2"]),
              kind=rng.choice(["utterance", "text"]), speaker=rng.choice(["S1", "S2"]),
-             room=rng.choice(["kitchen", "hall", "study"]))
+             room=rng.choice(["kitchen", "hall", "study"]), tags=rng.choice([[], ["red"], ["blue", "red"], ["blue"]]))
         for i in range(40)
     ]
     ids = db.stores["event"].add(records)
@@ -93,6 +93,8 @@ def test_sql_filters_agree_with_reference_semantics(db):
             video_ids=rng.choice([None, ("v2",)]), before=rng.choice([None, lo]),
             overlaps=rng.choice([None, (lo, lo + timedelta(minutes=10))]),
             attrs=rng.choice([(), (("speaker", "S1"),)]),
+            mentions=rng.choice([None, (("7",),), (("Record", "1"), ("12",)), (("-",),), (("missing",),)]),
+            attrs_in=rng.choice([(), (("room", ("hall", "study")),), (("tags", ("red",)),), (("room", ()),)]),
         )
         expected = sorted(r.id for r in stored if flt.matches(r))
         assert sorted(r.id for r in db.stores["event"].query(flt)) == expected

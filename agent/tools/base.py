@@ -3,9 +3,8 @@ plan's time window) and the result it returns."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
-from functools import cached_property
 from typing import Any
 
 from agent.plan import TimeSlot
@@ -44,6 +43,7 @@ class ToolContext:
     people_in: Callable[[str], list[str]] = lambda text: []  # person names a text mentions (NER)
     # dates a remembered sentence names, resolved against when it was said
     dates_in: Callable[[str, datetime], list[tuple[str, datetime]]] = lambda text, said_at: []
+    _recording_visits: dict[str | None, list[MemoryRecord]] = field(default_factory=dict, init=False, repr=False)
 
     def window(self) -> tuple[datetime | None, datetime | None]:
         """The plan's time slot as (after, before) on the wall clock; before never passes t_q."""
@@ -57,35 +57,42 @@ class ToolContext:
         return midnight + timedelta(hours=lo), min(midnight + timedelta(hours=hi), at)
 
     def records(self, kinds: tuple[str, ...], store: str = "event", after: datetime | None = None,
-                before: datetime | None = None) -> list[MemoryRecord]:
-        return order_by_time(self.operators.memory.store(store).query(self.filter(kinds, after, before)))
+                before: datetime | None = None, mentions: Sequence[str] | None = None) -> list[MemoryRecord]:
+        """This namespace's records of these kinds in the window; with `mentions`, only those
+        whose text has all the words of one of the phrases (found through the text index)."""
+        return order_by_time(self.operators.memory.store(store).query(self.filter(kinds, after, before, mentions)))
 
     def filter(self, kinds: tuple[str, ...], after: datetime | None = None,
-               before: datetime | None = None) -> RecordFilter:
+               before: datetime | None = None, mentions: Sequence[str] | None = None) -> RecordFilter:
         """This namespace's records of these kinds, never at or after t_q."""
         cut = min(before, self.at) if before and self.at else (before or self.at)
-        return RecordFilter(namespace=self.namespace, kinds=kinds, before=cut, not_before=after)
+        return RecordFilter(namespace=self.namespace, kinds=kinds, before=cut, not_before=after,
+                            mentions=None if mentions is None else tuple(tuple(m.split()) for m in mentions))
 
     def visits(self, after: datetime | None = None, before: datetime | None = None) -> list[MemoryRecord]:
         return self.records((PLACE_VISIT,), after=after, before=before)
 
-    @cached_property
-    def all_visits(self) -> list[MemoryRecord]:
-        """Every stay before t_q, read once per tool call (places, stays and their ends all need it)."""
-        return self.visits()
+    def visits_in_recording(self, video_id: str | None) -> list[MemoryRecord]:
+        """One recording's stays before t_q, read once per tool call (stays and their ends need them)."""
+        if video_id not in self._recording_visits:
+            flt = replace(self.filter((PLACE_VISIT,)), video_ids=(video_id,))
+            self._recording_visits[video_id] = order_by_time(self.operators.memory.store("event").query(flt))
+        return self._recording_visits[video_id]
 
     def known_places(self) -> list[str]:
-        return list(dict.fromkeys(v.attrs["place"] for v in self.all_visits if v.attrs.get("place")))
+        """Places visited before t_q, in the order first visited."""
+        return [place for (place,) in self.operators.memory.store("event").distinct(("place",), self.filter((PLACE_VISIT,)))
+                if place]
 
     def stay_at(self, record: MemoryRecord) -> MemoryRecord | None:
         """The stay (place visit) a moment happened in: the same recording's latest visit
         that began at or before it."""
-        visits = [v for v in self.all_visits if v.video_id == record.video_id and v.wall_start <= record.wall_start]
+        visits = [v for v in self.visits_in_recording(record.video_id) if v.wall_start <= record.wall_start]
         return visits[-1] if visits else None
 
     def left_at(self, stay: MemoryRecord) -> datetime:
         """When a stay ended: where the same recording next shows another place, else its last sighting."""
-        later = [v for v in self.all_visits if v.video_id == stay.video_id and v.wall_start >= stay.wall_end
+        later = [v for v in self.visits_in_recording(stay.video_id) if v.wall_start >= stay.wall_end
                  and v.attrs.get("place") != stay.attrs.get("place")]
         return later[0].wall_start if later else stay.wall_end
 

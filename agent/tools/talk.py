@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime
 
 from agent.plan import WEARER
 from agent.reasoning import evidence_text
@@ -12,6 +14,7 @@ from agent.tools.base import ToolContext, ToolResult, in_hours, moment_phrase
 from memory.conversation import CORRECTION_CUE
 from memory.records import ENTITY_SIGHTING, TEXT_SIGHTING, UTTERANCE, MemoryRecord
 from memory.scene import normalise
+from retrieval.operators import order_by_time
 
 READ_COSINE = 0.3  # a text block this close in meaning to the question is about it
 
@@ -127,22 +130,38 @@ def people(ctx: ToolContext) -> ToolResult:
     """Who the wearer talked with or saw in the window: named voices and named faces, in
     order of first appearance."""
     after, before = ctx.window()
-    turns = [r for r in ctx.records((UTTERANCE,), "event", after, before) if not _is_wearer(r)]
-    faces = [r for r in ctx.records((ENTITY_SIGHTING,), "entity", after, before)
-             if r.attrs.get("source") == "face" and r.attrs.get("person_id") is not None]
-    firsts: dict[str, MemoryRecord] = {}
-    for r in sorted(turns + faces, key=lambda r: r.wall_start):
-        name = r.attrs.get("speaker_name") if r.kind == UTTERANCE else r.attrs.get("name")
-        if name and in_hours(r.wall_start, ctx.time.hours):
-            firsts.setdefault(name, r)
-    turns = [r for r in turns if in_hours(r.wall_start, ctx.time.hours)]
+    firsts = _first_named(ctx, after, before)
     if not firsts:
+        turns = [r for r in ctx.records((UTTERANCE,), "event", after, before)
+                 if not _is_wearer(r) and in_hours(r.wall_start, ctx.time.hours)]
         voices = {r.attrs.get("speaker") for r in turns if r.attrs.get("speaker")}
         note = f"{len(voices)} unnamed voice(s)" if voices else "nobody talked in that window"
         return ToolResult("people", "", [Evidence(r, 0.5, "people") for r in turns[:3]], False, note=note)
     names = list(firsts)
     return ToolResult("people", ", ".join(names), [Evidence(r, 1.0, "people") for r in firsts.values()], True, names,
                       "named voices in the window")
+
+
+def _first_named(ctx: ToolContext, after: datetime | None, before: datetime | None) -> dict[str, MemoryRecord]:
+    """Each named voice's (not the wearer's) and named face's first record in the window,
+    in order of appearance. Over whole days the stores list the first of each name; within
+    hours of the day every record is read."""
+    memory = ctx.operators.memory
+    faces_only = (("source", "face"),)
+    if ctx.time.hours is None:
+        turns = memory.store("event").first_of(("speaker_name", "is_wearer"), ctx.filter((UTTERANCE,), after, before))
+        faces = memory.store("entity").first_of(
+            ("name", "person_id"), replace(ctx.filter((ENTITY_SIGHTING,), after, before), attrs=faces_only))
+    else:
+        turns = ctx.records((UTTERANCE,), "event", after, before)
+        faces = [r for r in ctx.records((ENTITY_SIGHTING,), "entity", after, before) if r.attrs.get("source") == "face"]
+    firsts: dict[str, MemoryRecord] = {}
+    named = [r for r in turns if not _is_wearer(r)] + [r for r in faces if r.attrs.get("person_id") is not None]
+    for r in sorted(named, key=lambda r: r.wall_start):
+        name = r.attrs.get("speaker_name") if r.kind == UTTERANCE else r.attrs.get("name")
+        if name and in_hours(r.wall_start, ctx.time.hours):
+            firsts.setdefault(name, r)
+    return firsts
 
 
 def speech_acts(ctx: ToolContext, act: str, speaker: str | None = None, topic: Sequence[str] = (),
@@ -152,11 +171,11 @@ def speech_acts(ctx: ToolContext, act: str, speaker: str | None = None, topic: S
     made to someone ("what did I tell Bob I'd send") is one said where that person spoke."""
     acts = ("commitment", "intention") if act == "commitment" else (act,)
     after, before = ctx.window()
-    turns = [r for r in ctx.records((UTTERANCE,), "event", after, before)
-             if any(a in r.attrs.get("acts", []) for a in acts)]
+    events, spoken = ctx.operators.memory.store("event"), ctx.filter((UTTERANCE,), after, before)
+    turns = order_by_time(events.query(replace(spoken, attrs_in=(("acts", acts),))))
     if listener and listener != WEARER:
-        heard = {r.video_id for r in ctx.records((UTTERANCE,), "event", after, before)
-                 if spoken_by(r, listener)}
+        names = tuple(n for (n,) in events.distinct(("speaker_name",), spoken) if n.lower() == listener.lower())
+        heard = {r.video_id for r in events.query(replace(spoken, attrs_in=(("speaker_name", names),)))} if names else set()
         turns = [r for r in turns if r.video_id in heard] or turns
     named = speaker and speaker != WEARER
     by_speaker = [r for r in turns if spoken_by(r, speaker)] if named else turns

@@ -3,6 +3,7 @@ was in, how many distinct things or visits there were."""
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import replace
 from datetime import timedelta
 
 from agent.question_nlp import PLACE_KINDS
@@ -111,10 +112,12 @@ def count(ctx: ToolContext, what: str) -> ToolResult:
         return ToolResult("count", f"{n} different place{'s' if n != 1 else ''}: {', '.join(firsts_at)}",
                           evidence(list(firsts_at.values()), "count"), n > 0, n, "distinct places visited")
     firsts: dict[str, MemoryRecord] = {}
-    for r in ctx.records((ENTITY_SIGHTING,), "entity", after, before):
-        key = r.attrs.get("entity", "")
-        if _same_thing(what, key):  # a detected thing counts once per instance, however often seen
-            firsts.setdefault(r.attrs.get("instance") or key, r)
+    store, seen = ctx.operators.memory.store("entity"), ctx.filter((ENTITY_SIGHTING,), after, before)
+    kinds = [key for (key,) in store.distinct(("entity",), seen) if _same_thing(what, key)]
+    # a detected thing counts once per instance, however often seen
+    instances = [r for key in kinds for r in store.first_of(("entity", "instance"), replace(seen, attrs=(("entity", key),)))]
+    for r in sorted(instances, key=lambda r: (r.wall_start, r.id or 0)):
+        firsts.setdefault(r.attrs.get("instance") or r.attrs["entity"], r)
     n = len(firsts)
     noun = singular(what.split()[-1]) if what else "thing"
     looks = Counter(_named(r) for r in firsts.values())

@@ -38,11 +38,14 @@ def where_was_i(ctx: ToolContext) -> ToolResult:
 def moments(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = ()) -> list[MemoryRecord]:
     """Fine records mentioning any of the terms, inside the window, hours and places asked."""
     after, before = ctx.window()
-    wanted = {normalise(t) for t in terms if t}
+    wanted = {normalise(t) for t in terms if t} - {""}
+    if not wanted:
+        return []
     found = []
-    for r in ctx.records(FINE_KINDS[:2], "event", after, before) + ctx.records((ENTITY_SIGHTING,), "entity", after, before):
+    for r in (ctx.records(FINE_KINDS[:2], "event", after, before, mentions=wanted)
+              + ctx.records((ENTITY_SIGHTING,), "entity", after, before, mentions=wanted)):
         words = set(normalise(r.text).split()) | set(normalise(r.attrs.get("entity", "")).split())
-        if not wanted or not any(w in words or all(x in words for x in w.split()) for w in wanted):
+        if not any(w in words or all(x in words for x in w.split()) for w in wanted):
             continue
         if not in_hours(r.wall_start, ctx.time.hours):
             continue
