@@ -11,9 +11,9 @@ from datetime import date
 from agent.plan import WEARER, QueryPlan
 from agent.reasoning import Draft, coverage, evidence_text
 from agent.state import Evidence
-from agent.text import NUMBER_WORDS
 from agent.tools import bare, option_steps
 from agent.tools.base import ToolResult
+from memory.language import NUMBER_WORDS
 from memory.records import TEXT_SIGHTING, UTTERANCE
 from memory.scene import normalise
 

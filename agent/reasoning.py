@@ -12,8 +12,9 @@ from collections.abc import Sequence
 import numpy as np
 
 from agent.state import Evidence
-from agent.text import NUMBER_WORDS, content_words
+from agent.text import content_words
 from memory.embedding import TextEmbedder
+from memory.language import NUMBER_WORDS
 from memory.records import TEXT_SIGHTING, MemoryRecord
 
 _NUMBER_WORDS = {w: str(n) for w, n in NUMBER_WORDS.items()} | {"half": "30", "quarter": "15"}

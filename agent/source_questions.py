@@ -17,7 +17,8 @@ import re
 from dataclasses import dataclass, field
 
 from agent.intents import NearestExamples
-from agent.text import NUMBER_WORDS, ordinal_of
+from agent.text import ordinal_of
+from memory.language import NUMBER_WORDS
 
 WHICH_RE = re.compile(r"which of these (?:happens|happened|occurs) in (?P<target>.+?)\s*\?", re.I)
 ORDER_RE = re.compile(r"in (?P<target>.+?),\s*in (?:what|which) order do these (?:happen|occur)", re.I)

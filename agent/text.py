@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from memory.language import NUMBER_WORDS, STOP
+from memory.language import STOP
 
 ORDINAL_WORDS = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
 _ORDINAL_DIGITS = re.compile(r"(\d{1,2})(?:st|nd|rd|th)")

@@ -70,6 +70,7 @@ class RecordFilter:
     ids: tuple[int, ...] | None = None
     # the text holds every word of at least one group (words as `text_words` reads them)
     mentions: tuple[tuple[str, ...], ...] | None = None
+    hours: tuple[float, float] | None = None  # wall_start's time of day, in hours, is in [lo, hi)
 
     def matches(self, record: MemoryRecord) -> bool:
         """Reference semantics; SQL implementations must agree with this."""
@@ -94,11 +95,18 @@ class RecordFilter:
             words = text_words(record.text)
             if not any(group <= words for group in mention_groups(self.mentions)):
                 return False
+        if self.hours is not None and not self.hours[0] <= hour_of_day(record.wall_start) < self.hours[1]:
+            return False
         for key, values in self.attrs_in:
             held = record.attrs.get(key)
             if not any(item in values for item in (held if isinstance(held, list) else [held])):
                 return False
         return all(record.attrs.get(key) == value for key, value in self.attrs)
+
+
+def hour_of_day(when: datetime) -> float:
+    """The time of day in hours, to the minute (13.5 is half past one)."""
+    return when.hour + when.minute / 60
 
 
 _TOKEN = re.compile(r"[^\W_]+")

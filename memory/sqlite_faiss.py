@@ -111,6 +111,11 @@ def _where(store: str, flt: RecordFilter, alias: str = "records") -> tuple[str, 
     for key, value in flt.attrs:
         clauses.append(f"json_extract({alias}.attrs, ?) = ?")
         params.extend([f"$.{key}", value])
+    if flt.hours is not None:  # wall_start is fixed-width ISO text: hours at 12, minutes at 15
+        hour = (f"(CAST(substr({alias}.wall_start, 12, 2) AS INTEGER) + "
+                f"CAST(substr({alias}.wall_start, 15, 2) AS INTEGER) / 60.0)")
+        clauses.append(f"{hour} >= ? AND {hour} < ?")
+        params.extend([float(flt.hours[0]), float(flt.hours[1])])
     for key, values in flt.attrs_in:
         clauses.append(f"EXISTS (SELECT 1 FROM json_each({alias}.attrs, ?) WHERE value IN "
                        f"({','.join('?' * len(values))}))")
@@ -128,7 +133,7 @@ def _where(store: str, flt: RecordFilter, alias: str = "records") -> tuple[str, 
 def _windowed(flt: RecordFilter) -> bool:
     """Whether a filter narrows by more than namespace, kinds, equal attrs and question time."""
     return bool(flt.attrs_in) or any(x is not None for x in (flt.not_before, flt.overlaps, flt.video_ids, flt.ids,
-                                                             flt.mentions))
+                                                             flt.mentions, flt.hours))
 
 
 class _ReadWriteLock:

@@ -224,7 +224,7 @@ def _stale_index_files(memory: Memory, rows: dict[str, list[tuple]]) -> list[str
     A file whose generation says it is current must hold exactly the store's rows."""
     generation, stale = memory.db.generation(), []
     for name in STORES:
-        for namespace, mirror in memory.store(name).partitions().items():
+        for mirror in memory.store(name).partitions().values():
             path, marker = mirror.path, mirror.generation_path
             if not path.exists() or not marker.exists() or marker.read_text() != str(generation):
                 stale.append(name)

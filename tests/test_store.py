@@ -95,6 +95,7 @@ def test_sql_filters_agree_with_reference_semantics(db):
             attrs=rng.choice([(), (("speaker", "S1"),)]),
             mentions=rng.choice([None, (("7",),), (("Record", "1"), ("12",)), (("-",),), (("missing",),)]),
             attrs_in=rng.choice([(), (("room", ("hall", "study")),), (("tags", ("red",)),), (("room", ()),)]),
+            hours=rng.choice([None, (8.25, 8.5), (8.5, 24.0)]),
         )
         expected = sorted(r.id for r in stored if flt.matches(r))
         assert sorted(r.id for r in db.stores["event"].query(flt)) == expected

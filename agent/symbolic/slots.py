@@ -13,7 +13,8 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from agent.text import NUMBER_WORDS, ORDINAL_WORDS, ordinal_of
+from agent.text import ORDINAL_WORDS, ordinal_of
+from memory.language import NUMBER_WORDS
 
 SCENE_WORDS = {"scene", "scenes", "grid", "grids", "refresh", "refreshes"}
 _SKIP = {"and", "or", "&", "the", "between", ","}  # between the numbers of one scene reference

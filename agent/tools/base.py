@@ -10,7 +10,15 @@ from typing import Any
 from agent.plan import TimeSlot
 from agent.state import Evidence
 from agent.text import STOP
-from memory.records import ENTITY_SIGHTING, PLACE_VISIT, TEXT_SIGHTING, UTTERANCE, MemoryRecord, RecordFilter
+from memory.records import (
+    ENTITY_SIGHTING,
+    PLACE_VISIT,
+    TEXT_SIGHTING,
+    UTTERANCE,
+    MemoryRecord,
+    RecordFilter,
+    hour_of_day,
+)
 from memory.scene import normalise
 from retrieval.operators import MemoryOperators, order_by_time
 from retrieval.search import HybridRetriever, SearchQuery
@@ -62,11 +70,12 @@ class ToolContext:
         whose text has all the words of one of the phrases (found through the text index)."""
         return order_by_time(self.operators.memory.store(store).query(self.filter(kinds, after, before, mentions)))
 
-    def filter(self, kinds: tuple[str, ...], after: datetime | None = None,
-               before: datetime | None = None, mentions: Sequence[str] | None = None) -> RecordFilter:
-        """This namespace's records of these kinds, never at or after t_q."""
+    def filter(self, kinds: tuple[str, ...], after: datetime | None = None, before: datetime | None = None,
+               mentions: Sequence[str] | None = None, hours: tuple[float, float] | None = None) -> RecordFilter:
+        """This namespace's records of these kinds, never at or after t_q; with `hours`, only
+        those begun in that span of the day."""
         cut = min(before, self.at) if before and self.at else (before or self.at)
-        return RecordFilter(namespace=self.namespace, kinds=kinds, before=cut, not_before=after,
+        return RecordFilter(namespace=self.namespace, kinds=kinds, before=cut, not_before=after, hours=hours,
                             mentions=None if mentions is None else tuple(tuple(m.split()) for m in mentions))
 
     def visits(self, after: datetime | None = None, before: datetime | None = None) -> list[MemoryRecord]:
@@ -129,7 +138,7 @@ class ToolContext:
 
 def in_hours(when: datetime, hours: tuple[float, float] | None) -> bool:
     """Whether a moment falls in a span of the day (a meal, a part of the day); None is any time."""
-    return hours is None or hours[0] <= when.hour + when.minute / 60 < hours[1]
+    return hours is None or hours[0] <= hour_of_day(when) < hours[1]
 
 
 def evidence(records: Sequence[MemoryRecord], why: str) -> list[Evidence]:

@@ -143,24 +143,16 @@ def people(ctx: ToolContext) -> ToolResult:
 
 
 def _first_named(ctx: ToolContext, after: datetime | None, before: datetime | None) -> dict[str, MemoryRecord]:
-    """Each named voice's (not the wearer's) and named face's first record in the window,
-    in order of appearance. Over whole days the stores list the first of each name; within
-    hours of the day every record is read."""
-    memory = ctx.operators.memory
-    faces_only = (("source", "face"),)
-    if ctx.time.hours is None:
-        turns = memory.store("event").first_of(("speaker_name", "is_wearer"), ctx.filter((UTTERANCE,), after, before))
-        faces = memory.store("entity").first_of(
-            ("name", "person_id"), replace(ctx.filter((ENTITY_SIGHTING,), after, before), attrs=faces_only))
-    else:
-        turns = ctx.records((UTTERANCE,), "event", after, before)
-        faces = [r for r in ctx.records((ENTITY_SIGHTING,), "entity", after, before) if r.attrs.get("source") == "face"]
+    """Each named voice's (not the wearer's) and named face's first record in the window
+    and hours of the day, in order of appearance."""
+    memory, hours = ctx.operators.memory, ctx.time.hours
+    turns = memory.store("event").first_of(("speaker_name", "is_wearer"), ctx.filter((UTTERANCE,), after, before, hours=hours))
+    faces = memory.store("entity").first_of(("name", "person_id"), replace(
+        ctx.filter((ENTITY_SIGHTING,), after, before, hours=hours), attrs=(("source", "face"),)))
     firsts: dict[str, MemoryRecord] = {}
     named = [r for r in turns if not _is_wearer(r)] + [r for r in faces if r.attrs.get("person_id") is not None]
     for r in sorted(named, key=lambda r: r.wall_start):
-        name = r.attrs.get("speaker_name") if r.kind == UTTERANCE else r.attrs.get("name")
-        if name and in_hours(r.wall_start, ctx.time.hours):
-            firsts.setdefault(name, r)
+        firsts.setdefault(r.attrs["speaker_name"] if r.kind == UTTERANCE else r.attrs["name"], r)
     return firsts
 
 
@@ -180,7 +172,10 @@ def speech_acts(ctx: ToolContext, act: str, speaker: str | None = None, topic: S
     named = speaker and speaker != WEARER
     by_speaker = [r for r in turns if spoken_by(r, speaker)] if named else turns
     if not by_speaker and topic:  # the act was not recognised in the transcript ("let's meet at 5"): match the topic
-        everyone = ctx.records((UTTERANCE,), "event", after, before)
+        stems = {w.rstrip("s") for t in topic for w in normalise(t).split()} - {""}
+        # the index finds the turns holding a topic word as `_overlap` reads it ("book", "books")
+        everyone = ctx.records((UTTERANCE,), "event", after, before,
+                               mentions=[stem + tail for stem in stems for tail in ("", "s", "ss")])
         by_speaker = [r for r in everyone if (not named or spoken_by(r, speaker)) and _overlap(topic, r.text) > 0]
     turns = by_speaker or turns  # a voice memory never named: anyone's
     if topic:

@@ -8,7 +8,7 @@ from datetime import timedelta
 
 from agent.question_nlp import PLACE_KINDS
 from agent.state import Evidence
-from agent.tools.base import ToolContext, ToolResult, evidence, in_hours
+from agent.tools.base import ToolContext, ToolResult, evidence
 from memory.records import ENTITY_SIGHTING, MemoryRecord
 from memory.scene import normalise, plural, singular, words_of
 
@@ -131,9 +131,9 @@ def seen(ctx: ToolContext) -> ToolResult:
     sighting first."""
     after, before = ctx.window()
     firsts: dict[str, MemoryRecord] = {}
-    for r in ctx.records((ENTITY_SIGHTING,), "entity", after, before):
-        if in_hours(r.wall_start, ctx.time.hours):
-            firsts.setdefault(r.attrs.get("entity", r.text), r)
+    in_window = ctx.filter((ENTITY_SIGHTING,), after, before, hours=ctx.time.hours)
+    for r in ctx.operators.memory.store("entity").first_of(("entity",), in_window):
+        firsts.setdefault(r.attrs["entity"], r)
     if not firsts:
         return ToolResult("seen", "", [], False, note="nothing seen in that window")
     return ToolResult("seen", f"You saw {', '.join(firsts)}", evidence(list(firsts.values())[:6], "seen"), True,
