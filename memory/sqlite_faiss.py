@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 
 import numpy as np
@@ -44,6 +44,7 @@ CREATE TABLE IF NOT EXISTS records (
 );
 CREATE INDEX IF NOT EXISTS records_scope ON records(store, namespace, wall_end);
 CREATE INDEX IF NOT EXISTS records_kind ON records(store, namespace, kind, wall_end);
+CREATE INDEX IF NOT EXISTS records_entity ON records(store, namespace, json_extract(attrs, '$.entity'));
 CREATE INDEX IF NOT EXISTS records_video ON records(video_id);
 CREATE VIRTUAL TABLE IF NOT EXISTS records_fts USING fts5(text, content='records', content_rowid='id');
 CREATE TRIGGER IF NOT EXISTS records_ai AFTER INSERT ON records BEGIN
@@ -57,6 +58,7 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 """
 _COLUMNS = "id, store, kind, namespace, text, video_id, start, end, wall_start, wall_end, keyframes, attrs"
 _WORD = re.compile(r"[A-Za-z0-9]+")
+_PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 # A word in more than this share of all rows ("the", "i", "was") ranks nothing and makes
 # BM25 visit most of the index, so a lexical query leaves it out.
 COMMON_SHARE = 1 / 3
@@ -84,10 +86,11 @@ def _row_to_record(row: sqlite3.Row) -> MemoryRecord:
     )
 
 
-def _where(store: str, flt: RecordFilter, alias: str = "records") -> tuple[str, list]:
+def _where(store: str, flt: RecordFilter, alias: str = "records", longest: float | None = None) -> tuple[str, list]:
     """Translate a RecordFilter to SQL; must agree with RecordFilter.matches. With ids or words, the
     other columns are written `+col` so SQLite looks the ids up instead of scanning an index
-    of the namespace for them."""
+    of the namespace for them. `longest` (seconds no matching record outlasts) bounds the
+    end of a record the question time cuts, so the time index is read over the window only."""
     col = f"+{alias}" if flt.ids is not None or flt.mentions is not None else alias
     clauses, params = [f"{col}.store = ?"], [store]
     if flt.namespace is not None:
@@ -101,16 +104,22 @@ def _where(store: str, flt: RecordFilter, alias: str = "records") -> tuple[str, 
         clauses.append(f"({col}.wall_end < ? OR ({col}.kind IN ({','.join('?' * len(SEEN_ON_KEYFRAMES))}) "
                        f"AND {col}.wall_start < ?))")
         params.extend([_ts(flt.before), *SEEN_ON_KEYFRAMES, _ts(flt.before)])
+        if longest is not None and flt.ids is None:
+            clauses.append(f"{col}.wall_end < ?"), params.append(_ts(flt.before + timedelta(seconds=longest + 1)))
     if flt.not_before is not None:
         clauses.append(f"{col}.wall_end >= ?"), params.append(_ts(flt.not_before))
     if flt.overlaps is not None:
         clauses.append(f"{col}.wall_start < ? AND {col}.wall_end >= ?")
         params.extend([_ts(flt.overlaps[1]), _ts(flt.overlaps[0])])
+        if longest is not None and flt.ids is None:
+            clauses.append(f"{col}.wall_end < ?"), params.append(_ts(flt.overlaps[1] + timedelta(seconds=longest + 1)))
     if flt.ids is not None:
         clauses.append(f"{alias}.id IN ({','.join('?' * len(flt.ids))})"), params.extend(flt.ids)
     for key, value in flt.attrs:
-        clauses.append(f"json_extract({alias}.attrs, ?) = ?")
-        params.extend([f"$.{key}", value])
+        if _PLAIN_KEY.fullmatch(key):  # written out, so an index on the expression can serve it
+            clauses.append(f"json_extract({alias}.attrs, '$.{key}') = ?"), params.append(value)
+        else:
+            clauses.append(f"json_extract({alias}.attrs, ?) = ?"), params.extend([f"$.{key}", value])
     if flt.hours is not None:  # wall_start is fixed-width ISO text: hours at 12, minutes at 15
         hour = (f"(CAST(substr({alias}.wall_start, 12, 2) AS INTEGER) + "
                 f"CAST(substr({alias}.wall_start, 15, 2) AS INTEGER) / 60.0)")
@@ -217,6 +226,8 @@ class MemoryDatabase:
         self._mirrors_lock = threading.Lock()  # not the writer's: a reader may add an index during a batch
         self._row_count: tuple[int, int] | None = None  # (generation, rows), for the common-word share
         self.stores = {name: SqliteFaissStore(self, name) for name in STORE_NAMES}
+        self._durations_kept = False
+        self._keep_durations()
         self._reembed_if_model_changed()
 
     def _reembed_if_model_changed(self) -> None:
@@ -300,6 +311,36 @@ class MemoryDatabase:
             conn.commit()  # ends the read transaction
             with self._readers_lock:
                 self._idle_views.append(conn)
+
+    def note_durations(self, store: str, records: Sequence[MemoryRecord]) -> None:
+        """Inside a write: keep, per store and kind, the longest span any record has had."""
+        longest: dict[str, float] = {}
+        for r in records:
+            longest[r.kind] = max(longest.get(r.kind, 0.0), (r.wall_end - r.wall_start).total_seconds())
+        self.conn.executemany(
+            "INSERT INTO meta(key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET "
+            "value = MAX(CAST(value AS REAL), CAST(excluded.value AS REAL))",
+            [(f"longest:{store}:{kind}", str(seconds)) for kind, seconds in longest.items()])
+
+    def longest(self, store: str, kinds: Sequence[str] | None) -> float | None:
+        """Seconds no record of these kinds (any kind: None) in this store has outlasted, as
+        of the caller's commit; None when not known (a database from before it was kept)."""
+        if not self._durations_kept:
+            return None
+        rows = self.read("SELECT key, value FROM meta WHERE key >= ? AND key < ?",
+                         (f"longest:{store}:", f"longest:{store};"))
+        spans = {r["key"].split(":", 2)[2]: float(r["value"]) for r in rows}
+        return max((spans.get(k, 0.0) for k in (spans if kinds is None else kinds)), default=0.0)
+
+    def _keep_durations(self) -> None:
+        """Once per database: the longest span per store and kind, from the records held."""
+        if self.conn.execute("SELECT 1 FROM meta WHERE key='durations_kept'").fetchone() is None:
+            with self.batch():
+                self.conn.execute(
+                    "INSERT OR REPLACE INTO meta(key, value) SELECT 'longest:' || store || ':' || kind, "
+                    "MAX((julianday(wall_end) - julianday(wall_start)) * 86400.0) FROM records GROUP BY store, kind")
+                self.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('durations_kept', '1')")
+        self._durations_kept = True
 
     def row_count(self) -> int:
         """Rows in all stores as of the caller's commit (counted once per generation)."""
@@ -436,6 +477,9 @@ class SqliteFaissStore:
         rows = self.db.read("SELECT vector FROM records LIMIT 1")
         return len(rows[0]["vector"]) // 4 if rows else (self.db.embedder.dim or 384)
 
+    def _sql(self, flt: RecordFilter, alias: str = "records") -> tuple[str, list]:
+        return _where(self.name, flt, alias, self.db.longest(self.name, flt.kinds))
+
     def rebuild_index(self) -> None:
         for mirror in self.partitions().values():
             mirror.rebuild()
@@ -464,6 +508,7 @@ class SqliteFaissStore:
                          vector.tobytes()),
                     )
                     ids.append(int(cursor.lastrowid))
+                self.db.note_durations(self.name, records)
                 for namespace, mirror in mirrors.items():
                     rows = [j for j, owner in enumerate(namespaces) if owner == namespace]
                     mirror.stage_add([ids[j] for j in rows], np.asarray(vectors)[rows])
@@ -473,14 +518,14 @@ class SqliteFaissStore:
         return self.query(RecordFilter(ids=tuple(ids))) if ids else []
 
     def query(self, flt: RecordFilter, limit: int | None = None) -> list[MemoryRecord]:
-        where, params = _where(self.name, flt)
+        where, params = self._sql(flt)
         sql = f"SELECT {_COLUMNS} FROM records WHERE {where} ORDER BY wall_start, id"
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
         return [cut_at(_row_to_record(r), flt.before) for r in self.db.read(sql, params)]
 
     def count(self, flt: RecordFilter) -> int:
-        where, params = _where(self.name, flt)
+        where, params = self._sql(flt)
         return self.db.read(f"SELECT COUNT(*) FROM records WHERE {where}", params)[0][0]
 
     def distinct(self, keys: Sequence[str], flt: RecordFilter) -> list[tuple]:
@@ -513,7 +558,7 @@ class SqliteFaissStore:
         """Each distinct combination, in the order first seen, with the time its first record
         became visible to a question (its end; its start for things seen on keyframes) and
         the id of the first record."""
-        where, params = _where(self.name, flt)
+        where, params = self._sql(flt)
         columns = ", ".join(f"json_extract(attrs, ?) AS k{i}" for i in range(len(keys)))
         groups = ", ".join(f"k{i}" for i in range(len(keys)))
         seen_on_keyframes = ",".join("?" * len(SEEN_ON_KEYFRAMES))
@@ -526,7 +571,7 @@ class SqliteFaissStore:
                 for row in rows]
 
     def _candidate_ids(self, flt: RecordFilter) -> np.ndarray:
-        where, params = _where(self.name, flt)
+        where, params = self._sql(flt)
         return np.array([r[0] for r in self.db.read(f"SELECT id FROM records WHERE {where}", params)], dtype=np.int64)
 
     def search_dense(self, text: str, flt: RecordFilter, k: int) -> list[tuple[MemoryRecord, float]]:
@@ -570,7 +615,7 @@ class SqliteFaissStore:
             found = mirror.search(query, None, fetch)
             if found is None:
                 return None
-            where, params = _where(self.name, replace(flt, ids=tuple(i for i, _ in found)))
+            where, params = self._sql(replace(flt, ids=tuple(i for i, _ in found)))
             kept = {r[0] for r in self.db.read(f"SELECT id FROM records WHERE {where}", params)}
             hits = [(i, s) for i, s in found if i in kept]
             if len(hits) >= k or fetch >= total:
@@ -582,7 +627,7 @@ class SqliteFaissStore:
             fetch = min(total, fetch * 4)
 
     def _search_rows(self, query: np.ndarray, flt: RecordFilter, k: int) -> list[tuple[int, float]]:
-        where, params = _where(self.name, flt)
+        where, params = self._sql(flt)
         return exact_top(self.db.read(f"SELECT id, vector FROM records WHERE {where}", params), query, k)
 
     def search_lexical(self, text: str, flt: RecordFilter, k: int) -> list[tuple[MemoryRecord, float]]:
@@ -590,7 +635,7 @@ class SqliteFaissStore:
         if not terms:
             return []
         terms = [t for t in terms if t not in STOP] or terms
-        where, params = _where(self.name, flt, alias="r")
+        where, params = self._sql(flt, alias="r")
         sql = (
             f"SELECT r.id AS rid, -bm25(records_fts) AS score FROM records_fts "
             f"JOIN records r ON r.id = records_fts.rowid "
@@ -605,7 +650,7 @@ class SqliteFaissStore:
 
     def delete(self, flt: RecordFilter) -> int:
         with self.db.lock, self.db.writing():  # the ids are read inside the write transaction
-            where, params = _where(self.name, flt)
+            where, params = self._sql(flt)
             rows = self.db.read(f"SELECT id, namespace FROM records WHERE {where}", params)
             for namespace in dict.fromkeys(r["namespace"] for r in rows):
                 self.partition(namespace).stage_remove(
