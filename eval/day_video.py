@@ -16,8 +16,8 @@ import av
 import numpy as np
 
 from eval.media import BOX_CLIP, BUNNY_TRAILER, CALL_AUDIO, CAMPUS_CLIP, CUP_CLIP, TED_CLIP, fetch
+from eval.synthetic.render import AUDIO_RATE, mux_audio
 
-AUDIO_RATE = 16_000
 PICTURES = (CAMPUS_CLIP, BOX_CLIP, TED_CLIP, CUP_CLIP, BUNNY_TRAILER)
 VOICES = (TED_CLIP, CALL_AUDIO)
 
@@ -50,19 +50,13 @@ def make_day_video(path: Path, seconds: float, speech_share: float = 0.3, size: 
         if vs.codec_context.name == "libx264":
             vs.options = {"crf": "23", "preset": "veryfast"}
         aus = container.add_stream("aac", rate=AUDIO_RATE, layout="mono")
-        done, chunk = 0, 1024
+        done = 0
         for i in range(n_frames):
             rgb = next(sources[(i // scene_frames) % len(sources)])
             frame = av.VideoFrame.from_ndarray(rgb, format="rgb24").reformat(format="yuv420p")
             frame.pts = i
             container.mux(vs.encode(frame))
-            until = len(audio) if i == n_frames - 1 else min(len(audio), int((i + 1) / fps * AUDIO_RATE))
-            while done < until:
-                samples = audio[done:done + chunk]
-                aframe = av.AudioFrame.from_ndarray(samples[None, :], format="fltp", layout="mono")
-                aframe.sample_rate, aframe.pts = AUDIO_RATE, done
-                container.mux(aus.encode(aframe))
-                done += len(samples)
+            done = mux_audio(container, aus, audio, done, int((i + 1) / fps * AUDIO_RATE), last=i == n_frames - 1)
         container.mux(vs.encode(None))
         container.mux(aus.encode(None))
     return DayVideo(path, n_frames / fps, speech)

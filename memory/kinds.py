@@ -30,8 +30,9 @@ class Kinds:
         self.model_dir = model_dir
         self._lock = threading.RLock()  # nltk's reader seeks shared files: one query at a time
 
-    @property
+    @cached_property
     def available(self) -> bool:
+        """Decided once: it is asked for every printed line an ingest reads."""
         return self.model_dir is not None and installed(self.model_dir)
 
     @cached_property

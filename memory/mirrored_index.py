@@ -19,6 +19,8 @@ from typing import TYPE_CHECKING
 import faiss
 import numpy as np
 
+from memory import vector_index
+
 if TYPE_CHECKING:
     from memory.sqlite_faiss import MemoryDatabase
 
@@ -49,7 +51,7 @@ class MirroredIndex:
         self.generation_path = path.with_name(path.name + ".generation")
         self.source, self.params = source, tuple(params)
         self._default_dim = dim
-        self._index: faiss.IndexIDMap2 | None = None
+        self._index: faiss.Index | None = None
         self._loaded_at: int | None = None  # the generation the in-memory index reflects
         self._dirty = False
         # FAISS may not be searched while it is changed; held for one index operation only.
@@ -58,12 +60,12 @@ class MirroredIndex:
         self._staged: list[tuple[np.ndarray, np.ndarray | None]] = []  # (ids, vectors) added, or (ids, None) removed
 
     @property
-    def index(self) -> faiss.IndexIDMap2:
+    def index(self) -> faiss.Index:
         """The index of the last commit; use it under `lock`."""
         with self.lock:
             return self.as_of(self.db.generation())
 
-    def as_of(self, generation: int) -> faiss.IndexIDMap2 | None:
+    def as_of(self, generation: int) -> faiss.Index | None:
         """Under `lock`: the index as of `generation`, loaded on first use or when another
         process has committed since; None when it already holds a later commit (a view that
         began before it), which then reads vectors from SQLite instead."""
@@ -84,15 +86,11 @@ class MirroredIndex:
             index = self.as_of(self.db.generation())
             if index is None:
                 return None
-            params = None
-            k = min(k, int(index.ntotal))
-            if candidates is not None:
-                params = faiss.SearchParameters(sel=faiss.IDSelectorBatch(candidates))
-                k = min(k, int(candidates.size))
+            k = min(k, int(index.ntotal), int(candidates.size) if candidates is not None else k)
             if k <= 0:
                 return []
-            scores, ids = index.search(np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1), k, params=params)
-        return [(int(i), float(s)) for i, s in zip(ids[0], scores[0]) if i >= 0]
+            scores, ids = vector_index.search(index, query, k, candidates)
+        return [(int(i), float(s)) for i, s in zip(ids, scores) if i >= 0]
 
     def stage_add(self, ids: Sequence[int], vectors: np.ndarray) -> None:
         with self.lock:
@@ -136,7 +134,7 @@ class MirroredIndex:
             return len(rows[0]["vector"]) // 4
         return self._default_dim() if self._default_dim else 0
 
-    def _load_or_rebuild(self) -> faiss.IndexIDMap2:
+    def _load_or_rebuild(self) -> faiss.Index:
         if self.path.exists() and self._written_at() == self.db.generation():
             try:
                 index = faiss.read_index(str(self.path))
@@ -152,13 +150,10 @@ class MirroredIndex:
         except (OSError, ValueError):
             return None
 
-    def _build_from_sqlite(self) -> faiss.IndexIDMap2:
-        index = faiss.IndexIDMap2(faiss.IndexFlatIP(self._dim()))
+    def _build_from_sqlite(self) -> faiss.Index:
         ids, vectors = ids_and_vectors(self.db.read(self.source, self.params))
-        if ids.size:
-            index.add_with_ids(vectors, ids)
         self._dirty = True
-        return index
+        return vector_index.build_index(self._dim(), ids, vectors)
 
     def rebuild(self) -> None:
         with self.db.lock, self.lock:
@@ -172,6 +167,8 @@ class MirroredIndex:
                 return
             if self.db.in_batch:
                 return  # written once the batch has committed
+            if vector_index.outgrown(self._index):  # once per growth step: seconds of training for IVF
+                self._index = vector_index.build_index(self._index.d, *vector_index.contents(self._index))
             tmp = self.path.with_name(self.path.name + ".tmp")
             faiss.write_index(self._index, str(tmp))
             os.replace(tmp, self.path)

@@ -24,9 +24,9 @@ def contents(memory) -> dict[str, list[tuple]]:
 
 
 def faiss_ids(index) -> np.ndarray:
-    import faiss
+    from memory.vector_index import index_ids
 
-    return faiss.vector_to_array(index.id_map)
+    return index_ids(index)
 
 
 def indexed_ids(store) -> list[int]:

@@ -284,3 +284,36 @@ def test_each_namespace_has_its_own_index_file_and_a_write_leaves_the_others_alo
     # a search over every namespace merges their indexes by score
     assert [r.text for r, _ in store.search_dense("dentist appointment", RecordFilter(), 1)] == ["alice calls the dentist"]
     assert [r.namespace for r, _ in store.search_dense("bike", RecordFilter(), 3)][0] == "bob"
+
+
+def test_a_partition_past_the_threshold_becomes_an_inverted_file_and_stays_in_step(tmp_path, embedder, monkeypatch):
+    """Grown past `APPROXIMATE_FROM`, a namespace's index is rebuilt as IVF (flat codes, so
+    scores stay exact); it takes later adds and deletes, is written and read back as IVF,
+    and answers like exact search (few lists here, so every one is probed)."""
+    import faiss
+
+    from memory import vector_index
+
+    monkeypatch.setattr(vector_index, "APPROXIMATE_FROM", 40)
+    db = MemoryDatabase(tmp_path, embedder)
+    store = db.stores["event"]
+    words = ["keys", "milk", "dentist", "scissors", "train", "garden", "laptop", "coffee"]
+    rng = random.Random(5)
+    store.add([_rec(f"{rng.choice(words)} {rng.choice(words)} {i}", i % 50) for i in range(30)])
+    assert vector_index.describe(store.partition("me").index) == "Flat"
+    store.add([_rec(f"{rng.choice(words)} {rng.choice(words)} {i}", i % 50) for i in range(30, 60)])
+    assert vector_index.describe(store.partition("me").index).startswith("IVF")
+    store.delete(RecordFilter(ids=tuple(r.id for r in store.query(RecordFilter(), limit=5))))
+    db.close()
+    again = MemoryDatabase(tmp_path, embedder)
+    store = again.stores["event"]
+    on_disk = faiss.read_index(str(store.partition("me").path))
+    assert vector_index.describe(on_disk).startswith("IVF") and on_disk.ntotal == 55
+    assert indexed_ids(store) == sorted(r.id for r in store.query(RecordFilter()))
+    stored = store.query(RecordFilter())
+    vectors = embedder.embed([r.text for r in stored])
+    q = embedder.embed(["where are my keys"])[0]
+    for flt in [RecordFilter(), RecordFilter(before=T0 + timedelta(minutes=10))]:
+        ranked = sorted(((float(v @ q), r.id) for r, v in zip(stored, vectors) if flt.matches(r)), reverse=True)
+        assert [r.id for r, _ in store.search_dense("where are my keys", flt, 5)] == [i for _, i in ranked[:5]]
+    again.close()

@@ -114,7 +114,7 @@ def _encode(script: Script, audio: np.ndarray, path: Path, options: RenderOption
         aus.bit_rate = 64_000
         n_frames = int(round(script.duration * script.fps))
         offset = np.array([pad, pad], dtype=float)
-        audio_done, chunk = 0, 1024
+        audio_done = 0
         buffer = np.empty(height * width * 3 // 2, dtype=np.uint8)
         y_size, c_size = height * width, height * width // 4
         for i in range(n_frames):
@@ -131,15 +131,24 @@ def _encode(script: Script, audio: np.ndarray, path: Path, options: RenderOption
             frame = av.VideoFrame.from_ndarray(buffer.reshape(-1, width), format="yuv420p")
             frame.pts = i
             container.mux(vs.encode(frame))
-            until = min(len(audio), int((i + 1) / script.fps * AUDIO_RATE))
-            while audio_done + chunk <= until or (i == n_frames - 1 and audio_done < len(audio)):
-                samples = audio[audio_done:audio_done + chunk]
-                aframe = av.AudioFrame.from_ndarray(samples[None, :], format="fltp", layout="mono")
-                aframe.sample_rate, aframe.pts = AUDIO_RATE, audio_done
-                container.mux(aus.encode(aframe))
-                audio_done += len(samples)
+            audio_done = mux_audio(container, aus, audio, audio_done, int((i + 1) / script.fps * AUDIO_RATE),
+                                   last=i == n_frames - 1)
         container.mux(vs.encode(None))
         container.mux(aus.encode(None))
+
+
+def mux_audio(container: av.container.OutputContainer, stream, audio: np.ndarray, done: int, until: int,
+              last: bool = False, chunk: int = 1024) -> int:
+    """Mux mono float audio from sample `done` up to `until` (the next video frame's time) in
+    whole chunks, and everything left at the last frame; returns the samples muxed so far."""
+    until = min(len(audio), until)
+    while done + chunk <= until or (last and done < len(audio)):
+        samples = audio[done:done + chunk]
+        frame = av.AudioFrame.from_ndarray(samples[None, :], format="fltp", layout="mono")
+        frame.sample_rate, frame.pts = AUDIO_RATE, done
+        container.mux(stream.encode(frame))
+        done += len(samples)
+    return done
 
 
 def _video_stream(container: av.container.OutputContainer, script: Script,
