@@ -14,6 +14,7 @@ from perception.errors import PerceptionError
 from perception.transcripts import is_transcript
 from service.config import ConfigError, load_config
 from service.console import print_answer, progress_bars
+from service.remote import RemoteError, RemoteMemlens
 from service.system import MemlensSystem
 from service.views import answer_view, report_view
 
@@ -21,6 +22,10 @@ app = typer.Typer(add_completion=False, help="memlens: remember long video, answ
 console = Console()
 err = Console(stderr=True)
 ConfigOption = typer.Option(None, "--config", "-c", help="TOML config file (else $MEMLENS_CONFIG).")
+ServerOption = typer.Option(None, "--server", envvar="MEMLENS_SERVER",
+                            help="A running `memlens serve` (URL) to hand the work to: its models are loaded.")
+ApiKeyOption = typer.Option(None, "--api-key", envvar="MEMLENS_API_KEY",
+                            help="The server's API key (it decides the memory namespace there).")
 
 
 def _system_config(config_path: Optional[Path]):
@@ -57,9 +62,14 @@ def ingest(
     namespace: Optional[str] = typer.Option(None, help="Memory owner."),
     as_json: bool = typer.Option(False, "--json"),
     config: Optional[Path] = ConfigOption,
+    server: Optional[str] = ServerOption,
+    api_key: Optional[str] = ApiKeyOption,
 ):
     """Perceive a video, or read a transcript (.json LoCoMo, .txt thread, .jsonl chat), and
     write what it holds into memory."""
+    if server:
+        _ingest_remotely(RemoteMemlens(server, api_key), video, _when(start, "--start"), namespace, as_json)
+        return
     system = _system(config)
     try:
         if is_transcript(video):
@@ -83,6 +93,50 @@ def ingest(
             console.print(f"  [dim]{channel}: {status}[/dim]")
 
 
+def _ingest_remotely(remote: RemoteMemlens, video: Path, start: datetime | None, namespace: str | None,
+                     as_json: bool) -> None:
+    if namespace:
+        err.print("[red]--namespace does not apply with --server: the API key decides the namespace there[/red]")
+        raise typer.Exit(2)
+    if not video.is_file():
+        err.print(f"[red]no such file: {video}[/red]")
+        raise typer.Exit(2)
+    try:
+        with progress_bars(err) as progress:
+            task = progress.add_task("server", total=100)
+            result = remote.ingest(video, start, lambda stage, percent: progress.update(
+                task, description=stage[:10], completed=percent))
+    except RemoteError as exc:
+        err.print(f"[red]cannot ingest:[/red] {exc}")
+        raise typer.Exit(1) from exc
+    if as_json:
+        console.print_json(json.dumps(result))
+        return
+    for report in result.get("conversations", [result]):
+        console.print(f"ingested [bold]{video}[/bold] on {remote.base_url} as {report['video_id']} in "
+                      f"{report['seconds']:.1f} s ({report['realtime_factor']:.2f}x real time): {report['records']}")
+
+
+def _ask_remotely(remote: RemoteMemlens, question: str, at: datetime | None, options: list[str] | None,
+                  namespace: str | None, as_json: bool) -> None:
+    if namespace:
+        err.print("[red]--namespace does not apply with --server: the API key decides the namespace there[/red]")
+        raise typer.Exit(2)
+    try:
+        answer = remote.ask(question, at, options)
+    except RemoteError as exc:
+        err.print(f"[red]{exc}[/red]")
+        raise typer.Exit(1) from exc
+    if as_json:
+        console.print_json(json.dumps(answer))
+        return
+    style = "yellow" if answer["abstained"] else "green"
+    console.print(f"[bold]Q:[/bold] {answer['question']}\n[bold {style}]A:[/bold {style}] {answer['answer']}")
+    for e in answer["evidence"][:5]:
+        console.print(f"  [dim]{e['wall_start'][11:19]} {e['source']} {(e['video_id'] or '')[:8]}@{e['start']:.1f}[/dim] "
+                      f"{e['text'][:100]}")
+
+
 @app.command()
 def ask(
     question: str,
@@ -91,8 +145,13 @@ def ask(
     namespace: Optional[str] = typer.Option(None),
     as_json: bool = typer.Option(False, "--json"),
     config: Optional[Path] = ConfigOption,
+    server: Optional[str] = ServerOption,
+    api_key: Optional[str] = ApiKeyOption,
 ):
     """Answer a question from memory, with evidence, or abstain."""
+    if server:
+        _ask_remotely(RemoteMemlens(server, api_key), question, _when(at, "--at"), options, namespace, as_json)
+        return
     system = _system(config)
     try:
         answer = system.ask(question, namespace, _when(at, "--at"), options)

@@ -1,6 +1,7 @@
 """The `memlens` command line, run as a real subprocess on real video."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import subprocess
@@ -109,7 +110,10 @@ def test_serve_without_api_keys_refuses_a_public_address(tmp_path):
     assert done.returncode == 2 and "without API keys" in done.stderr
 
 
-def test_serve_on_loopback_without_keys_says_so_and_serves_one_namespace(tmp_path):
+@contextlib.contextmanager
+def served(home):
+    """`memlens serve` on a free loopback port, without keys (one namespace); yields its URL
+    and a list that receives its stderr once it stopped."""
     import time
 
     import httpx
@@ -117,23 +121,59 @@ def test_serve_on_loopback_without_keys_says_so_and_serves_one_namespace(tmp_pat
     from tests.servers import free_port
 
     port = free_port()
-    env = {**os.environ, "MEMLENS_HOME": str(tmp_path), "HF_HUB_OFFLINE": "1", "COLUMNS": "200"}
+    env = {**os.environ, "MEMLENS_HOME": str(home), "HF_HUB_OFFLINE": "1", "COLUMNS": "200"}
     server = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
                               stderr=subprocess.PIPE, text=True, env=env)
+    logs: list[str] = []
     try:
         deadline = time.monotonic() + 120
         while True:
             try:
-                jobs = httpx.get(f"http://127.0.0.1:{port}/jobs", timeout=5)
+                httpx.get(f"http://127.0.0.1:{port}/health", timeout=5)
                 break
             except httpx.TransportError:
                 assert time.monotonic() < deadline and server.poll() is None, "server did not start"
                 time.sleep(0.3)
-        assert jobs.status_code == 200 and jobs.json() == {"jobs": []}  # no key needed, on loopback only
+        yield f"http://127.0.0.1:{port}", logs
     finally:
         server.terminate()
-        _, err = server.communicate(timeout=60)
-    assert "no API keys configured" in err and "'default'" in err
+        logs.append(server.communicate(timeout=60)[1])
+
+
+def test_serve_on_loopback_without_keys_says_so_and_serves_one_namespace(tmp_path):
+    import httpx
+
+    with served(tmp_path) as (url, logs):
+        jobs = httpx.get(f"{url}/jobs", timeout=5)
+        assert jobs.status_code == 200 and jobs.json() == {"jobs": []}  # no key needed, on loopback only
+    assert "no API keys configured" in logs[0] and "'default'" in logs[0]
+
+
+def test_the_cli_hands_ingest_and_ask_to_a_running_server(tmp_path):
+    """`--server`: the file goes to the server's models and memory, the answer comes from
+    there; the command's own home stays empty."""
+    thread = tmp_path / "chat.txt"
+    thread.write_text("## Session 1 | 2026-03-09T09:30\nBob: The plumber comes on Thursday at ten.\n"
+                      "Alice: Thanks, I'll be home then.\n")
+    client_home = tmp_path / "client"
+    with served(tmp_path / "server") as (url, _):
+        done = memlens(client_home, "ingest", str(thread), "--server", url, "--json")
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)["conversations"][0]["records"]["utterance"] == 2
+        asked = memlens(client_home, "ask", "When is the plumber coming?", "--server", url, "--at",
+                        "2026-03-10T08:00", "--json")
+        assert asked.returncode == 0, asked.stderr
+        answer = json.loads(asked.stdout)
+        assert "thursday" in answer["answer"].lower() and answer["evidence"][0]["text"].startswith("Bob")
+        empty = tmp_path / "empty.mp4"
+        empty.write_bytes(b"")
+        refused = memlens(client_home, "ingest", str(empty), "--server", url)
+        assert refused.returncode == 1 and "422" in refused.stderr
+        both = memlens(client_home, "ingest", str(thread), "--server", url, "--namespace", "me")
+        assert both.returncode == 2 and "API key decides" in both.stderr
+    assert not (client_home / "memory").exists()
+    gone = memlens(client_home, "ask", "anything?", "--server", url)
+    assert gone.returncode == 1 and "cannot reach" in gone.stderr
 
 
 def test_key_prints_a_new_key_and_the_hash_to_store(tmp_path):
