@@ -409,6 +409,8 @@ def bench(
     scale_sizes: Optional[str] = typer.Option(None, help="scale: NAME=DAYS of the wearer's memory per size "
                                                          "(default day=1,week=7,month=30,year=365)."),
     other_users: Optional[int] = typer.Option(None, min=0, help="scale: how many other users share the database."),
+    vectors: Optional[int] = typer.Option(None, min=1000, help="scale: vectors in the vector-search measurement "
+                                                               "(default 1,000,000; 100,000 with --quick)."),
     config: Optional[Path] = ConfigOption,
 ):
     """Run memlens and baselines over a suite; write the report in the paper's table shape,
@@ -426,7 +428,7 @@ def bench(
         _bench_ingest(file, out, config)
         return
     if suite == "scale":
-        _bench_scale(out, quick, scale_sizes, other_users, config)
+        _bench_scale(out, quick, scale_sizes, other_users, vectors, config)
         return
     if suite == "real":
         import tempfile
@@ -511,18 +513,19 @@ def _bench_ingest(file: Optional[Path], out: Path, config: Optional[Path]) -> No
 
 
 def _bench_scale(out: Path, quick: bool, scale_sizes: Optional[str], other_users: Optional[int],
-                 config: Optional[Path]) -> None:
+                 vectors: Optional[int], config: Optional[Path]) -> None:
     from perception.progress import RichProgress
     from service.scale_bench import run_scale_bench, sizes_from
 
     try:
-        sizes = sizes_from(scale_sizes, quick, other_users)
+        sizes = sizes_from(scale_sizes, quick, other_users, vectors)
     except ValueError as exc:
         err.print(f"[red]{exc}[/red]")
         raise typer.Exit(2) from exc
     command = " ".join(["memlens", "bench", "scale", *(["--quick"] if quick else []),
                         *(["--scale-sizes", scale_sizes] if scale_sizes else []),
-                        *(["--other-users", str(other_users)] if other_users is not None else []), "--out", str(out)])
+                        *(["--other-users", str(other_users)] if other_users is not None else []),
+                        *(["--vectors", str(vectors)] if vectors is not None else []), "--out", str(out)])
     app_config = _system_config(config)
     with progress_bars(err) as bars:
         run_scale_bench(app_config, out, sizes, RichProgress(bars), command=command)

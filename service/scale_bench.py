@@ -371,8 +371,9 @@ def _plot(s: dict, path: Path) -> None:
     plt.close(fig)
 
 
-def sizes_from(spec: str | None, quick: bool, other_users: int | None) -> ScaleSizes:
-    """`--scale-sizes day=1,week=7` (days of "me" per size) over the quick or full defaults."""
+def sizes_from(spec: str | None, quick: bool, other_users: int | None, vectors: int | None = None) -> ScaleSizes:
+    """`--scale-sizes day=1,week=7` (days of "me" per size), `--other-users`, `--vectors`
+    over the quick or full defaults."""
     sizes = QUICK if quick else ScaleSizes()
     if spec:
         days = {}
@@ -384,4 +385,6 @@ def sizes_from(spec: str | None, quick: bool, other_users: int | None) -> ScaleS
         sizes = replace(sizes, days=days)
     if other_users is not None:
         sizes = replace(sizes, other_users=other_users)
+    if vectors is not None:
+        sizes = replace(sizes, vector_records=vectors)
     return sizes
