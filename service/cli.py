@@ -68,7 +68,7 @@ def ingest(
     """Perceive a video, or read a transcript (.json LoCoMo, .txt thread, .jsonl chat), and
     write what it holds into memory."""
     if server:
-        _ingest_remotely(RemoteMemlens(server, api_key), video, _when(start, "--start"), namespace, as_json)
+        _ingest_remotely(_remote(server, api_key, namespace), video, _when(start, "--start"), as_json)
         return
     system = _system(config)
     try:
@@ -93,11 +93,14 @@ def ingest(
             console.print(f"  [dim]{channel}: {status}[/dim]")
 
 
-def _ingest_remotely(remote: RemoteMemlens, video: Path, start: datetime | None, namespace: str | None,
-                     as_json: bool) -> None:
+def _remote(server: str, api_key: str | None, namespace: str | None) -> RemoteMemlens:
     if namespace:
         err.print("[red]--namespace does not apply with --server: the API key decides the namespace there[/red]")
         raise typer.Exit(2)
+    return RemoteMemlens(server, api_key)
+
+
+def _ingest_remotely(remote: RemoteMemlens, video: Path, start: datetime | None, as_json: bool) -> None:
     if not video.is_file():
         err.print(f"[red]no such file: {video}[/red]")
         raise typer.Exit(2)
@@ -118,10 +121,7 @@ def _ingest_remotely(remote: RemoteMemlens, video: Path, start: datetime | None,
 
 
 def _ask_remotely(remote: RemoteMemlens, question: str, at: datetime | None, options: list[str] | None,
-                  namespace: str | None, as_json: bool) -> None:
-    if namespace:
-        err.print("[red]--namespace does not apply with --server: the API key decides the namespace there[/red]")
-        raise typer.Exit(2)
+                  as_json: bool) -> None:
     try:
         answer = remote.ask(question, at, options)
     except RemoteError as exc:
@@ -150,7 +150,7 @@ def ask(
 ):
     """Answer a question from memory, with evidence, or abstain."""
     if server:
-        _ask_remotely(RemoteMemlens(server, api_key), question, _when(at, "--at"), options, namespace, as_json)
+        _ask_remotely(_remote(server, api_key, namespace), question, _when(at, "--at"), options, as_json)
         return
     system = _system(config)
     try:
