@@ -325,12 +325,22 @@ class MemoryDatabase:
     def longest(self, store: str, kinds: Sequence[str] | None) -> float | None:
         """Seconds no record of these kinds (any kind: None) in this store has outlasted, as
         of the caller's commit; None when not known (a database from before it was kept)."""
+        spans = self._spans(store)
+        if spans is None:
+            return None
+        return max((spans.get(k, 0.0) for k in (spans if kinds is None else kinds)), default=0.0)
+
+    def kinds_written(self, store: str) -> set[str] | None:
+        """The kinds of record this store has ever been given; None when not known."""
+        spans = self._spans(store)
+        return None if spans is None else set(spans)
+
+    def _spans(self, store: str) -> dict[str, float] | None:
         if not self._durations_kept:
             return None
         rows = self.read("SELECT key, value FROM meta WHERE key >= ? AND key < ?",
                          (f"longest:{store}:", f"longest:{store};"))
-        spans = {r["key"].split(":", 2)[2]: float(r["value"]) for r in rows}
-        return max((spans.get(k, 0.0) for k in (spans if kinds is None else kinds)), default=0.0)
+        return {r["key"].split(":", 2)[2]: float(r["value"]) for r in rows}
 
     def _keep_durations(self) -> None:
         """Once per database: the longest span per store and kind, from the records held."""
@@ -477,6 +487,10 @@ class SqliteFaissStore:
         rows = self.db.read("SELECT vector FROM records LIMIT 1")
         return len(rows[0]["vector"]) // 4 if rows else (self.db.embedder.dim or 384)
 
+    def may_hold(self, kinds: Sequence[str]) -> bool:
+        written = self.db.kinds_written(self.name)
+        return written is None or bool(written & set(kinds))
+
     def _sql(self, flt: RecordFilter, alias: str = "records") -> tuple[str, list]:
         return _where(self.name, flt, alias, self.db.longest(self.name, flt.kinds))
 
@@ -517,9 +531,10 @@ class SqliteFaissStore:
     def get(self, ids: Sequence[int]) -> list[MemoryRecord]:
         return self.query(RecordFilter(ids=tuple(ids))) if ids else []
 
-    def query(self, flt: RecordFilter, limit: int | None = None) -> list[MemoryRecord]:
+    def query(self, flt: RecordFilter, limit: int | None = None, newest_first: bool = False) -> list[MemoryRecord]:
         where, params = self._sql(flt)
-        sql = f"SELECT {_COLUMNS} FROM records WHERE {where} ORDER BY wall_start, id"
+        order = "wall_start DESC, id DESC" if newest_first else "wall_start, id"
+        sql = f"SELECT {_COLUMNS} FROM records WHERE {where} ORDER BY {order}"
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
         return [cut_at(_row_to_record(r), flt.before) for r in self.db.read(sql, params)]

@@ -19,11 +19,17 @@ class RecordStore(Protocol):
 
     def get(self, ids: Sequence[int]) -> list[MemoryRecord]: ...
 
-    def query(self, flt: RecordFilter, limit: int | None = None) -> list[MemoryRecord]:
-        """Records matching `flt`, ordered by wall_start then id."""
+    def query(self, flt: RecordFilter, limit: int | None = None, newest_first: bool = False) -> list[MemoryRecord]:
+        """Records matching `flt`, ordered by wall_start then id (the latest first with
+        `newest_first`, so `limit` keeps the latest)."""
         ...
 
     def count(self, flt: RecordFilter) -> int: ...
+
+    def may_hold(self, kinds: Sequence[str]) -> bool:
+        """False only when no record of these kinds was ever written here: a search for
+        them can skip this store."""
+        ...
 
     def distinct(self, keys: Sequence[str], flt: RecordFilter) -> list[tuple]:
         """The distinct combinations of the attrs `keys` among records matching `flt`, in

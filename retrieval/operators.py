@@ -17,6 +17,8 @@ SAME_THING_COSINE = 0.7
 # 0.40) must still be this close in meaning: it drops rare senses the taxonomy keeps
 # (mug/person 0.31, "mug" as slang for a face).
 KIND_OF_COSINE = 0.35
+# Sightings read back from the latest when only the last few matter ("where is it now").
+RECENT = 64
 
 
 def order_by_time(records: Iterable[MemoryRecord]) -> list[MemoryRecord]:
@@ -34,11 +36,14 @@ class MemoryOperators:
     def __init__(self, memory: Memory):
         self.memory = memory
 
-    def _sightings(self, namespace: str, before: datetime | None, entity: str | None = None):
+    def _sightings(self, namespace: str, before: datetime | None, entity: str | None = None,
+                   latest: int | None = None):
+        """Sightings (of one thing) in time order; with `latest`, only that many of the last."""
         attrs = (("entity", entity),) if entity else ()
-        return self.memory.store("entity").query(
-            RecordFilter(namespace=namespace, kinds=(ENTITY_SIGHTING,), before=before, attrs=attrs)
-        )
+        flt = RecordFilter(namespace=namespace, kinds=(ENTITY_SIGHTING,), before=before, attrs=attrs)
+        if latest is None:
+            return self.memory.store("entity").query(flt)
+        return order_by_time(self.memory.store("entity").query(flt, limit=latest, newest_first=True))
 
     def resolve_entity(self, mention: str, namespace: str, before: datetime | None) -> EntityMatch | None:
         """Find the remembered entity a phrase names: exact, then word-level overlap (in the
@@ -85,12 +90,19 @@ class MemoryOperators:
         return EntityMatch(keys[j], labels[keys[j]], float(cosines[j]) * 0.5)
 
     def last_seen(self, namespace: str, entity: str, before: datetime | None) -> MemoryRecord | None:
-        sightings = self._sightings(namespace, before, entity)
-        return order_by_time(sightings)[-1] if sightings else None
+        sightings = self._sightings(namespace, before, entity, latest=RECENT)
+        return sightings[-1] if sightings else None
 
     def last_seen_with_place(self, namespace: str, entity: str, before: datetime | None) -> MemoryRecord | None:
-        placed = [r for r in self._sightings(namespace, before, entity) if r.attrs.get("place")]
-        return order_by_time(placed)[-1] if placed else None
+        recent = self._sightings(namespace, before, entity, latest=RECENT)
+        placed = [r for r in recent if r.attrs.get("place")]
+        if not placed and len(recent) == RECENT:  # none of the latest was placed: look further back
+            placed = [r for r in self._sightings(namespace, before, entity) if r.attrs.get("place")]
+        return placed[-1] if placed else None
+
+    def recent(self, namespace: str, entity: str, before: datetime | None) -> list[MemoryRecord]:
+        """The last `RECENT` sightings of a thing, in time order (the end of its trajectory)."""
+        return self._sightings(namespace, before, entity, latest=RECENT)
 
     def trajectory(self, namespace: str, entity: str, before: datetime | None) -> list[MemoryRecord]:
         return order_by_time(self._sightings(namespace, before, entity))

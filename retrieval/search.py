@@ -68,6 +68,8 @@ class HybridRetriever:
         rankings = []
         for store_name in query.stores:
             store = self.memory.store(store_name)
+            if query.kinds is not None and not store.may_hold(query.kinds):
+                continue
             rankings += [("dense", store.search_dense(query.text, flt, fetch), self.config.dense_weight),
                          ("lexical", store.search_lexical(query.text, flt, fetch), self.config.lexical_weight)]
         rankings.append(("clip", self.frames.ranking(query, fetch), self.config.clip_weight))

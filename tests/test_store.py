@@ -317,3 +317,11 @@ def test_a_partition_past_the_threshold_becomes_an_inverted_file_and_stays_in_st
         ranked = sorted(((float(v @ q), r.id) for r, v in zip(stored, vectors) if flt.matches(r)), reverse=True)
         assert [r.id for r, _ in store.search_dense("where are my keys", flt, 5)] == [i for _, i in ranked[:5]]
     again.close()
+
+
+def test_newest_first_keeps_the_latest_and_a_store_knows_the_kinds_it_was_given(db):
+    store = db.stores["event"]
+    store.add([_rec(f"note {i}", i) for i in range(5)])
+    assert [r.text for r in store.query(RecordFilter(), limit=2, newest_first=True)] == ["note 4", "note 3"]
+    assert store.may_hold(("utterance", "text")) and not store.may_hold(("sighting",))
+    assert not db.stores["entity"].may_hold(("utterance",))  # a search for turns can skip it

@@ -19,7 +19,7 @@ def locate(ctx: ToolContext, thing: str) -> ToolResult:
     if match is None:
         return ToolResult("locate", "", [], False, note=f"'{thing}' was never seen")
     before = ctx.window()[1]
-    trail = ctx.operators.trajectory(ctx.namespace, match.entity, before)
+    trail = ctx.operators.recent(ctx.namespace, match.entity, before)
     last = ctx.operators.last_seen_with_place(ctx.namespace, match.entity, before)
     if last is None:
         latest = trail[-1]
