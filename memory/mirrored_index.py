@@ -5,7 +5,8 @@ Changes a write batch makes are staged and applied when it commits (so the index
 holds the last commit, which readers select candidate rows from), the file is written
 after the commit, and a file that is missing, stale (a crash between commit and write) or
 unreadable is rebuilt from SQLite instead of trusted. The record stores (one index per
-store) and the keyframe store (one per CLIP model) share this lifecycle.
+store and namespace) and the keyframe store (one per CLIP model) share this lifecycle;
+memory.vector_index decides what kind of FAISS index each one is.
 """
 from __future__ import annotations
 
