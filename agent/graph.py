@@ -168,7 +168,13 @@ def route_after_judge(state: AgentState, runtime: Runtime[AgentContext]) -> str:
     config = runtime.context.config
     if state.sufficiency >= config.abstain_threshold or state.note.startswith("false premise"):
         return "answer" if state.sufficiency >= config.abstain_threshold else "abstain"
-    return "refine" if state.refinements < config.max_refinements else "abstain"
+    if state.refinements >= config.max_refinements:
+        return "abstain"
+    # A refinement that would only run calls already run cannot find anything new.
+    options = state.options or []
+    tried = [c for round_ in range(state.refinements + 1) for c in calls_for(state.plan, options, round_)]
+    fresh = [c for c in calls_for(state.plan, options, state.refinements + 1) if c not in tried]
+    return "refine" if fresh else "abstain"
 
 
 def judge(state: AgentState) -> dict:

@@ -34,7 +34,20 @@ from memory.records import (
     mention_groups,
 )
 
-_SCHEMA = """
+# attrs that `attrs_in` asks about, kept in `record_tags` (value, or each item of a list)
+TAGGED_ATTRS = ("acts", "speaker_name")
+
+
+def _tag_rows(row: str, table: str = "") -> str:
+    """SQL for the (key, value, id) tags of `row` (a trigger's new / old, or a table's rows)."""
+    keys, source = ",".join(f"'{key}'" for key in TAGGED_ATTRS), f"{table}, " if table else ""
+    return (f"SELECT e.key, e.value, {row}.id FROM {source}json_each({row}.attrs) e WHERE e.key IN ({keys}) "
+            f"AND e.type NOT IN ('array', 'object', 'null') UNION ALL "
+            f"SELECT e.key, i.value, {row}.id FROM {source}json_each({row}.attrs) e, json_each(e.value) i "
+            f"WHERE e.key IN ({keys}) AND e.type = 'array' AND i.type NOT IN ('array', 'object', 'null')")
+
+
+_SCHEMA = f"""
 CREATE TABLE IF NOT EXISTS records (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     store TEXT NOT NULL, kind TEXT NOT NULL, namespace TEXT NOT NULL, text TEXT NOT NULL,
@@ -44,7 +57,17 @@ CREATE TABLE IF NOT EXISTS records (
 );
 CREATE INDEX IF NOT EXISTS records_scope ON records(store, namespace, wall_end);
 CREATE INDEX IF NOT EXISTS records_kind ON records(store, namespace, kind, wall_end);
-CREATE INDEX IF NOT EXISTS records_entity ON records(store, namespace, json_extract(attrs, '$.entity'));
+DROP INDEX IF EXISTS records_entity;
+CREATE INDEX IF NOT EXISTS records_entity_time ON records(store, namespace, json_extract(attrs, '$.entity'), wall_start);
+CREATE TABLE IF NOT EXISTS record_tags (
+    key TEXT NOT NULL, value, record_id INTEGER NOT NULL, PRIMARY KEY (key, value, record_id)
+) WITHOUT ROWID;
+CREATE TRIGGER IF NOT EXISTS records_tags_ai AFTER INSERT ON records BEGIN
+    INSERT OR IGNORE INTO record_tags(key, value, record_id) {_tag_rows("new")};
+END;
+CREATE TRIGGER IF NOT EXISTS records_tags_ad AFTER DELETE ON records BEGIN
+    DELETE FROM record_tags WHERE (key, value, record_id) IN ({_tag_rows("old")});
+END;
 CREATE INDEX IF NOT EXISTS records_video ON records(video_id);
 CREATE VIRTUAL TABLE IF NOT EXISTS records_fts USING fts5(text, content='records', content_rowid='id');
 CREATE TRIGGER IF NOT EXISTS records_ai AFTER INSERT ON records BEGIN
@@ -59,9 +82,13 @@ CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 _COLUMNS = "id, store, kind, namespace, text, video_id, start, end, wall_start, wall_end, keyframes, attrs"
 _WORD = re.compile(r"[A-Za-z0-9]+")
 _PLAIN_KEY = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+# attrs with an index of their own (records_entity_time): a sighting's thing
+INDEXED_ATTRS = ("entity",)
 # A word in more than this share of all rows ("the", "i", "was") ranks nothing and makes
 # BM25 visit most of the index, so a lexical query leaves it out.
 COMMON_SHARE = 1 / 3
+# A window this many times smaller than the rows holding the words is walked instead of their lists.
+WINDOW_LEADS_AT = 50
 # A dense search whose filter keeps at least this share of an index's vectors searches them
 # all and filters the nearest few, instead of listing every matching id for FAISS.
 POST_FILTER_SHARE = 0.25
@@ -87,14 +114,18 @@ def _row_to_record(row: sqlite3.Row) -> MemoryRecord:
 
 
 def _where(store: str, flt: RecordFilter, alias: str = "records", longest: float | None = None) -> tuple[str, list]:
-    """Translate a RecordFilter to SQL; must agree with RecordFilter.matches. With ids or words, the
-    other columns are written `+col` so SQLite looks the ids up instead of scanning an index
-    of the namespace for them. `longest` (seconds no matching record outlasts) bounds the
-    end of a record the question time cuts, so the time index is read over the window only."""
-    col = f"+{alias}" if flt.ids is not None or flt.mentions is not None else alias
-    clauses, params = [f"{col}.store = ?"], [store]
+    """Translate a RecordFilter to SQL; must agree with RecordFilter.matches. With ids, words or
+    tags, the other columns are written `+col` so SQLite looks the ids up instead of scanning an index
+    of the namespace for them; with a thing named (`INDEXED_ATTRS`), the kind and time columns
+    are, so that the thing's own index is read, newest first where asked. `longest` (seconds
+    no matching record outlasts) bounds the end of a record the question time cuts, so the
+    time index is read over the window only."""
+    by_id = flt.ids is not None or flt.mentions is not None or any(key in TAGGED_ATTRS for key, _ in flt.attrs_in)
+    scope = f"+{alias}" if by_id else alias
+    col = f"+{alias}" if by_id or any(key in INDEXED_ATTRS for key, _ in flt.attrs) else alias
+    clauses, params = [f"{scope}.store = ?"], [store]
     if flt.namespace is not None:
-        clauses.append(f"{col}.namespace = ?"), params.append(flt.namespace)
+        clauses.append(f"{scope}.namespace = ?"), params.append(flt.namespace)
     if flt.kinds is not None:
         clauses.append(f"{col}.kind IN ({','.join('?' * len(flt.kinds))})"), params.extend(flt.kinds)
     if flt.video_ids is not None:
@@ -126,9 +157,14 @@ def _where(store: str, flt: RecordFilter, alias: str = "records", longest: float
         clauses.append(f"{hour} >= ? AND {hour} < ?")
         params.extend([float(flt.hours[0]), float(flt.hours[1])])
     for key, values in flt.attrs_in:
-        clauses.append(f"EXISTS (SELECT 1 FROM json_each({alias}.attrs, ?) WHERE value IN "
-                       f"({','.join('?' * len(values))}))")
-        params.extend([f"$.{key}", *values])
+        if key in TAGGED_ATTRS:
+            clauses.append(f"{alias}.id IN (SELECT record_id FROM record_tags WHERE key = ? AND value IN "
+                           f"({','.join('?' * len(values))}))")
+            params.extend([key, *values])
+        else:
+            clauses.append(f"EXISTS (SELECT 1 FROM json_each({alias}.attrs, ?) WHERE value IN "
+                           f"({','.join('?' * len(values))}))")
+            params.extend([f"$.{key}", *values])
     if flt.mentions is not None:
         groups = mention_groups(flt.mentions)
         if not groups:
@@ -225,6 +261,7 @@ class MemoryDatabase:
         self._mirrors: list[MirroredIndex] = []  # every FAISS index kept in step with the commits
         self._mirrors_lock = threading.Lock()  # not the writer's: a reader may add an index during a batch
         self._row_count: tuple[int, int] | None = None  # (generation, rows), for the common-word share
+        self._spans_seen: dict[str, tuple[int, dict[str, float]]] = {}  # store: (generation, spans)
         self.stores = {name: SqliteFaissStore(self, name) for name in STORE_NAMES}
         self._durations_kept = False
         self._keep_durations()
@@ -338,18 +375,32 @@ class MemoryDatabase:
     def _spans(self, store: str) -> dict[str, float] | None:
         if not self._durations_kept:
             return None
+        # Every query reads these; a reader keeps them per commit. A batch's own adds change
+        # them before its commit moves the generation, so the writer always reads them.
+        generation = None if self._writer == threading.get_ident() else self.generation()
+        cached = self._spans_seen.get(store)
+        if cached is not None and cached[0] == generation:
+            return cached[1]
         rows = self.read("SELECT key, value FROM meta WHERE key >= ? AND key < ?",
                          (f"longest:{store}:", f"longest:{store};"))
-        return {r["key"].split(":", 2)[2]: float(r["value"]) for r in rows}
+        spans = {r["key"].split(":", 2)[2]: float(r["value"]) for r in rows}
+        if generation is not None:
+            self._spans_seen[store] = (generation, spans)
+        return spans
 
     def _keep_durations(self) -> None:
-        """Once per database: the longest span per store and kind, from the records held."""
+        """Once per database: the longest span per store and kind, and the tags, from the
+        records held."""
         if self.conn.execute("SELECT 1 FROM meta WHERE key='durations_kept'").fetchone() is None:
             with self.batch():
                 self.conn.execute(
                     "INSERT OR REPLACE INTO meta(key, value) SELECT 'longest:' || store || ':' || kind, "
                     "MAX((julianday(wall_end) - julianday(wall_start)) * 86400.0) FROM records GROUP BY store, kind")
                 self.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('durations_kept', '1')")
+        if self.conn.execute("SELECT 1 FROM meta WHERE key='tags_kept'").fetchone() is None:
+            with self.batch():  # a database from before the tags were kept
+                self.conn.execute(f"INSERT OR IGNORE INTO record_tags(key, value, record_id) {_tag_rows('records', 'records')}")
+                self.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('tags_kept', '1')")
         self._durations_kept = True
 
     def row_count(self) -> int:
@@ -360,16 +411,17 @@ class MemoryDatabase:
             cached = self._row_count = (generation, self.read("SELECT COUNT(*) FROM records")[0][0])
         return cached[1]
 
-    def rare_words(self, words: Sequence[str]) -> list[str]:
+    def rare_words(self, words: Sequence[str]) -> dict[str, int]:
         """The words (lower case) found in some rows but in no more than `COMMON_SHARE` of
-        all, by the full-text index's own document counts; in the order given."""
+        all, in the order given, with how many rows hold each (the full-text index's own
+        document counts)."""
         if not words:
-            return []
+            return {}
         rows = self.read(f"SELECT term, doc FROM records_vocab WHERE term IN ({','.join('?' * len(words))})",
                          list(words))
         limit = COMMON_SHARE * self.row_count()
-        rare = {r["term"] for r in rows if 0 < r["doc"] <= limit}
-        return [w for w in words if w in rare]
+        docs = {r["term"]: r["doc"] for r in rows if 0 < r["doc"] <= limit}
+        return {w: docs[w] for w in words if w in docs}
 
     def generation(self) -> int:
         """Bumped in the transaction of every change, so an index file can tell it is stale."""
@@ -546,10 +598,23 @@ class SqliteFaissStore:
     def distinct(self, keys: Sequence[str], flt: RecordFilter) -> list[tuple]:
         if not keys:
             return []
+        return [values for values, _, _ in self._first_seen_by(keys, flt)]
+
+    def first_of(self, keys: Sequence[str], flt: RecordFilter) -> list[MemoryRecord]:
+        if not keys:
+            return []
+        records = self.get([first for _, _, first in self._first_seen_by(keys, flt)])
+        if flt.before is not None and not all(flt.matches(r) for r in records):
+            # a combination's first record was not yet over while a later one was: ask exactly
+            records = self.get([first for _, _, first in self._first_seen(keys, flt)])
+        return [cut_at(r, flt.before) for r in records]
+
+    def _first_seen_by(self, keys: Sequence[str], flt: RecordFilter) -> list[tuple[tuple, str, int]]:
+        """`_first_seen` as of the question time. Without a window only the question time
+        varies between calls: the answer for all time is kept until the next commit and cut
+        by when each combination became visible."""
         if _windowed(flt):
-            return [values for values, _, _ in self._first_seen(keys, flt)]
-        # Without a window only the question time varies between calls: the answer for all
-        # time is kept until the next commit, with when each combination became visible.
+            return self._first_seen(keys, flt)
         key, generation = (tuple(keys), replace(flt, before=None)), self.db.generation()
         with self._distinct_lock:
             cached = self._distinct.get(key)
@@ -560,14 +625,7 @@ class SqliteFaissStore:
                 while len(self._distinct) > 64:
                     self._distinct.pop(next(iter(self._distinct)))
         cut = _ts(flt.before) if flt.before is not None else None
-        return [values for values, visible, _ in cached[1] if cut is None or visible < cut]
-
-    def first_of(self, keys: Sequence[str], flt: RecordFilter) -> list[MemoryRecord]:
-        if not keys:
-            return []
-        firsts = [first for _, _, first in self._first_seen(keys, flt)]
-        by_id = {r.id: r for r in self.get(firsts)}
-        return [cut_at(by_id[i], flt.before) for i in firsts if i in by_id]
+        return [seen for seen in cached[1] if cut is None or seen[1] < cut]
 
     def _first_seen(self, keys: Sequence[str], flt: RecordFilter) -> list[tuple[tuple, str, int]]:
         """Each distinct combination, in the order first seen, with the time its first record
@@ -585,9 +643,11 @@ class SqliteFaissStore:
         return [(tuple(row[f"k{i}"] for i in range(len(keys))), row["visible"], int(row["first_seen"][-20:]))
                 for row in rows]
 
-    def _candidate_ids(self, flt: RecordFilter) -> np.ndarray:
+    def _candidate_ids(self, flt: RecordFilter, limit: int | None = None) -> np.ndarray:
         where, params = self._sql(flt)
-        return np.array([r[0] for r in self.db.read(f"SELECT id FROM records WHERE {where}", params)], dtype=np.int64)
+        cap = "" if limit is None else f" LIMIT {int(limit)}"
+        return np.array([r[0] for r in self.db.read(f"SELECT id FROM records WHERE {where}{cap}", params)],
+                        dtype=np.int64)
 
     def search_dense(self, text: str, flt: RecordFilter, k: int) -> list[tuple[MemoryRecord, float]]:
         query = self.db.embedder.embed([text])[0]
@@ -608,8 +668,9 @@ class SqliteFaissStore:
                       k: int) -> list[tuple[int, float]] | None:
         """Top-k within `flt` from one namespace's index. A filter that keeps most of its
         vectors is applied to the nearest ones after searching all; a selective one is
-        handed to FAISS as ids. Only a filter with a window (time, videos, ids) is counted
-        first: its rows are an index range away, where counting a whole namespace is not."""
+        handed to FAISS as ids. Only a filter with a window (time, videos, ids) is listed
+        first, up to the share where filtering wins: its rows are an index range away, where
+        listing a whole namespace is not."""
         total = mirror.size()
         if total is None:
             return None
@@ -619,13 +680,11 @@ class SqliteFaissStore:
             return mirror.search(query, self._candidate_ids(flt), k)
         rounds = POST_FILTER_ROUNDS
         fetch = min(total, 4 * k)
-        if _windowed(flt):
-            matching = self.count(flt)
-            if not matching:
-                return []
-            if matching < POST_FILTER_SHARE * total:
-                return mirror.search(query, self._candidate_ids(flt), k)
-            rounds, fetch = None, min(total, max(fetch, 2 * k * total // matching))
+        if _windowed(flt):  # its ids, unless it keeps so many that filtering the nearest is cheaper
+            ids = self._candidate_ids(flt, limit=int(POST_FILTER_SHARE * total) + 1)
+            if len(ids) < POST_FILTER_SHARE * total:
+                return mirror.search(query, ids, k) if len(ids) else []
+            rounds, fetch = None, min(total, max(fetch, 2 * k * total // self.count(flt)))
         while True:
             found = mirror.search(query, None, fetch)
             if found is None:
@@ -651,17 +710,27 @@ class SqliteFaissStore:
             return []
         terms = [t for t in terms if t not in STOP] or terms
         where, params = self._sql(flt, alias="r")
-        sql = (
-            f"SELECT r.id AS rid, -bm25(records_fts) AS score FROM records_fts "
-            f"JOIN records r ON r.id = records_fts.rowid "
-            f"WHERE records_fts MATCH ? AND {where} ORDER BY score DESC LIMIT ?"
-        )
         with self.db.pinned():  # the matches and their rows from one commit
             # a question without a rare word keeps all of its words: they are all it has
-            match = " OR ".join(f'"{t}"' for t in (self.db.rare_words(terms) or terms))
-            rows = self.db.read(sql, [match, *params, k])
+            rare = self.db.rare_words(terms)
+            match = " OR ".join(f'"{t}"' for t in (rare or terms))
+            # SQLite cannot weigh a word match against an index range and may walk the
+            # window, matching each row's words (~50x a match read from the word's list).
+            join = "JOIN" if rare and self._fewer_than(flt, sum(rare.values()) // WINDOW_LEADS_AT) else "CROSS JOIN"
+            rows = self.db.read(
+                f"SELECT r.id AS rid, -bm25(records_fts) AS score FROM records_fts {join} records r "
+                f"ON r.id = records_fts.rowid WHERE records_fts MATCH ? AND {where} ORDER BY score DESC LIMIT ?",
+                [match, *params, k])
             by_id = {r.id: cut_at(r, flt.before) for r in self.get([row["rid"] for row in rows])}
         return [(by_id[row["rid"]], float(row["score"])) for row in rows if row["rid"] in by_id]
+
+    def _fewer_than(self, flt: RecordFilter, n: int) -> bool:
+        """Whether `flt` keeps fewer than `n` rows, counting no further than that."""
+        if n <= 0:
+            return False
+        where, params = self._sql(flt)
+        return self.db.read(f"SELECT COUNT(*) FROM (SELECT 1 FROM records WHERE {where} LIMIT ?)",
+                            [*params, n])[0][0] < n
 
     def delete(self, flt: RecordFilter) -> int:
         with self.db.lock, self.db.writing():  # the ids are read inside the write transaction

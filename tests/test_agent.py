@@ -81,6 +81,13 @@ def test_abstains_when_memory_does_not_support_an_answer(filled, question):
     assert any("false premise" in step for step in answer.trace) and not any(s.startswith("refine") for s in answer.trace)
 
 
+def test_a_refinement_never_reruns_a_plan_already_tried(filled):
+    # Nothing remembered answers it and no runner-up intent: one broad search, then abstain.
+    answer = make_agent(filled, abstain_threshold=0.99).ask("What did I promise to do?", "me", AT)
+    plans = [step for step in answer.trace if step.startswith("plan:")]
+    assert answer.abstained and len(plans) == len(set(plans)) >= 2
+
+
 def test_threshold_is_tunable(filled):
     question = "What did Bob say about eggs and the weather?"  # half supported: eggs, no weather
     assert make_agent(filled, abstain_threshold=0.99).ask(question, "me", AT).abstained

@@ -81,29 +81,55 @@ def test_sql_filters_agree_with_reference_semantics(db):
     records = [
         _rec(f"record {i}", rng.randint(0, 60), ns=rng.choice(["a", "b"]), video=rng.choice(["v1", "v2"]),
              kind=rng.choice(["utterance", "text"]), speaker=rng.choice(["S1", "S2"]),
-             room=rng.choice(["kitchen", "hall", "study"]), tags=rng.choice([[], ["red"], ["blue", "red"], ["blue"]]))
+             room=rng.choice(["kitchen", "hall", "study"]), tags=rng.choice([[], ["red"], ["blue", "red"], ["blue"]]),
+             acts=rng.choice([[], ["commitment"], ["request", "commitment"]]), speaker_name=rng.choice(["Tom", "Ana", None]))
         for i in range(40)
     ]
-    ids = db.stores["event"].add(records)
-    stored = [r.with_id(i) for r, i in zip(records, ids)]
-    for _ in range(30):
+    store = db.stores["event"]
+    stored = [r.with_id(i) for r, i in zip(records, store.add(records))]
+
+    def agrees(flt: RecordFilter) -> None:
+        expected = sorted(r.id for r in stored if flt.matches(r))
+        assert sorted(r.id for r in store.query(flt)) == expected
+        assert store.count(flt) == len(expected)
+        first_seen = sorted((r for r in stored if flt.matches(r)), key=lambda r: (r.wall_start, r.id))
+        pairs = list(dict.fromkeys((r.attrs["speaker"], r.attrs["room"]) for r in first_seen))
+        assert store.distinct(("speaker", "room"), flt) == pairs
+        firsts = [next(r for r in first_seen if (r.attrs["speaker"], r.attrs["room"]) == pair).id for pair in pairs]
+        assert [r.id for r in store.first_of(("speaker", "room"), flt)] == firsts
+
+    for trial in range(40):
         lo = T0 + timedelta(minutes=rng.randint(0, 60))
-        flt = RecordFilter(
+        agrees(RecordFilter(
             namespace=rng.choice([None, "a", "b"]), kinds=rng.choice([None, ("text",), ("utterance", "text")]),
             video_ids=rng.choice([None, ("v2",)]), before=rng.choice([None, lo]),
             overlaps=rng.choice([None, (lo, lo + timedelta(minutes=10))]),
             attrs=rng.choice([(), (("speaker", "S1"),)]),
             mentions=rng.choice([None, (("7",),), (("Record", "1"), ("12",)), (("-",),), (("missing",),)]),
-            attrs_in=rng.choice([(), (("room", ("hall", "study")),), (("tags", ("red",)),), (("room", ()),)]),
+            attrs_in=rng.choice([(), (("room", ("hall", "study")),), (("tags", ("red",)),), (("room", ()),),
+                                 (("acts", ("commitment",)),), (("speaker_name", ("Tom", "Ana")),),
+                                 (("acts", ("request",)), ("speaker_name", ("Tom",)))]),
             hours=rng.choice([None, (8.25, 8.5), (8.5, 24.0)]),
-        )
-        expected = sorted(r.id for r in stored if flt.matches(r))
-        assert sorted(r.id for r in db.stores["event"].query(flt)) == expected
-        assert db.stores["event"].count(flt) == len(expected)
-        first_seen = sorted((r for r in stored if flt.matches(r)), key=lambda r: (r.wall_start, r.id))
-        pairs = list(dict.fromkeys((r.attrs["speaker"], r.attrs["room"]) for r in first_seen))
-        assert db.stores["event"].distinct(("speaker", "room"), flt) == pairs
-    assert db.stores["event"].distinct(("no_such_key",), RecordFilter()) == []
+        ))
+        if trial == 20:  # deleted rows leave the tag index too
+            store.delete(RecordFilter(video_ids=("v1",)))
+            stored = [r for r in stored if r.video_id != "v1"]
+    assert store.distinct(("no_such_key",), RecordFilter()) == []
+
+
+def test_tags_are_kept_for_a_database_from_before_them(tmp_path, embedder):
+    database = MemoryDatabase(tmp_path, embedder)
+    database.stores["event"].add([_rec("I will send it", 0, acts=["commitment"]), _rec("hello", 1, acts=[])])
+    database.conn.execute("DELETE FROM record_tags")
+    database.conn.execute("DELETE FROM meta WHERE key='tags_kept'")
+    database.conn.commit()
+    database.close()
+    reopened = MemoryDatabase(tmp_path, embedder)
+    try:
+        found = reopened.stores["event"].query(RecordFilter(attrs_in=(("acts", ("commitment",)),)))
+        assert [r.text for r in found] == ["I will send it"]
+    finally:
+        reopened.close()
 
 
 def test_words_in_most_rows_do_not_drown_a_lexical_query(db):
@@ -111,7 +137,7 @@ def test_words_in_most_rows_do_not_drown_a_lexical_query(db):
     still finds rows by them."""
     store = db.stores["event"]
     store.add([_rec(f"the note number {i} on the desk", i) for i in range(12)] + [_rec("the scissors", 13)])
-    assert db.rare_words(["the", "scissors", "desk", "unicorn"]) == ["scissors"]
+    assert list(db.rare_words(["the", "scissors", "desk", "unicorn"])) == ["scissors"]
     assert [r.text for r, _ in store.search_lexical("the scissors", RecordFilter(), 1)] == ["the scissors"]
     assert len(store.search_lexical("the", RecordFilter(), 20)) == 13
 
