@@ -142,6 +142,24 @@ def test_words_in_most_rows_do_not_drown_a_lexical_query(db):
     assert len(store.search_lexical("the", RecordFilter(), 20)) == 13
 
 
+def test_a_word_search_in_a_window_finds_the_same_whichever_side_leads(db, monkeypatch):
+    """The word lists lead, or the window's rows do (each row's words matched): one answer."""
+    import memory.sqlite_faiss as sqlite_faiss
+
+    rng = random.Random(3)
+    words = ["keys", "wallet", "bread", "milk", "tom", "saturday", "bus", "rain", "door", "lamp", "cup", "shoe"]
+    db.stores["event"].add([_rec(" ".join(rng.sample(words, 2)) + f" note {i}", rng.randint(0, 90)) for i in range(200)])
+    flt = RecordFilter(namespace="me", kinds=("utterance",), not_before=T0 + timedelta(minutes=30),
+                       before=T0 + timedelta(minutes=33))
+    found, docs = {}, sum(db.rare_words(["tom", "keys"]).values())
+    for leads_at in (1, 10**9):  # the window is always / never small enough to lead
+        monkeypatch.setattr(sqlite_faiss, "WINDOW_LEADS_AT", leads_at)
+        assert db.stores["event"]._fewer_than(flt, docs // leads_at) == (leads_at == 1)
+        found[leads_at] = [(r.id, round(s, 6)) for r, s in db.stores["event"].search_lexical("tom keys", flt, 50)]
+    expected = {r.id for r in db.stores["event"].query(flt) if {"tom", "keys"} & set(r.text.split())}
+    assert found[1] == found[10**9] and {i for i, _ in found[1]} == expected and expected
+
+
 @pytest.mark.parametrize("post_filter_share", [0.0, 2.0])  # every filter searched after / as ids
 def test_dense_search_within_a_filter_is_exact_either_way(db, embedder, monkeypatch, post_filter_share):
     monkeypatch.setattr("memory.sqlite_faiss.POST_FILTER_SHARE", post_filter_share)
