@@ -14,13 +14,13 @@ from __future__ import annotations
 import json
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import asdict, replace
 from pathlib import Path
 
 from eval.phrasings import META_KEY, TEMPLATE, asked_question
-from eval.schema import Item, Prediction, QASystem, Suite, VideoRef, append_jsonl, read_jsonl
+from eval.schema import BatchIngest, Item, Prediction, QASystem, Suite, VideoRef, append_jsonl, read_jsonl
 
 Progress = Callable[[str, int, int], None]  # (stage, done, total)
 
@@ -28,6 +28,12 @@ Progress = Callable[[str, int, int], None]  # (stage, done, total)
 def namespace_for(suite: Suite, person: str | None) -> str:
     """Each person's memories are their own: items only see their person's videos."""
     return f"{suite.name}:{person or 'default'}"
+
+
+def _one_by_one(system: QASystem, videos: list[tuple[VideoRef, str]]) -> Iterator[tuple[VideoRef, str]]:
+    for video, namespace in videos:
+        system.ingest(video, namespace)
+        yield video, namespace
 
 
 class Runner:
@@ -52,8 +58,8 @@ class Runner:
             namespace = namespace_for(suite, video.person)
             if f"{namespace}/{video.video_id}" not in done:
                 needed.append((video, namespace))
-        for n, (video, namespace) in enumerate(needed, 1):
-            system.ingest(video, namespace)
+        remembered = system.ingest_all(needed) if isinstance(system, BatchIngest) else _one_by_one(system, needed)
+        for n, (video, namespace) in enumerate(remembered, 1):
             done.add(f"{namespace}/{video.video_id}")
             marker.write_text(json.dumps(sorted(done)))
             self.progress("ingest", n, len(needed))

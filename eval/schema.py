@@ -12,7 +12,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
 # Option roles across suites (SuperMemory-VQA: correct / vague / incorrect / not_answerable;
 # M3Eval adds intrusion; other suites use correct / distractor).
@@ -133,6 +133,14 @@ class QASystem(Protocol):
     def ingest(self, video: VideoRef, namespace: str) -> None: ...
 
     def answer(self, item: Item, namespace: str) -> Prediction: ...
+
+
+@runtime_checkable
+class BatchIngest(Protocol):
+    """A system that ingests many videos better together than one by one (perceived in
+    parallel, on a cluster); it yields each (video, namespace) as it is remembered."""
+
+    def ingest_all(self, videos: list[tuple[VideoRef, str]]) -> Iterator[tuple[VideoRef, str]]: ...
 
 
 def read_jsonl(path: Path) -> Iterator[dict]:

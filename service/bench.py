@@ -2,7 +2,7 @@
 report. The composition lives here because eval must not import the system it measures."""
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
 
@@ -35,6 +35,23 @@ class MemlensQA:
                           a.answer, [evidence_view(e) for e in a.evidence], features=dict(a.features))
 
 
+class ClusteredMemlensQA(MemlensQA):
+    """memlens with a suite's videos perceived together on a Ray cluster (`service.cluster`)."""
+
+    def __init__(self, system: MemlensSystem, address: str, workers: int):
+        super().__init__(system)
+        self.address, self.workers = address, workers
+
+    def ingest_all(self, videos: list[tuple[VideoRef, str]]) -> Iterator[tuple[VideoRef, str]]:
+        from service.cluster import ingest_on_ray
+
+        reports = ingest_on_ray(self.system, [Path(v.path) for v, _ in videos], [n for _, n in videos],
+                                [datetime.fromisoformat(v.start).replace(tzinfo=None) for v, _ in videos],
+                                self.address, self.workers)
+        for remembered, _ in zip(videos, reports):  # each as its report comes
+            yield remembered
+
+
 class MemoryBaselineQA:
     """A retrieval baseline (Video-RAG, EgoButler) behind the eval Protocol, reading the memory
     memlens built: a video this memory already holds is not perceived or ingested again."""
@@ -56,9 +73,11 @@ class MemoryBaselineQA:
                           [evidence_view(e) for e in a.evidence])
 
 
-def make_systems(names: list[str], system: MemlensSystem) -> list[QASystem]:
+def make_systems(names: list[str], system: MemlensSystem, ray: str | None = None, ray_workers: int = 2) -> list[QASystem]:
+    """The systems by name; with `ray` (a cluster address), memlens perceives a suite's
+    videos on that cluster, and the baselines then read the memory it built."""
     factories: dict[str, Callable[[], QASystem]] = {
-        "memlens": lambda: MemlensQA(system),
+        "memlens": lambda: ClusteredMemlensQA(system, ray, ray_workers) if ray else MemlensQA(system),
         "random": RandomBaseline,
         "blind": lambda: BlindBaseline(system.memory.embedder.embed),
         "videorag": lambda: MemoryBaselineQA(system, VideoRagBaseline(system.retriever, system.memory.embedder)),

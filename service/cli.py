@@ -57,26 +57,49 @@ def _when(value: Optional[str], flag: str) -> Optional[datetime]:
 
 @app.command()
 def ingest(
-    video: Path = typer.Argument(..., help="Any container FFmpeg reads, or a transcript (.json, .txt, .jsonl)."),
-    start: Optional[str] = typer.Option(None, help="Wearer's clock at the first frame (ISO); else metadata."),
+    videos: list[Path] = typer.Argument(..., help="Videos (any container FFmpeg reads) or transcripts "
+                                                  "(.json, .txt, .jsonl)."),
+    start: Optional[str] = typer.Option(None, help="Wearer's clock at the first frame (ISO; one file); else metadata."),
     namespace: Optional[str] = typer.Option(None, help="Memory owner."),
     as_json: bool = typer.Option(False, "--json"),
     config: Optional[Path] = ConfigOption,
     server: Optional[str] = ServerOption,
     api_key: Optional[str] = ApiKeyOption,
+    ray: Optional[str] = typer.Option(
+        None, "--ray", help="Perceive the videos on a Ray cluster: 'local' starts one here, 'auto' joins this "
+                            "machine's, ray://HOST:10001 a remote one. Memory is written here."),
+    workers: int = typer.Option(2, "--workers", min=1, help="With --ray: videos perceived at once (a CPU each)."),
 ):
-    """Perceive a video, or read a transcript (.json LoCoMo, .txt thread, .jsonl chat), and
-    write what it holds into memory."""
+    """Perceive videos, or read transcripts (.json LoCoMo, .txt thread, .jsonl chat), and
+    write what they hold into memory."""
+    when = _when(start, "--start")
+    if when is not None and len(videos) > 1:
+        err.print("[red]--start gives one file's clock: ingest the files one by one, or leave it to their metadata[/red]")
+        raise typer.Exit(2)
+    missing = [v for v in videos if not v.is_file()]
+    if missing and (server or ray):  # read here, then sent: say so before anything is sent
+        err.print(f"[red]cannot ingest:[/red] no such file: {missing[0]}")
+        raise typer.Exit(2 if server else 1)
     if server:
-        _ingest_remotely(_remote(server, api_key, namespace), video, _when(start, "--start"), as_json)
+        if ray:
+            err.print("[red]--ray and --server: the server perceives with its own workers[/red]")
+            raise typer.Exit(2)
+        remote = _remote(server, api_key, namespace)
+        for video in videos:
+            _ingest_remotely(remote, video, when, as_json)
         return
     system = _system(config)
+    films = [v for v in videos if not is_transcript(v)]
     try:
-        if is_transcript(video):
-            reports = system.ingest_transcript(video, namespace, _when(start, "--start"))
-        else:
-            with progress_bars(err) as progress:
-                reports = [system.ingest(video, namespace, _when(start, "--start"), progress=progress)]
+        reports = [r for v in videos if is_transcript(v) for r in system.ingest_transcript(v, namespace, when)]
+        with progress_bars(err) as progress:
+            if ray and films:
+                from service.cluster import ingest_on_ray
+
+                reports += ingest_on_ray(system, films, [namespace] * len(films), [when] * len(films), ray, workers,
+                                         progress)
+            else:
+                reports += [system.ingest(v, namespace, when, progress=progress) for v in films]
     except PerceptionError as exc:
         err.print(f"[red]cannot ingest:[/red] {exc}")
         raise typer.Exit(1) from exc
@@ -87,7 +110,7 @@ def ingest(
         console.print_json(json.dumps(views[0] if len(views) == 1 else views))
         return
     for report in reports:
-        console.print(f"ingested [bold]{video}[/bold] as {report.video_id} in {report.seconds:.1f} s "
+        console.print(f"ingested [bold]{report.path}[/bold] as {report.video_id} in {report.seconds:.1f} s "
                       f"({report.realtime_factor:.2f}x real time): {report.records}")
         for channel, status in report.channels.items():
             console.print(f"  [dim]{channel}: {status}[/dim]")
@@ -101,9 +124,6 @@ def _remote(server: str, api_key: str | None, namespace: str | None) -> RemoteMe
 
 
 def _ingest_remotely(remote: RemoteMemlens, video: Path, start: datetime | None, as_json: bool) -> None:
-    if not video.is_file():
-        err.print(f"[red]no such file: {video}[/red]")
-        raise typer.Exit(2)
     try:
         with progress_bars(err) as progress:
             task = progress.add_task("server", total=100)
@@ -411,6 +431,9 @@ def bench(
     other_users: Optional[int] = typer.Option(None, min=0, help="scale: how many other users share the database."),
     vectors: Optional[int] = typer.Option(None, min=1000, help="scale: vectors in the vector-search measurement "
                                                                "(default 1,000,000; 100,000 with --quick)."),
+    ray: Optional[str] = typer.Option(None, "--ray", help="Perceive the suite's videos on a Ray cluster ('local', "
+                                                          "'auto', ray://HOST:10001); see `memlens ingest --ray`."),
+    ray_workers: int = typer.Option(2, "--ray-workers", min=1, help="With --ray: videos perceived at once."),
     config: Optional[Path] = ConfigOption,
 ):
     """Run memlens and baselines over a suite; write the report in the paper's table shape,
@@ -469,7 +492,7 @@ def bench(
                                + ([] if phrasing_sets == DEFAULT_SETS else ["--phrasing", ",".join(phrasing_sets)]))
             names = systems.split(",") if systems else list(
                 SUITES[suite].default_systems if suite in SUITES else ("memlens", "videorag", "egobutler", "random", "blind"))
-            report = run_bench(Suite.read(suite_file), out, make_systems(names, system),
+            report = run_bench(Suite.read(suite_file), out, make_systems(names, system, ray, ray_workers),
                                workers, _bars_callback(bars), command, phrasing_sets)
     except ValueError as exc:
         err.print(f"[red]{exc}[/red]")

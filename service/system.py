@@ -26,6 +26,7 @@ from perception.cache import ObservationCache
 from perception.pipeline import Perceiver, clip_off_reason, file_video_id
 from perception.progress import as_progress
 from perception.transcripts import Dialogue, read_transcript
+from perception.types import VideoObservation
 from retrieval.operators import MemoryOperators
 from retrieval.search import HybridRetriever
 from service.config import AppConfig
@@ -169,15 +170,24 @@ class MemlensSystem:
         progress = as_progress(progress)
         video = self.perceiver.perceive(Path(path), wall_start=start, progress=progress,
                                         cache=self.cache.scoped(namespace) if self.cache is not None else None)
+        return self.remember(video, namespace, began, progress)
+
+    def remember(self, video: VideoObservation, namespace: str | None = None, began: float | None = None,
+                 progress=None) -> IngestReport:
+        """Write a perceived video into memory (in place of what the namespace held of it);
+        `began` (perf_counter) is when its ingest started, for the report's timings."""
+        namespace = namespace or self.config.service.default_namespace
+        progress = as_progress(progress)
         progress.start("memory", 1)  # a last step, so a cancelled job stops before memory changes
         remembering = time.perf_counter()
+        began = remembering if began is None else began
         counts = self.memory.ingest(video, namespace)
         progress.advance("memory")
         done = time.perf_counter()
         stages = {**video.stage_seconds, "memory": round(done - remembering, 3)}
         stages["other"] = round(max(0.0, (done - began) - sum(stages.values())), 3)  # probe, hashing, model loads
         return IngestReport(
-            video_id=video.video_id, path=str(path), namespace=namespace, duration=video.duration,
+            video_id=video.video_id, path=video.path, namespace=namespace, duration=video.duration,
             wall_start=video.wall_start, records=counts, channels=video.channels,
             seconds=done - began, stages=stages,
         )
