@@ -113,14 +113,17 @@ def _row_to_record(row: sqlite3.Row) -> MemoryRecord:
     )
 
 
-def _where(store: str, flt: RecordFilter, alias: str = "records", longest: float | None = None) -> tuple[str, list]:
+def _where(store: str, flt: RecordFilter, alias: str = "records", longest: float | None = None,
+           by_rowid: bool = False) -> tuple[str, list]:
     """Translate a RecordFilter to SQL; must agree with RecordFilter.matches. With ids, words or
     tags, the other columns are written `+col` so SQLite looks the ids up instead of scanning an index
     of the namespace for them; with a thing named (`INDEXED_ATTRS`), the kind and time columns
     are, so that the thing's own index is read, newest first where asked. `longest` (seconds
     no matching record outlasts) bounds the end of a record the question time cuts, so the
-    time index is read over the window only."""
-    by_id = flt.ids is not None or flt.mentions is not None or any(key in TAGGED_ATTRS for key, _ in flt.attrs_in)
+    time index is read over the window only. `by_rowid`: the caller bounds the ids itself.
+    """
+    by_id = by_rowid or flt.ids is not None or flt.mentions is not None or any(
+        key in TAGGED_ATTRS for key, _ in flt.attrs_in)
     scope = f"+{alias}" if by_id else alias
     col = f"+{alias}" if by_id or any(key in INDEXED_ATTRS for key, _ in flt.attrs) else alias
     clauses, params = [f"{scope}.store = ?"], [store]
@@ -297,6 +300,11 @@ class MemoryDatabase:
     def in_batch(self) -> bool:
         return self._batch_depth > 0
 
+    @property
+    def writing_here(self) -> bool:
+        """Whether this thread is inside its own batch: it reads changes not committed yet."""
+        return self._writer == threading.get_ident()
+
     def read(self, sql: str, params: Sequence = ()) -> list[sqlite3.Row]:
         """Every read goes here: inside this thread's own batch through the writer, which
         sees the batch's uncommitted changes; inside a view through the view's transaction;
@@ -377,7 +385,7 @@ class MemoryDatabase:
             return None
         # Every query reads these; a reader keeps them per commit. A batch's own adds change
         # them before its commit moves the generation, so the writer always reads them.
-        generation = None if self._writer == threading.get_ident() else self.generation()
+        generation = None if self.writing_here else self.generation()
         cached = self._spans_seen.get(store)
         if cached is not None and cached[0] == generation:
             return cached[1]
@@ -410,6 +418,15 @@ class MemoryDatabase:
         if cached is None or cached[0] != generation:
             cached = self._row_count = (generation, self.read("SELECT COUNT(*) FROM records")[0][0])
         return cached[1]
+
+    def newest_id(self) -> int:
+        """The largest record id as of the caller's commit (ids only grow)."""
+        return self.read("SELECT COALESCE(MAX(id), 0) FROM records")[0][0]
+
+    def deletions(self) -> int:
+        """How many deletes have ever removed records, as of the caller's commit."""
+        rows = self.read("SELECT value FROM meta WHERE key='deletions'")
+        return int(rows[0]["value"]) if rows else 0
 
     def rare_words(self, words: Sequence[str]) -> dict[str, int]:
         """The words (lower case) found in some rows but in no more than `COMMON_SHARE` of
@@ -497,6 +514,31 @@ class MemoryDatabase:
             self.conn.close()
 
 
+@dataclass(frozen=True)
+class _FirstSeen:
+    """`_first_seen` for all time as of one commit, with the newest id and the count of
+    deletions then, to tell whether a later commit only added records."""
+
+    generation: int
+    newest: int
+    deletions: int
+    seen: list[tuple[tuple, str, int, str]]
+
+
+def _merge_first_seen(old: list[tuple[tuple, str, int, str]], new: list[tuple[tuple, str, int, str]]
+                      ) -> list[tuple[tuple, str, int, str]]:
+    """First-seen lists of two sets of records, as one list of their union."""
+    merged = {values: (visible, first, order) for values, visible, first, order in old}
+    for values, visible, first, order in new:
+        was = merged.get(values)
+        if was is None:
+            merged[values] = (visible, first, order)
+        else:
+            earliest = (first, order) if order < was[2] else was[1:]
+            merged[values] = (min(visible, was[0]), *earliest)
+    return sorted(((values, *rest) for values, rest in merged.items()), key=lambda seen: seen[3])
+
+
 class SqliteFaissStore:
     """A RecordStore over a shared MemoryDatabase; ids are SQLite rowids and FAISS ids.
 
@@ -508,7 +550,7 @@ class SqliteFaissStore:
         self.name = name
         self._partitions: dict[str, MirroredIndex] = {}
         self._partitions_lock = threading.Lock()  # not the writer's: a question must not wait for a batch
-        self._distinct: dict[tuple, tuple[int, list]] = {}  # (keys, filter) -> (generation, first seen)
+        self._distinct: dict[tuple, _FirstSeen] = {}  # (keys, filter) -> first seen, for all time
         self._distinct_lock = threading.Lock()
         for legacy in (db.root / f"{name}.faiss", db.root / f"{name}.faiss.generation"):
             legacy.unlink(missing_ok=True)  # one index for every namespace, before partitions
@@ -543,8 +585,8 @@ class SqliteFaissStore:
         written = self.db.kinds_written(self.name)
         return written is None or bool(written & set(kinds))
 
-    def _sql(self, flt: RecordFilter, alias: str = "records") -> tuple[str, list]:
-        return _where(self.name, flt, alias, self.db.longest(self.name, flt.kinds))
+    def _sql(self, flt: RecordFilter, alias: str = "records", by_rowid: bool = False) -> tuple[str, list]:
+        return _where(self.name, flt, alias, self.db.longest(self.name, flt.kinds), by_rowid)
 
     def rebuild_index(self) -> None:
         for mirror in self.partitions().values():
@@ -598,40 +640,52 @@ class SqliteFaissStore:
     def distinct(self, keys: Sequence[str], flt: RecordFilter) -> list[tuple]:
         if not keys:
             return []
-        return [values for values, _, _ in self._first_seen_by(keys, flt)]
+        return [seen[0] for seen in self._first_seen_by(keys, flt)]
 
     def first_of(self, keys: Sequence[str], flt: RecordFilter) -> list[MemoryRecord]:
         if not keys:
             return []
-        records = self.get([first for _, _, first in self._first_seen_by(keys, flt)])
+        records = self.get([seen[2] for seen in self._first_seen_by(keys, flt)])
         if flt.before is not None and not all(flt.matches(r) for r in records):
             # a combination's first record was not yet over while a later one was: ask exactly
-            records = self.get([first for _, _, first in self._first_seen(keys, flt)])
+            records = self.get([seen[2] for seen in self._first_seen(keys, flt)])
         return [cut_at(r, flt.before) for r in records]
 
-    def _first_seen_by(self, keys: Sequence[str], flt: RecordFilter) -> list[tuple[tuple, str, int]]:
+    def _first_seen_by(self, keys: Sequence[str], flt: RecordFilter) -> list[tuple[tuple, str, int, str]]:
         """`_first_seen` as of the question time. Without a window only the question time
-        varies between calls: the answer for all time is kept until the next commit and cut
-        by when each combination became visible."""
-        if _windowed(flt):
+        varies between calls: the answer for all time is kept and cut by when each
+        combination became visible. A commit that only added records updates it from the
+        records added (ids past the last seen); one that deleted any computes it afresh."""
+        if _windowed(flt) or self.db.writing_here:  # a batch's uncommitted rows are not kept
             return self._first_seen(keys, flt)
-        key, generation = (tuple(keys), replace(flt, before=None)), self.db.generation()
-        with self._distinct_lock:
-            cached = self._distinct.get(key)
-        if cached is None or cached[0] != generation:
-            cached = (generation, self._first_seen(keys, replace(flt, before=None)))
+        key, all_time = (tuple(keys), replace(flt, before=None)), replace(flt, before=None)
+        with self.db.pinned():  # the generation, the newest id and the rows from one commit
+            generation = self.db.generation()
             with self._distinct_lock:
-                self._distinct[key] = cached
-                while len(self._distinct) > 64:
-                    self._distinct.pop(next(iter(self._distinct)))
+                cached = self._distinct.get(key)
+            if cached is None or cached.generation != generation:
+                newest, deletions = self.db.newest_id(), self.db.deletions()
+                if cached is not None and cached.deletions == deletions and newest >= cached.newest:
+                    seen = _merge_first_seen(cached.seen, self._first_seen(keys, all_time, after_id=cached.newest))
+                else:
+                    seen = self._first_seen(keys, all_time)
+                cached = _FirstSeen(generation, newest, deletions, seen)
+                with self._distinct_lock:
+                    self._distinct[key] = cached
+                    while len(self._distinct) > 64:
+                        self._distinct.pop(next(iter(self._distinct)))
         cut = _ts(flt.before) if flt.before is not None else None
-        return [seen for seen in cached[1] if cut is None or seen[1] < cut]
+        return [seen for seen in cached.seen if cut is None or seen[1] < cut]
 
-    def _first_seen(self, keys: Sequence[str], flt: RecordFilter) -> list[tuple[tuple, str, int]]:
+    def _first_seen(self, keys: Sequence[str], flt: RecordFilter,
+                    after_id: int | None = None) -> list[tuple[tuple, str, int, str]]:
         """Each distinct combination, in the order first seen, with the time its first record
-        became visible to a question (its end; its start for things seen on keyframes) and
-        the id of the first record."""
-        where, params = self._sql(flt)
+        became visible to a question (its end; its start for things seen on keyframes), the
+        id of the first record and its order key (start, then id); with `after_id`, among
+        the records added after that one only (looked up by id, not through the namespace)."""
+        where, params = self._sql(flt, by_rowid=after_id is not None)
+        if after_id is not None:
+            where, params = f"records.id > ? AND {where}", [after_id, *params]
         columns = ", ".join(f"json_extract(attrs, ?) AS k{i}" for i in range(len(keys)))
         groups = ", ".join(f"k{i}" for i in range(len(keys)))
         seen_on_keyframes = ",".join("?" * len(SEEN_ON_KEYFRAMES))
@@ -640,8 +694,8 @@ class SqliteFaissStore:
             f"MIN(CASE WHEN kind IN ({seen_on_keyframes}) THEN wall_start ELSE wall_end END) AS visible "
             f"FROM records WHERE {where} AND k0 IS NOT NULL GROUP BY {groups} ORDER BY first_seen",
             [*(f"$.{key}" for key in keys), *SEEN_ON_KEYFRAMES, *params])
-        return [(tuple(row[f"k{i}"] for i in range(len(keys))), row["visible"], int(row["first_seen"][-20:]))
-                for row in rows]
+        return [(tuple(row[f"k{i}"] for i in range(len(keys))), row["visible"], int(row["first_seen"][-20:]),
+                 row["first_seen"]) for row in rows]
 
     def _candidate_ids(self, flt: RecordFilter, limit: int | None = None) -> np.ndarray:
         where, params = self._sql(flt)
@@ -740,4 +794,7 @@ class SqliteFaissStore:
                 self.partition(namespace).stage_remove(
                     np.array([r["id"] for r in rows if r["namespace"] == namespace], dtype=np.int64))
             self.db.conn.executemany("DELETE FROM records WHERE id=?", [(r["id"],) for r in rows])
+            if rows:  # what is kept per commit from added records alone must now be read afresh
+                self.db.conn.execute("INSERT INTO meta(key, value) VALUES ('deletions', '1') ON CONFLICT(key) "
+                                     "DO UPDATE SET value = CAST(value AS INTEGER) + 1")
         return len(rows)

@@ -65,10 +65,6 @@ def contents(index: faiss.Index) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(chunks_ids).astype(np.int64), np.concatenate(chunks)
 
 
-def index_ids(index: faiss.Index) -> np.ndarray:
-    return contents(index)[0] if _ivf(index) is not None else faiss.vector_to_array(index.id_map).astype(np.int64)
-
-
 def search(index: faiss.Index, query: np.ndarray, k: int, candidates: np.ndarray | None = None
            ) -> tuple[np.ndarray, np.ndarray]:
     """(scores, ids) of the top k, among `candidates` when given (then exhaustively)."""

@@ -24,9 +24,9 @@ def contents(memory) -> dict[str, list[tuple]]:
 
 
 def faiss_ids(index) -> np.ndarray:
-    from memory.vector_index import index_ids
+    from memory.vector_index import contents
 
-    return index_ids(index)
+    return contents(index)[0]
 
 
 def indexed_ids(store) -> list[int]:

@@ -117,6 +117,41 @@ def test_sql_filters_agree_with_reference_semantics(db):
     assert store.distinct(("no_such_key",), RecordFilter()) == []
 
 
+def test_first_seen_kept_per_commit_follows_additions_and_deletions(db):
+    """Kept from one commit to the next: added records (earlier ones too) are merged in from
+    their ids alone; a delete makes it read afresh. Always as the reference says."""
+    store, rng = db.stores["event"], random.Random(11)
+    stored: list[MemoryRecord] = []
+    flt = RecordFilter(namespace="me", kinds=("utterance",), before=T0 + timedelta(minutes=200))
+
+    def add(n: int, video: str) -> None:
+        records = [_rec(f"turn {len(stored) + i}", rng.randint(0, 120), video=video,
+                        speaker=rng.choice(["S1", "S2", "S3", "S4"]), room=rng.choice(["hall", "den"]))
+                   for i in range(n)]
+        stored.extend(r.with_id(i) for r, i in zip(records, store.add(records)))
+
+    def agrees() -> None:
+        first = sorted((r for r in stored if flt.matches(r)), key=lambda r: (r.wall_start, r.id))
+        pairs = list(dict.fromkeys((r.attrs["speaker"], r.attrs["room"]) for r in first))
+        assert store.distinct(("speaker", "room"), flt) == pairs
+        firsts = [next(r for r in first if (r.attrs["speaker"], r.attrs["room"]) == p).id for p in pairs]
+        assert [r.id for r in store.first_of(("speaker", "room"), flt)] == firsts
+
+    add(10, "v1")
+    agrees()
+    reads = []
+    original = store._first_seen
+    store._first_seen = lambda *a, **k: reads.append(k.get("after_id")) or original(*a, **k)
+    for video in ("v2", "v3"):
+        add(6, video)
+        agrees()
+    assert reads and all(after is not None for after in reads)  # only the added rows were read
+    store.delete(RecordFilter(video_ids=("v1",)))
+    stored[:] = [r for r in stored if r.video_id != "v1"]
+    agrees()
+    assert reads[-1] is None  # read afresh after the delete
+
+
 def test_tags_are_kept_for_a_database_from_before_them(tmp_path, embedder):
     database = MemoryDatabase(tmp_path, embedder)
     database.stores["event"].add([_rec("I will send it", 0, acts=["commitment"]), _rec("hello", 1, acts=[])])
