@@ -62,11 +62,6 @@ class PerceptionWorker:
             os.utime(path, (job.mtime, job.mtime))
             return self.perceiver.perceive(path, wall_start=job.start)
 
-    def node(self) -> str:
-        import ray
-
-        return ray.get_runtime_context().get_node_id()
-
 
 @contextmanager
 def ray_cluster(address: str = LOCAL, cpus: int | None = None) -> Iterator[None]:
