@@ -35,6 +35,7 @@ DEFAULT_PLACE_KINDS: dict[str, tuple[str, ...]] = {
 class MemoryConfig:
     root: Path = Path("~/.memlens/memory").expanduser()
     embedding_model: str = "packaged:all-MiniLM-L6-v2"
+    embedding_device: str = "auto"  # auto | cpu | cuda[:n] (perception/devices.py)
     places: tuple[str, ...] = DEFAULT_PLACES
     place_kinds: dict[str, tuple[str, ...]] = field(default_factory=lambda: dict(DEFAULT_PLACE_KINDS))
     # WordNet's noun taxonomy (memory.kinds) lives here once set up; None = without it

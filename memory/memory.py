@@ -57,7 +57,7 @@ class Memory:
         """`clip_text`: the text side of the model that embeds keyframes (CLIP), for
         zero-shot place kinds and object tags at ingest; keyframe vectors are kept either way."""
         self.config = config
-        self.embedder = embedder or SentenceTransformerEmbedder(config.embedding_model)
+        self.embedder = embedder or SentenceTransformerEmbedder(config.embedding_model, config.embedding_device)
         self.db = MemoryDatabase(config.root, self.embedder)
         self.kinds = Kinds(config.lexicon_dir)
         self.builder = RecordBuilder(config, captioner=captioner, summarize=summarize, kinds=self.kinds,

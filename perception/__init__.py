@@ -11,6 +11,7 @@ outputs are cached per (clip, stage, model, config) so re-ingestion is increment
         observation = Perceiver(config, progress=bars).perceive("day1.mp4")
     Perceiver(config).channel_status()               # for `memlens doctor`
 """
+import importlib as _importlib
 import os as _os
 
 # Threads that wait for work sleep instead of spinning (OpenMP's default is to spin for a
@@ -20,84 +21,70 @@ import os as _os
 # value the user set stands.
 _os.environ.setdefault("OMP_WAIT_POLICY", "PASSIVE")
 
-from .asr import FasterWhisperRecognizer, SpeechRecognizer, WhisperXRecognizer, make_speech_recognizer
-from .cache import ObservationCache
-from .clip_embed import (
-    ImageTextEmbedder,
-    OpenClipEmbedder,
-    ensure_torchvision_importable,
-    make_image_embedder,
-)
-from .clips import clip_index_at, cut_clips
-from .config import PerceptionConfig, default_cache_root
-from .decode import VideoInfo, iter_frames, probe, read_audio
-from .errors import (
-    BackendUnavailable,
-    EmptyVideoFile,
-    NoVideoStream,
-    PerceptionError,
-    UnreadableVideo,
-    VideoNotFound,
-)
-from .keyframes import KeyframeSelector, select_keyframes
-from .ocr import EasyOcrReader, RapidOcrReader, TextReader, make_text_reader
-from .pipeline import Perceiver, file_video_id
-from .progress import CallbackProgress, NullProgress, ProgressReporter, RichProgress
-from .serialize import video_from_dict, video_to_dict
-from .speakers import NoSpeakerTagger, ResemblyzerTagger, SpeakerTagger, make_speaker_tagger
-from .types import AsrSegment, ClipObservation, ClipSpan, OcrLine, VideoObservation, Word
-from .vlm import DescriberError, FrameDescriber, OpenAIVisionDescriber, make_frame_describer
+# Names load their module on first use (PEP 562): `perception.devices` or `.config` from
+# memory or a client does not pull in PyAV, OpenCV and the backends.
+_EXPORTS = {
+    "AsrSegment": "types",
+    "BackendUnavailable": "errors",
+    "CallbackProgress": "progress",
+    "ClipObservation": "types",
+    "ClipSpan": "types",
+    "DescriberError": "vlm",
+    "EasyOcrReader": "ocr",
+    "EmptyVideoFile": "errors",
+    "FasterWhisperRecognizer": "asr",
+    "FrameDescriber": "vlm",
+    "ImageTextEmbedder": "clip_embed",
+    "KeyframeSelector": "keyframes",
+    "NoSpeakerTagger": "speakers",
+    "NoVideoStream": "errors",
+    "NullProgress": "progress",
+    "ObservationCache": "cache",
+    "OcrLine": "types",
+    "OpenAIVisionDescriber": "vlm",
+    "OpenClipEmbedder": "clip_embed",
+    "Perceiver": "pipeline",
+    "PerceptionConfig": "config",
+    "PerceptionError": "errors",
+    "ProgressReporter": "progress",
+    "RapidOcrReader": "ocr",
+    "ResemblyzerTagger": "speakers",
+    "RichProgress": "progress",
+    "SpeakerTagger": "speakers",
+    "SpeechRecognizer": "asr",
+    "TextReader": "ocr",
+    "UnreadableVideo": "errors",
+    "VideoInfo": "decode",
+    "VideoNotFound": "errors",
+    "VideoObservation": "types",
+    "WhisperXRecognizer": "asr",
+    "Word": "types",
+    "clip_index_at": "clips",
+    "cut_clips": "clips",
+    "default_cache_root": "config",
+    "ensure_torchvision_importable": "clip_embed",
+    "file_video_id": "pipeline",
+    "iter_frames": "decode",
+    "make_frame_describer": "vlm",
+    "make_image_embedder": "clip_embed",
+    "make_speaker_tagger": "speakers",
+    "make_speech_recognizer": "asr",
+    "make_text_reader": "ocr",
+    "probe": "decode",
+    "read_audio": "decode",
+    "select_keyframes": "keyframes",
+    "video_from_dict": "serialize",
+    "video_to_dict": "serialize",
+}
 
-__all__ = [
-    "AsrSegment",
-    "BackendUnavailable",
-    "CallbackProgress",
-    "ClipObservation",
-    "ClipSpan",
-    "DescriberError",
-    "EasyOcrReader",
-    "EmptyVideoFile",
-    "FasterWhisperRecognizer",
-    "FrameDescriber",
-    "ImageTextEmbedder",
-    "KeyframeSelector",
-    "NoSpeakerTagger",
-    "NoVideoStream",
-    "NullProgress",
-    "ObservationCache",
-    "OcrLine",
-    "OpenAIVisionDescriber",
-    "OpenClipEmbedder",
-    "Perceiver",
-    "PerceptionConfig",
-    "PerceptionError",
-    "ProgressReporter",
-    "RapidOcrReader",
-    "ResemblyzerTagger",
-    "RichProgress",
-    "SpeakerTagger",
-    "SpeechRecognizer",
-    "TextReader",
-    "UnreadableVideo",
-    "VideoInfo",
-    "VideoNotFound",
-    "VideoObservation",
-    "WhisperXRecognizer",
-    "Word",
-    "clip_index_at",
-    "cut_clips",
-    "default_cache_root",
-    "ensure_torchvision_importable",
-    "file_video_id",
-    "iter_frames",
-    "make_frame_describer",
-    "make_image_embedder",
-    "make_speaker_tagger",
-    "make_speech_recognizer",
-    "make_text_reader",
-    "probe",
-    "read_audio",
-    "select_keyframes",
-    "video_from_dict",
-    "video_to_dict",
-]
+
+def __getattr__(name: str):
+    module = _EXPORTS.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(_importlib.import_module(f".{module}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+__all__ = sorted(_EXPORTS)

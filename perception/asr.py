@@ -17,6 +17,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from .config import PerceptionConfig
+from .devices import ctranslate2_device, torch_device
 from .errors import BackendUnavailable
 from .types import AsrSegment, Word
 from .weights import assemble_whisper_base
@@ -66,7 +67,7 @@ class FasterWhisperRecognizer:
     def __init__(
         self,
         model: str | None = None,
-        device: str = "cpu",
+        device: str = "auto",
         compute_type: str = "int8",
         language: str | None = "en",
         model_dir: Path | None = None,
@@ -101,12 +102,13 @@ class FasterWhisperRecognizer:
             except ImportError as exc:
                 raise BackendUnavailable("faster-whisper is not installed: pip install faster-whisper") from exc
             source = self.model_name or str(assemble_whisper_base(self.model_dir))
-            log.info("loading faster-whisper model %s", source)
+            device = ctranslate2_device(self.device)
+            log.info("loading faster-whisper model %s on %s", source, device)
             try:
-                self._model = WhisperModel(source, device=self.device, compute_type=self.compute_type)
+                self._model = WhisperModel(source, device=device, compute_type=self.compute_type)
             except Exception as exc:  # noqa: BLE001 - unknown name, offline hub id, bad dir or device
                 raise BackendUnavailable(
-                    f"cannot load faster-whisper model {source!r} on {self.device}/{self.compute_type}: "
+                    f"cannot load faster-whisper model {source!r} on {device}/{self.compute_type}: "
                     f"{type(exc).__name__}: {exc}"
                 ) from exc
         return self._model
@@ -150,14 +152,14 @@ class WhisperXRecognizer:
     def __init__(
         self,
         model: str | None = None,
-        device: str = "cuda",
+        device: str = "auto",
         compute_type: str = "float16",
         language: str | None = "en",
         model_dir: Path | None = None,
         batch_size: int = 8,
     ):
         self.model_name = model
-        self.device = device
+        self.device = device  # resolved to a torch device when the model loads
         self.compute_type = compute_type
         self.language = language
         self.model_dir = Path(model_dir) if model_dir else PerceptionConfig().model_dir
@@ -187,6 +189,7 @@ class WhisperXRecognizer:
     def load(self) -> Any:
         if self._model is None:
             whisperx = self._import()
+            self.device = torch_device(self.device)
             source = self.model_name or str(assemble_whisper_base(self.model_dir))
             kwargs = {"compute_type": self.compute_type, "language": self.language,
                       "download_root": str(self.model_dir)}

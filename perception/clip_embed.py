@@ -28,6 +28,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from .config import PerceptionConfig
+from .devices import torch_device
 
 log = logging.getLogger(__name__)
 _MISSING_OP = "operator torchvision::nms does not exist"
@@ -110,6 +111,7 @@ class OpenClipEmbedder:
     def load(self) -> tuple[Any, Any, Any]:
         if self._components is None:
             open_clip = import_open_clip()
+            self.device = torch_device(self.device)
             model, _, preprocess = open_clip.create_model_and_transforms(
                 self.model_name, pretrained=self.pretrained, device=self.device
             )

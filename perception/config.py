@@ -79,7 +79,7 @@ class PerceptionConfig:
     # speech
     asr_backend: str = "faster-whisper"  # "whisperx" (GPU extra) or "none"
     asr_model: str | None = None  # None = packaged whisper-base; else a local dir or hub id
-    asr_device: str = "cpu"
+    asr_device: str = "auto"  # auto | cpu | cuda[:n] (perception/devices.py); speaker turns follow it
     asr_compute_type: str = "int8"
     asr_language: str | None = "en"  # None = detect per video
     asr_batch_size: int = 8  # whisperx only
@@ -106,11 +106,12 @@ class PerceptionConfig:
     # title cards are read alike, but one more junk line ("ej") joins a card's block and
     # a question about that card no longer reaches it: off until blocks ignore such junk.
     ocr_max_side: int = 0
-    ocr_gpu: bool = False  # easyocr only
+    ocr_device: str = "auto"  # rapidocr: CUDA where onnxruntime is the GPU build; easyocr: torch's
 
     # things in view: an object detector on every sampled frame, tracked across frames
     detector_backend: str = "nanodet"  # or "none"
     detector_model: Path | None = None  # None = the NanoDet ONNX converted at set-up
+    detector_device: str = "auto"  # "auto": CUDA where onnxruntime is the GPU build (onnxruntime-gpu)
     # NanoDet-m's scores on real footage: 0.35-0.8 for things a person would name, spurious
     # classes mostly under 0.4 and on one or two frames (tracks drop those, object_tracks.py)
     detector_threshold: float = 0.35
@@ -127,7 +128,7 @@ class PerceptionConfig:
     # CLIP frame embeddings: off unless weights are configured (none ship offline)
     clip_model: str | None = None  # open_clip model name, e.g. "ViT-B-32"
     clip_pretrained: str | None = None  # pretrained tag or a local checkpoint path
-    clip_device: str = "cpu"
+    clip_device: str = "auto"
     clip_batch_size: int = 16
 
     # keyframe descriptions by a vision-language model at any OpenAI-compatible endpoint

@@ -17,6 +17,7 @@ import numpy as np
 from .appearance import appearance_of, colour_name
 from .config import PerceptionConfig
 from .detector_weights import verified_nanodet
+from .devices import onnx_providers
 from .errors import BackendUnavailable
 from .types import ObjectDetection
 
@@ -64,8 +65,9 @@ class NanoDetDetector:
     BINS = 11
 
     def __init__(self, path: Path | None, threshold: float = 0.35, nms_iou: float = 0.5, threads: int = 0,
-                 labels: Sequence[str] = COCO_LABELS, model_dir: Path | None = None):
+                 labels: Sequence[str] = COCO_LABELS, model_dir: Path | None = None, device: str = "auto"):
         self.path = path
+        self.device = device
         self.model_dir = model_dir
         self.threshold = threshold
         self.nms_iou = nms_iou
@@ -94,7 +96,7 @@ class NanoDetDetector:
             options.add_session_config_entry("session.intra_op.allow_spinning", "0")  # see perception/__init__
             if self.threads:
                 options.intra_op_num_threads = self.threads
-            self._session = ort.InferenceSession(str(self._weights()), options, providers=["CPUExecutionProvider"])
+            self._session = ort.InferenceSession(str(self._weights()), options, providers=onnx_providers(self.device))
         return self._session
 
     def _scores_and_boxes(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
@@ -152,5 +154,5 @@ def make_object_detector(config: PerceptionConfig) -> ObjectDetector | None:
         return None
     if backend == "nanodet":
         return NanoDetDetector(config.detector_model, config.detector_threshold, config.detector_nms_iou,
-                               model_dir=config.model_dir)
+                               model_dir=config.model_dir, device=config.detector_device)
     raise ValueError(f"unknown detector_backend {backend!r}; known: nanodet, none")

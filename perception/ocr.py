@@ -16,6 +16,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from .config import PerceptionConfig
+from .devices import onnx_providers, torch_device
 from .errors import BackendUnavailable
 from .types import OcrLine
 
@@ -75,7 +76,7 @@ class RapidOcrReader:
     model_id = "rapidocr-ppocr"
 
     def __init__(self, min_confidence: float = 0.5, params: dict[str, Any] | None = None,
-                 min_side: int | None = None, max_side: int | None = None):
+                 min_side: int | None = None, max_side: int | None = None, device: str = "auto"):
         """`min_side` / `max_side`: text is looked for on frames scaled up to the one or down
         to the other (PP-OCR's detector takes one rule per engine, so a frame too large gets
         an engine of its own, made on first need)."""
@@ -84,6 +85,7 @@ class RapidOcrReader:
         if min_side:
             self.params.update({"Det.limit_side_len": min_side, "Det.limit_type": "min"})
         self.max_side = max_side
+        self.device = device
         self._engine: Any = None
         self._large_engine: Any = None
 
@@ -101,17 +103,21 @@ class RapidOcrReader:
         self._import()
         return f"rapidocr PP-OCR (bundled ONNX models, min confidence {self.min_confidence})"
 
+    def _engine_params(self, **overrides: Any) -> dict[str, Any]:
+        cuda = onnx_providers(self.device)[0] != "CPUExecutionProvider"
+        return {**self.params, "EngineConfig.onnxruntime.use_cuda": cuda, **overrides}
+
     def load(self) -> Any:
         if self._engine is None:
-            self._engine = self._import()(params=self.params)
+            self._engine = self._import()(params=self._engine_params())
         return self._engine
 
     def _engine_for(self, width: int, height: int) -> Any:
         if not self.max_side or max(width, height) <= self.max_side:
             return self.load()
         if self._large_engine is None:
-            self._large_engine = self._import()(params={
-                **self.params, "Det.limit_side_len": self.max_side, "Det.limit_type": "max"})
+            self._large_engine = self._import()(params=self._engine_params(
+                **{"Det.limit_side_len": self.max_side, "Det.limit_type": "max"}))
         return self._large_engine
 
     def read(self, image: np.ndarray, frame_time: float) -> list[OcrLine]:
@@ -135,9 +141,9 @@ class EasyOcrReader:
 
     model_id = "easyocr-en"
 
-    def __init__(self, min_confidence: float = 0.5, gpu: bool = False):
+    def __init__(self, min_confidence: float = 0.5, device: str = "auto"):
         self.min_confidence = min_confidence
-        self.gpu = gpu
+        self.device = device
         self._reader: Any = None
 
     @staticmethod
@@ -154,13 +160,15 @@ class EasyOcrReader:
 
     def describe(self) -> str:
         self._import()
-        return f"easyocr en (offline weights, gpu={self.gpu})"
+        return f"easyocr en (offline weights, {self.device})"
 
     def load(self) -> Any:
         if self._reader is None:
             easyocr, models = self._import()
+            device = torch_device(self.device)  # easyocr takes False for the CPU, else a torch device
             self._reader = easyocr.Reader(
-                ["en"], gpu=self.gpu, model_storage_directory=models.model_dir(), download_enabled=False
+                ["en"], gpu=False if device == "cpu" else device, model_storage_directory=models.model_dir(),
+                download_enabled=False,
             )
         return self._reader
 
@@ -180,7 +188,8 @@ def make_text_reader(config: PerceptionConfig) -> TextReader | None:
     if backend == "none":
         return None
     if backend == "rapidocr":
-        return RapidOcrReader(config.ocr_min_confidence, min_side=config.ocr_min_side, max_side=config.ocr_max_side)
+        return RapidOcrReader(config.ocr_min_confidence, min_side=config.ocr_min_side, max_side=config.ocr_max_side,
+                              device=config.ocr_device)
     if backend == "easyocr":
-        return EasyOcrReader(config.ocr_min_confidence, config.ocr_gpu)
+        return EasyOcrReader(config.ocr_min_confidence, config.ocr_device)
     raise ValueError(f"unknown ocr_backend {config.ocr_backend!r}: use rapidocr, easyocr or none")

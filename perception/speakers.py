@@ -18,6 +18,7 @@ from typing import Any, Protocol, runtime_checkable
 import numpy as np
 
 from .config import PerceptionConfig
+from .devices import torch_device
 from .errors import BackendUnavailable
 from .turns import segment_of_words
 from .types import AsrSegment
@@ -111,7 +112,7 @@ class ResemblyzerTagger:
 
     model_id = "resemblyzer-ge2e"
 
-    def __init__(self, threshold: float = 0.74, device: str = "cpu"):
+    def __init__(self, threshold: float = 0.74, device: str = "auto"):
         self.threshold = threshold
         self.device = device
         self._encoder: Any = None
@@ -135,7 +136,7 @@ class ResemblyzerTagger:
 
     def load(self) -> Any:
         if self._encoder is None:
-            self._encoder = self._import().VoiceEncoder(self.device, verbose=False)
+            self._encoder = self._import().VoiceEncoder(torch_device(self.device), verbose=False)
         return self._encoder
 
     def windows(self, audio: np.ndarray, sr: int, chunk_seconds: float = 300.0

@@ -7,6 +7,7 @@ from rich.console import Console
 from rich.table import Table
 
 from memory.wordnet_data import SETUP_HINT
+from perception.devices import accelerators
 from service.system import MemlensSystem
 
 
@@ -35,6 +36,8 @@ def run_doctor(system: MemlensSystem, console: Console) -> bool:
     table.add_row("agent.llm", llm.backend if llm.backend == "none" else f"{llm.backend} {llm.model} @ {llm.base_url}")
     for pkg in ("faiss", "whisperx", "easyocr", "open_clip", "llama_cpp"):
         table.add_row(f"package.{pkg}", _package(pkg))
+    for library, sees in accelerators().items():  # where "auto" devices resolve to
+        table.add_row(f"device.{library}", sees)
     console.print(table)
     system.close()
     return ok

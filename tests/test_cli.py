@@ -103,6 +103,10 @@ def test_doctor_names_every_channel(home):
     for part in ("perception.asr", "perception.ocr", "perception.clip", "memory.embedder", "agent.llm"):
         assert part in done.stdout
     assert "memory.kinds" in done.stdout and "on: WordNet 3.0" in done.stdout
+    import torch  # where "auto" devices resolve, as this machine's torch sees it
+
+    assert "device.torch" in done.stdout and "device.faiss" in done.stdout
+    assert ("cuda (" if torch.cuda.is_available() else "cpu only") in done.stdout
 
 
 def test_serve_without_api_keys_refuses_a_public_address(tmp_path):

@@ -343,3 +343,44 @@ def test_a_frame_larger_than_ocr_max_side_is_searched_for_text_scaled_down_and_r
     assert reader._large_engine is not None and reader._engine is None  # the small-frame engine is never made
     assert any("EXIT" in line.text.upper() for line in lines), [line.text for line in lines]
     assert all(line.frame_size == (1600, 900) and line.box[2] > 800 for line in lines)  # boxes in full-frame pixels
+
+
+# ---- devices ----------------------------------------------------------------------------
+def test_auto_devices_follow_what_each_library_sees_and_explicit_ones_pass_through():
+    import ctranslate2
+    import onnxruntime
+    import torch
+
+    from perception.devices import ctranslate2_device, onnx_providers, torch_device
+
+    assert torch_device("auto") == ("cuda" if torch.cuda.is_available() else "cpu")
+    assert ctranslate2_device("auto") == ("cuda" if ctranslate2.get_cuda_device_count() else "cpu")
+    assert torch_device("cuda:1") == "cuda:1" and ctranslate2_device("cpu") == "cpu"
+    assert onnx_providers("cpu") == ["CPUExecutionProvider"]
+    assert onnx_providers("cuda:1") == [("CUDAExecutionProvider", {"device_id": 1}), "CPUExecutionProvider"]
+    has_cuda = "CUDAExecutionProvider" in onnxruntime.get_available_providers()
+    assert onnx_providers("auto")[0] == ("CUDAExecutionProvider" if has_cuda else "CPUExecutionProvider")
+    assert PerceptionConfig(ocr_device="cpu", clip_device="cpu").fingerprint("ocr") == PerceptionConfig().fingerprint("ocr")
+
+
+def test_the_embedder_runs_where_auto_resolves_in_single_precision_on_a_cpu(embedder):
+    from perception.devices import torch_device
+
+    assert embedder.device == "auto"
+    model = embedder._load()
+    parameter = next(model.parameters())
+    assert parameter.device.type == torch_device("auto").split(":")[0]
+    assert str(parameter.dtype) == ("torch.float16" if parameter.device.type == "cuda" else "torch.float32")
+
+
+def test_importing_memory_or_a_perception_setting_does_not_load_video_or_model_libraries():
+    import subprocess
+    import sys
+
+    probe = ("import sys, memory.embedding, perception.devices, perception.config; "
+             "print(sorted({'av', 'cv2', 'torch', 'onnxruntime', 'faster_whisper'} & set(sys.modules)))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "[]", done.stdout + done.stderr[-2000:]
+    lazy = subprocess.run([sys.executable, "-c", "import perception; print(perception.Perceiver.__name__)"],
+                          capture_output=True, text=True, timeout=120)
+    assert lazy.stdout.strip() == "Perceiver", lazy.stderr[-2000:]

@@ -1,0 +1,78 @@
+"""Where a model runs. "auto" (every device setting's default) means the GPU when the library
+that runs the model sees one, else the CPU, so one configuration serves a laptop and a GPU
+server; an explicit "cpu", "cuda" or "cuda:1" is passed through unchanged.
+
+Resolved when a model loads, never at import: asking torch or CTranslate2 for a GPU loads
+their native libraries.
+"""
+from __future__ import annotations
+
+AUTO = "auto"
+
+
+def torch_device(requested: str) -> str:
+    """A torch device name for `requested` ("auto": "cuda" when torch sees a GPU)."""
+    if requested != AUTO:
+        return requested
+    import torch
+
+    return "cuda" if torch.cuda.is_available() else "cpu"
+
+
+def ctranslate2_device(requested: str) -> str:
+    """A CTranslate2 device name for `requested` ("auto": "cuda" when CTranslate2, which may
+    be built without CUDA where torch is not, sees a GPU)."""
+    if requested != AUTO:
+        return requested
+    import ctranslate2
+
+    return "cuda" if ctranslate2.get_cuda_device_count() > 0 else "cpu"
+
+
+def onnx_providers(requested: str) -> list[str]:
+    """onnxruntime execution providers for `requested`: CUDA first when asked for ("auto":
+    when this onnxruntime is the GPU build), the CPU always last as the fallback."""
+    if requested == "cpu":
+        return ["CPUExecutionProvider"]
+    import onnxruntime
+
+    cuda = "CUDAExecutionProvider"
+    if requested == AUTO and cuda not in onnxruntime.get_available_providers():
+        return ["CPUExecutionProvider"]
+    if requested.startswith("cuda:"):
+        return [(cuda, {"device_id": int(requested.split(":", 1)[1])}), "CPUExecutionProvider"]
+    return [cuda, "CPUExecutionProvider"]
+
+
+def accelerators() -> dict[str, str]:
+    """What each model library here can run on, for `memlens doctor`."""
+    seen: dict[str, str] = {}
+    try:
+        import torch
+
+        seen["torch"] = (f"cuda ({torch.cuda.get_device_name(0)}, {torch.cuda.device_count()} GPU)"
+                         if torch.cuda.is_available() else "cpu only")
+    except ImportError:
+        seen["torch"] = "not installed"
+    try:
+        import ctranslate2
+
+        gpus = ctranslate2.get_cuda_device_count()
+        seen["ctranslate2"] = f"cuda ({gpus} GPU)" if gpus else "cpu only"
+    except ImportError:
+        seen["ctranslate2"] = "not installed"
+    try:
+        import onnxruntime
+
+        seen["onnxruntime"] = ("cuda" if "CUDAExecutionProvider" in onnxruntime.get_available_providers()
+                               else "cpu only")
+    except ImportError:
+        seen["onnxruntime"] = "not installed"
+    try:
+        import faiss
+
+        gpus = faiss.get_num_gpus() if hasattr(faiss, "get_num_gpus") else 0
+        seen["faiss"] = f"faiss-gpu ({gpus} GPU)" if gpus else "cpu only"
+    except ImportError:
+        seen["faiss"] = "not installed"
+    return seen
