@@ -101,11 +101,13 @@ class PerceptionConfig:
     # larger sizes add misreads of the logo).
     ocr_min_side: int = 360
     # A frame longer than this (pixels, its longer side) is scaled down to it for finding
-    # text (0 = never); lines found are still read from the full frame. At 960 (PaddleOCR's
-    # own detection default) a 720p trailer frame costs 0.49 s instead of 0.82 s and the
-    # title cards are read alike, but one more junk line ("ej") joins a card's block and
-    # a question about that card no longer reaches it: off until blocks ignore such junk.
-    ocr_max_side: int = 0
+    # text (0 = never); lines found are still read from the full frame, so only text too
+    # small to find at 640 is lost. On the 540p day-like video's 51 keyframes 640 takes OCR
+    # from 13.0 s to 6.3 s and finds as many lines (14; a credit cut by the frame's edge is
+    # misread differently); the TED lower thirds (360p) and the
+    # trailer's title cards (720p) are read and reached by questions as at full size (at
+    # 960 one junk line had joined a card's block; at 640 it does not).
+    ocr_max_side: int = 640
     ocr_device: str = "auto"  # rapidocr: CUDA where onnxruntime is the GPU build; easyocr: torch's
 
     # things in view: an object detector on every sampled frame, tracked across frames

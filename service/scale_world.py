@@ -193,12 +193,20 @@ class SyntheticWearer:
                 counts += self._write_day(day)
         return counts
 
+    def write_evening(self, day: int, hours: float = 1.0) -> Counter:
+        """One more video of `hours`, recorded after day `day`'s, in its own write batch: what
+        a live ingest adds to a memory in one commit."""
+        origin = FIRST_DAY + timedelta(days=day, hours=DAY_STARTS_AT + self.hours_per_day)
+        with self.memory.db.batch():
+            return self._write_video(f"{self.namespace}-day{day:04d}-evening", origin, hours * 3600)
+
     def _write_day(self, day: int) -> Counter:
         origin = FIRST_DAY + timedelta(days=day, hours=DAY_STARTS_AT)
-        video_id = f"{self.namespace}-day{day:04d}"
+        return self._write_video(f"{self.namespace}-day{day:04d}", origin, self.hours_per_day * 3600)
+
+    def _write_video(self, video_id: str, origin: datetime, seconds: float) -> Counter:
         by_store: dict[str, list[tuple[MemoryRecord, np.ndarray]]] = {"entity": [], "event": []}
         clips: list[MemoryRecord] = []
-        seconds = self.hours_per_day * 3600
         for hour_start in np.arange(0, seconds, 3600.0):
             width = min(3600.0, seconds - hour_start)
             for record, vector in self._hour(video_id, origin, hour_start, width):

@@ -39,13 +39,15 @@ def test_tiny_run_writes_the_issue_summary_report_and_plot(tmp_path):
         mine = row["records_me_by_store"]
         assert mine["entity"] + mine["event"] == row["records_written_me"]
         assert row["search_hits_of_other_users"] == 0
-        assert row["ask_p50_ms"] <= row["ask_p95_ms"]
+        assert row["ask_p50_ms"] <= row["ask_p95_ms"] and 0 < row["ask_live_p50_ms"] <= row["ask_live_p95_ms"]
+    assert written["ask_live_p95_ms"] == {"day": day["ask_live_p95_ms"], "week": week["ask_live_p95_ms"]}
+    assert week["video_hours_me"] == 2 * TINY.hours_per_day + 1  # the day's live video (an hour) counts
     assert week["records_me"] > day["records_me"]
     assert week["records_all_users"] - week["records_me"] == day["records_all_users"] - day["records_me"] > 0
     streamed = [json.loads(line) for line in (tmp_path / "out" / "sizes.jsonl").read_text().splitlines()]
     assert [r.pop("size") for r in streamed] == ["day", "week"] and streamed == [day, week]
     report = (tmp_path / "out" / "report.md").read_text()
-    assert "| day |" in report and "| week |" in report and "(<= 300)" in report
+    assert "| day |" in report and "| week |" in report and "(<= 300)" in report and "Live:" in report
     assert (tmp_path / "out" / "latency.png").stat().st_size > 1000
 
 
@@ -64,6 +66,17 @@ def test_synthetic_hours_come_at_the_measured_rates_and_stay_in_their_namespace(
     for text in texts[:5]:  # "other" holds the same pool of texts: a leak would show
         hits = retriever.search(SearchQuery(text=text, namespace="me", k=10))
         assert hits and all(h.record.namespace == "me" for h in hits)
+
+
+def test_a_live_video_is_one_more_hour_after_the_day_in_its_own_video(memory, pool):
+    wearer = SyntheticWearer(memory, pool, "me", hours_per_day=1)
+    wearer.write_days(0, 1)
+    day_end = max(r.wall_end for r in memory.store("event").query(RecordFilter(namespace="me")))
+    counts = wearer.write_evening(0)
+    evening = [r for s in ("entity", "event") for r in memory.store(s).query(RecordFilter(namespace="me"))
+               if r.video_id.endswith("-evening")]
+    assert Counter(r.kind for r in evening) == counts and counts[CLIP_CAPTION] == 120
+    assert min(r.wall_start for r in evening) >= day_end
 
 
 def test_pool_vectors_are_the_embeddings_of_the_record_texts(memory, pool, embedder):
