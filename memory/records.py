@@ -68,6 +68,7 @@ class RecordFilter:
     attrs: tuple[tuple[str, Any], ...] = ()  # equality on attrs[key]
     attrs_in: tuple[tuple[str, tuple], ...] = ()  # attrs[key], or an item of it when a list, is one of these
     ids: tuple[int, ...] | None = None
+    after_id: int | None = None  # id > after_id: the records added after that one
     # the text holds every word of at least one group (words as `text_words` reads them)
     mentions: tuple[tuple[str, ...], ...] | None = None
     hours: tuple[float, float] | None = None  # wall_start's time of day, in hours, is in [lo, hi)
@@ -90,6 +91,8 @@ class RecordFilter:
             if not (record.wall_start < hi and record.wall_end >= lo):
                 return False
         if self.ids is not None and record.id not in self.ids:
+            return False
+        if self.after_id is not None and (record.id is None or record.id <= self.after_id):
             return False
         if self.mentions is not None:
             words = text_words(record.text)

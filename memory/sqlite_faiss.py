@@ -113,16 +113,16 @@ def _row_to_record(row: sqlite3.Row) -> MemoryRecord:
     )
 
 
-def _where(store: str, flt: RecordFilter, alias: str = "records", longest: float | None = None,
-           by_rowid: bool = False) -> tuple[str, list]:
+def _where(store: str, flt: RecordFilter, alias: str = "records", longest: float | None = None
+           ) -> tuple[str, list]:
     """Translate a RecordFilter to SQL; must agree with RecordFilter.matches. With ids, words or
     tags, the other columns are written `+col` so SQLite looks the ids up instead of scanning an index
     of the namespace for them; with a thing named (`INDEXED_ATTRS`), the kind and time columns
     are, so that the thing's own index is read, newest first where asked. `longest` (seconds
     no matching record outlasts) bounds the end of a record the question time cuts, so the
-    time index is read over the window only. `by_rowid`: the caller bounds the ids itself.
+    time index is read over the window only.
     """
-    by_id = by_rowid or flt.ids is not None or flt.mentions is not None or any(
+    by_id = flt.ids is not None or flt.after_id is not None or flt.mentions is not None or any(
         key in TAGGED_ATTRS for key, _ in flt.attrs_in)
     scope = f"+{alias}" if by_id else alias
     col = f"+{alias}" if by_id or any(key in INDEXED_ATTRS for key, _ in flt.attrs) else alias
@@ -149,6 +149,8 @@ def _where(store: str, flt: RecordFilter, alias: str = "records", longest: float
             clauses.append(f"{col}.wall_end < ?"), params.append(_ts(flt.overlaps[1] + timedelta(seconds=longest + 1)))
     if flt.ids is not None:
         clauses.append(f"{alias}.id IN ({','.join('?' * len(flt.ids))})"), params.extend(flt.ids)
+    if flt.after_id is not None:
+        clauses.append(f"{alias}.id > ?"), params.append(flt.after_id)
     for key, value in flt.attrs:
         if _PLAIN_KEY.fullmatch(key):  # written out, so an index on the expression can serve it
             clauses.append(f"json_extract({alias}.attrs, '$.{key}') = ?"), params.append(value)
@@ -181,7 +183,7 @@ def _where(store: str, flt: RecordFilter, alias: str = "records", longest: float
 def _windowed(flt: RecordFilter) -> bool:
     """Whether a filter narrows by more than namespace, kinds, equal attrs and question time."""
     return bool(flt.attrs_in) or any(x is not None for x in (flt.not_before, flt.overlaps, flt.video_ids, flt.ids,
-                                                             flt.mentions, flt.hours))
+                                                             flt.after_id, flt.mentions, flt.hours))
 
 
 class _ReadWriteLock:
@@ -585,8 +587,8 @@ class SqliteFaissStore:
         written = self.db.kinds_written(self.name)
         return written is None or bool(written & set(kinds))
 
-    def _sql(self, flt: RecordFilter, alias: str = "records", by_rowid: bool = False) -> tuple[str, list]:
-        return _where(self.name, flt, alias, self.db.longest(self.name, flt.kinds), by_rowid)
+    def _sql(self, flt: RecordFilter, alias: str = "records") -> tuple[str, list]:
+        return _where(self.name, flt, alias, self.db.longest(self.name, flt.kinds))
 
     def rebuild_index(self) -> None:
         for mirror in self.partitions().values():
@@ -658,7 +660,8 @@ class SqliteFaissStore:
         records added (ids past the last seen); one that deleted any computes it afresh."""
         if _windowed(flt) or self.db.writing_here:  # a batch's uncommitted rows are not kept
             return self._first_seen(keys, flt)
-        key, all_time = (tuple(keys), replace(flt, before=None)), replace(flt, before=None)
+        all_time = replace(flt, before=None)
+        key = (tuple(keys), all_time)
         with self.db.pinned():  # the generation, the newest id and the rows from one commit
             generation = self.db.generation()
             with self._distinct_lock:
@@ -666,7 +669,8 @@ class SqliteFaissStore:
             if cached is None or cached.generation != generation:
                 newest, deletions = self.db.newest_id(), self.db.deletions()
                 if cached is not None and cached.deletions == deletions and newest >= cached.newest:
-                    seen = _merge_first_seen(cached.seen, self._first_seen(keys, all_time, after_id=cached.newest))
+                    added = self._first_seen(keys, replace(all_time, after_id=cached.newest))
+                    seen = _merge_first_seen(cached.seen, added)
                 else:
                     seen = self._first_seen(keys, all_time)
                 cached = _FirstSeen(generation, newest, deletions, seen)
@@ -677,15 +681,11 @@ class SqliteFaissStore:
         cut = _ts(flt.before) if flt.before is not None else None
         return [seen for seen in cached.seen if cut is None or seen[1] < cut]
 
-    def _first_seen(self, keys: Sequence[str], flt: RecordFilter,
-                    after_id: int | None = None) -> list[tuple[tuple, str, int, str]]:
+    def _first_seen(self, keys: Sequence[str], flt: RecordFilter) -> list[tuple[tuple, str, int, str]]:
         """Each distinct combination, in the order first seen, with the time its first record
         became visible to a question (its end; its start for things seen on keyframes), the
-        id of the first record and its order key (start, then id); with `after_id`, among
-        the records added after that one only (looked up by id, not through the namespace)."""
-        where, params = self._sql(flt, by_rowid=after_id is not None)
-        if after_id is not None:
-            where, params = f"records.id > ? AND {where}", [after_id, *params]
+        id of the first record and its order key (start, then id)."""
+        where, params = self._sql(flt)
         columns = ", ".join(f"json_extract(attrs, ?) AS k{i}" for i in range(len(keys)))
         groups = ", ".join(f"k{i}" for i in range(len(keys)))
         seen_on_keyframes = ",".join("?" * len(SEEN_ON_KEYFRAMES))

@@ -110,6 +110,7 @@ def test_sql_filters_agree_with_reference_semantics(db):
                                  (("acts", ("commitment",)),), (("speaker_name", ("Tom", "Ana")),),
                                  (("acts", ("request",)), ("speaker_name", ("Tom",)))]),
             hours=rng.choice([None, (8.25, 8.5), (8.5, 24.0)]),
+            after_id=rng.choice([None, None, stored[len(stored) // 2].id]),
         ))
         if trial == 20:  # deleted rows leave the tag index too
             store.delete(RecordFilter(video_ids=("v1",)))
@@ -141,7 +142,7 @@ def test_first_seen_kept_per_commit_follows_additions_and_deletions(db):
     agrees()
     reads = []
     original = store._first_seen
-    store._first_seen = lambda *a, **k: reads.append(k.get("after_id")) or original(*a, **k)
+    store._first_seen = lambda keys, flt: reads.append(flt.after_id) or original(keys, flt)
     for video in ("v2", "v3"):
         add(6, video)
         agrees()
