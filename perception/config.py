@@ -104,9 +104,9 @@ class PerceptionConfig:
     # text (0 = never); lines found are still read from the full frame, so only text too
     # small to find at 640 is lost. On the 540p day-like video's 51 keyframes 640 takes OCR
     # from 13.0 s to 6.3 s and finds as many lines (14; a credit cut by the frame's edge is
-    # misread differently); the TED lower thirds (360p) and the
-    # trailer's title cards (720p) are read and reached by questions as at full size (at
-    # 960 one junk line had joined a card's block; at 640 it does not).
+    # misread differently); the TED lower thirds (360p) and the trailer's title cards (720p)
+    # are read and reached by questions as at full size (at 960 one junk line had joined a
+    # card's block; at 640 it does not).
     ocr_max_side: int = 640
     ocr_device: str = "auto"  # rapidocr: CUDA where onnxruntime is the GPU build; easyocr: torch's
 

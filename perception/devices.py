@@ -34,14 +34,20 @@ def onnx_providers(requested: str) -> list[str]:
     when this onnxruntime is the GPU build), the CPU always last as the fallback."""
     if requested == "cpu":
         return ["CPUExecutionProvider"]
-    import onnxruntime
-
-    cuda = "CUDAExecutionProvider"
-    if requested == AUTO and cuda not in onnxruntime.get_available_providers():
+    if requested == AUTO and not _onnxruntime_sees_cuda():
         return ["CPUExecutionProvider"]
     if requested.startswith("cuda:"):
-        return [(cuda, {"device_id": int(requested.split(":", 1)[1])}), "CPUExecutionProvider"]
-    return [cuda, "CPUExecutionProvider"]
+        return [(_ONNX_CUDA, {"device_id": int(requested.split(":", 1)[1])}), "CPUExecutionProvider"]
+    return [_ONNX_CUDA, "CPUExecutionProvider"]
+
+
+_ONNX_CUDA = "CUDAExecutionProvider"
+
+
+def _onnxruntime_sees_cuda() -> bool:
+    import onnxruntime
+
+    return _ONNX_CUDA in onnxruntime.get_available_providers()
 
 
 def accelerators() -> dict[str, str]:
@@ -62,10 +68,7 @@ def accelerators() -> dict[str, str]:
     except ImportError:
         seen["ctranslate2"] = "not installed"
     try:
-        import onnxruntime
-
-        seen["onnxruntime"] = ("cuda" if "CUDAExecutionProvider" in onnxruntime.get_available_providers()
-                               else "cpu only")
+        seen["onnxruntime"] = "cuda" if _onnxruntime_sees_cuda() else "cpu only"
     except ImportError:
         seen["onnxruntime"] = "not installed"
     try:

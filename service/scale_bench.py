@@ -344,13 +344,11 @@ def _report(s: dict) -> str:
                      f"{r['ask_p50_ms']} | {r['ask_p95_ms']}{f' (<= {ask_t})' if ask_t else ''} | "
                      f"{r.get('ask_live_p50_ms')} / {r.get('ask_live_p95_ms')} | {r['search_p50_ms']} | "
                      f"{r['search_p95_ms']}{f' (<= {search_t})' if search_t else ''} | {r['disk_mb']:,} |")
-    slowest = [f"{size}: " + "; ".join(f"\"{q}\" {ms:.0f}" for q, ms in r["slowest_asks_ms"].items())
-               for size, r in rows.items() if r.get("slowest_asks_ms")]
+    slowest = _slowest_per_size(rows, "slowest_asks_ms")
     if slowest:
         lines += ["", "Slowest questions (ms), each asked once right after the memory grew to that size: "
                   + " | ".join(slowest) + "."]
-    live = [f"{size}: " + "; ".join(f"\"{q}\" {ms:.0f}" for q, ms in r["slowest_live_asks_ms"].items())
-            for size, r in rows.items() if r.get("slowest_live_asks_ms")]
+    live = _slowest_per_size(rows, "slowest_live_asks_ms")
     if live:
         lines += ["", "Live: the same questions right after one more hour-long video was written in its own "
                   "commit, as a live ingest adds it to a memory that has been answering. Slowest (ms): "
@@ -377,6 +375,12 @@ def _report(s: dict) -> str:
                  f"texts embedded in {s.get('pool_embed_seconds')} s (0 when cached); other users built in "
                  f"{s.get('other_users_build_seconds')} s.")
     return "\n".join(lines) + "\n"
+
+
+def _slowest_per_size(rows: dict, key: str) -> list[str]:
+    """'size: "question" ms; ...' for each size that measured `key`."""
+    return [f"{size}: " + "; ".join(f"\"{q}\" {ms:.0f}" for q, ms in r[key].items())
+            for size, r in rows.items() if r.get(key)]
 
 
 def _plot(s: dict, path: Path) -> None:
