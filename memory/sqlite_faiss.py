@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import math
 import re
 import sqlite3
 import threading
@@ -87,6 +88,11 @@ INDEXED_ATTRS = ("entity",)
 # A word in more than this share of all rows ("the", "i", "was") ranks nothing and makes
 # BM25 visit most of the index, so a lexical query leaves it out.
 COMMON_SHARE = 1 / 3
+# FTS5's bm25() term-frequency saturation (its default k1)
+BM25_K1 = 1.2
+# A word in this many times as many rows as the rarer words of a query together is read
+# last: the rows holding a rarer word are scored first, and usually outscore it alone.
+FREQUENT_OVER_SCARCE = 3
 # A window this many times smaller than the rows holding the words is walked instead of their lists.
 WINDOW_LEADS_AT = 50
 # A dense search whose filter keeps at least this share of an index's vectors searches them
@@ -178,6 +184,24 @@ def _where(store: str, flt: RecordFilter, alias: str = "records", longest: float
             clauses.append(f"{alias}.id IN (SELECT rowid FROM records_fts WHERE records_fts MATCH ?)")
             params.append(" OR ".join("(" + " AND ".join(f'"{w}"' for w in sorted(g)) + ")" for g in groups))
     return " AND ".join(clauses), params
+
+
+def bm25_ceiling(docs: int, rows: int) -> float:
+    """The most one word held by `docs` of `rows` can add to an FTS5 BM25 score: its idf
+    times k1 + 1, which the term-frequency part approaches but never reaches."""
+    idf = math.log((rows - docs + 0.5) / (docs + 0.5))
+    return max(idf, 1e-6) * (BM25_K1 + 1)
+
+
+def _split_by_frequency(docs: dict[str, int]) -> tuple[dict[str, int], dict[str, int]]:
+    """Words (with the rows holding each) split into scarce and frequent at the last word
+    in `FREQUENT_OVER_SCARCE` times as many rows as all rarer words together, so a search
+    can read the scarce words' rows first."""
+    ordered = sorted(docs.items(), key=lambda item: item[1])
+    for cut in range(len(ordered) - 1, 0, -1):
+        if ordered[cut][1] > FREQUENT_OVER_SCARCE * sum(n for _, n in ordered[:cut]):
+            return dict(ordered[:cut]), dict(ordered[cut:])
+    return dict(ordered), {}
 
 
 def _windowed(flt: RecordFilter) -> bool:
@@ -767,16 +791,44 @@ class SqliteFaissStore:
         with self.db.pinned():  # the matches and their rows from one commit
             # a question without a rare word keeps all of its words: they are all it has
             rare = self.db.rare_words(terms)
-            match = " OR ".join(f'"{t}"' for t in (rare or terms))
-            # SQLite cannot weigh a word match against an index range and may walk the
-            # window, matching each row's words (~50x a match read from the word's list).
-            join = "JOIN" if rare and self._fewer_than(flt, sum(rare.values()) // WINDOW_LEADS_AT) else "CROSS JOIN"
-            rows = self.db.read(
-                f"SELECT r.id AS rid, -bm25(records_fts) AS score FROM records_fts {join} records r "
-                f"ON r.id = records_fts.rowid WHERE records_fts MATCH ? AND {where} ORDER BY score DESC LIMIT ?",
-                [match, *params, k])
-            by_id = {r.id: cut_at(r, flt.before) for r in self.get([row["rid"] for row in rows])}
-        return [(by_id[row["rid"]], float(row["score"])) for row in rows if row["rid"] in by_id]
+            scarce, frequent = _split_by_frequency(rare)
+            found = self._top_by_scarce_words(scarce, frequent, flt, where, params, k) if frequent else None
+            if found is None:
+                match = " OR ".join(f'"{t}"' for t in (rare or terms))
+                rows = self.db.read(
+                    f"SELECT r.id AS rid, -bm25(records_fts) AS score FROM records_fts {self._lexical_join(flt, rare)} "
+                    f"records r ON r.id = records_fts.rowid WHERE records_fts MATCH ? AND {where} "
+                    f"ORDER BY score DESC LIMIT ?", [match, *params, k])
+                found = [(row["rid"], float(row["score"])) for row in rows]
+            by_id = {r.id: cut_at(r, flt.before) for r in self.get([i for i, _ in found])}
+        return [(by_id[i], score) for i, score in found if i in by_id]
+
+    def _lexical_join(self, flt: RecordFilter, docs: dict[str, int]) -> str:
+        """SQLite cannot weigh a word match against an index range and may walk the window,
+        matching each row's words (~50x a match read from the word's list): a window leads
+        only when it is that much smaller than the rows holding the words."""
+        return "JOIN" if docs and self._fewer_than(flt, sum(docs.values()) // WINDOW_LEADS_AT) else "CROSS JOIN"
+
+    def _top_by_scarce_words(self, scarce: dict[str, int], frequent: dict[str, int], flt: RecordFilter,
+                             where: str, params: list, k: int) -> list[tuple[int, float]] | None:
+        """The exact BM25 top `k` of all the words, read from the rows that hold a scarce
+        one, when those outscore any row holding only frequent words (MaxScore); None when
+        they may not. FTS5 sums a score over every phrase of a query, so a row's score for
+        all the words is its score for `scarce AND (all)` less its score for `scarce`; both
+        visit only the scarce words' rows, where `all` alone visits every frequent one's."""
+        any_scarce = " OR ".join(f'"{t}"' for t in scarce)
+        any_word = " OR ".join(f'"{t}"' for t in (*scarce, *frequent))
+        rows = self.db.read(
+            f"SELECT r.id AS rid, bm25(records_fts) AS doubled FROM records_fts {self._lexical_join(flt, scarce)} "
+            f"records r ON r.id = records_fts.rowid WHERE records_fts MATCH ? AND {where}",
+            [f"({any_scarce}) AND ({any_word})", *params])
+        if len(rows) < k:
+            return None
+        once = dict(self.db.read("SELECT rowid, bm25(records_fts) FROM records_fts WHERE records_fts MATCH ?",
+                                 [any_scarce]))
+        found = sorted(((row["rid"], once[row["rid"]] - row["doubled"]) for row in rows), key=lambda hit: -hit[1])[:k]
+        ceiling = sum(bm25_ceiling(docs, self.db.row_count()) for docs in frequent.values())
+        return found if found[-1][1] > ceiling * (1 + 1e-9) else None
 
     def _fewer_than(self, flt: RecordFilter, n: int) -> bool:
         """Whether `flt` keeps fewer than `n` rows, counting no further than that."""

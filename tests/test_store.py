@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 
+from memory import sqlite_faiss
 from memory.records import MemoryRecord, RecordFilter
 from memory.sqlite_faiss import MemoryDatabase
 from tests.conftest import T0
@@ -180,8 +181,6 @@ def test_words_in_most_rows_do_not_drown_a_lexical_query(db):
 
 def test_a_word_search_in_a_window_finds_the_same_whichever_side_leads(db, monkeypatch):
     """The word lists lead, or the window's rows do (each row's words matched): one answer."""
-    import memory.sqlite_faiss as sqlite_faiss
-
     rng = random.Random(3)
     words = ["keys", "wallet", "bread", "milk", "tom", "saturday", "bus", "rain", "door", "lamp", "cup", "shoe"]
     db.stores["event"].add([_rec(" ".join(rng.sample(words, 2)) + f" note {i}", rng.randint(0, 90)) for i in range(200)])
@@ -194,6 +193,47 @@ def test_a_word_search_in_a_window_finds_the_same_whichever_side_leads(db, monke
         found[leads_at] = [(r.id, round(s, 6)) for r, s in db.stores["event"].search_lexical("tom keys", flt, 50)]
     expected = {r.id for r in db.stores["event"].query(flt) if {"tom", "keys"} & set(r.text.split())}
     assert found[1] == found[10**9] and {i for i, _ in found[1]} == expected and expected
+
+
+def test_a_word_search_read_from_the_scarce_words_first_ranks_as_the_full_search(db, monkeypatch):
+    """Rows holding a scarce word are scored first and a frequent word's rows are skipped
+    when they cannot reach the top: the same ids and scores as scoring every row, whether
+    the shortcut holds (small k) or falls back (k past the scarce rows)."""
+    rng = random.Random(5)
+    filler = ["lamp", "cup", "shoe", "door", "rain", "bus", "milk", "tom"]
+    texts = [" ".join((["read"] * rng.randint(1, 3) if rng.random() < 0.3 else []) + rng.sample(filler, rng.randint(1, 6))
+                      + (["station"] * rng.randint(1, 2) if rng.random() < 0.06 else [])) for _ in range(400)]
+    records = [_rec(text, rng.randint(0, 90), ns=rng.choice(["me", "you"]), kind=rng.choice(["utterance", "text"]))
+               for text in texts]
+    db.stores["event"].add(records)
+    assert sqlite_faiss._split_by_frequency(db.rare_words(["read", "station"])) == (
+        {"station": db.rare_words(["station"])["station"]}, {"read": db.rare_words(["read"])["read"]})
+    shortcut, ratio_used = [], sqlite_faiss.FREQUENT_OVER_SCARCE
+    real = sqlite_faiss.SqliteFaissStore._top_by_scarce_words
+    monkeypatch.setattr(sqlite_faiss.SqliteFaissStore, "_top_by_scarce_words",
+                        lambda self, *a: shortcut.append(real(self, *a)) or shortcut[-1])
+    for flt in (RecordFilter(), RecordFilter(namespace="me", kinds=("text",)),
+                RecordFilter(namespace="you", before=T0 + timedelta(minutes=40))):
+        for k in (3, 10, 60):
+            found = {}
+            for ratio in (ratio_used, float("inf")):  # the shortcut tried / never
+                monkeypatch.setattr(sqlite_faiss, "FREQUENT_OVER_SCARCE", ratio)
+                found[ratio] = [(r.id, round(s, 9)) for r, s in db.stores["event"].search_lexical("read station", flt, k)]
+            scores = [s for _, s in found[float("inf")]]
+            assert len(found) == 2 and scores == sorted(scores, reverse=True)
+            assert sorted(found[ratio_used], key=lambda h: (-h[1], h[0])) == sorted(found[float("inf")], key=lambda h: (-h[1], h[0]))
+    assert any(hits is not None for hits in shortcut) and any(hits is None for hits in shortcut)
+
+
+def test_a_frequent_word_outranking_the_scarce_words_rows_is_not_skipped(db):
+    """A scarce word only in long rows scores below short rows of a frequent word: those
+    must still win, as a search scoring every row ranks them."""
+    filler = "lamp cup shoe door rain bus milk tom".split()
+    db.stores["event"].add([_rec("station " + " ".join(filler * 4), i % 60) for i in range(30)]
+                           + [_rec("read read read", i % 60) for i in range(150)]
+                           + [_rec(filler[i % 8], i % 60) for i in range(420)])
+    assert sqlite_faiss._split_by_frequency(db.rare_words(["read", "station"]))[1] == {"read": 150}
+    assert {r.text for r, _ in db.stores["event"].search_lexical("read station", RecordFilter(), 10)} == {"read read read"}
 
 
 @pytest.mark.parametrize("post_filter_share", [0.0, 2.0])  # every filter searched after / as ids
