@@ -500,15 +500,21 @@ class MemoryDatabase:
                 yield
                 if outermost:
                     self._bump()
+                    for store in self.stores.values():
+                        store.stage_first_seen(before + 1)
                     with self._commit_lock.exclusive():  # readers see rows and indexes of one commit
                         self.conn.commit()
                         for mirror in self.mirrors():
                             mirror.committed(before, before + 1)
+                        for store in self.stores.values():
+                            store.first_seen_kept.committed()
             except BaseException:
                 if outermost:
                     self.conn.rollback()
                     for mirror in self.mirrors():
                         mirror.discard_staged()
+                    for store in self.stores.values():
+                        store.first_seen_kept.discard_staged()
                 raise
             finally:
                 self._batch_depth -= 1
@@ -565,6 +571,52 @@ def _merge_first_seen(old: list[tuple[tuple, str, int, str]], new: list[tuple[tu
     return sorted(((values, *rest) for values, rest in merged.items()), key=lambda seen: seen[3])
 
 
+class _FirstSeenKept:
+    """What `_first_seen` found for all time per (keys, filter), newest commit wins. A
+    batch stages the entries it brought up to its own rows; they replace the kept ones at
+    its commit, or are dropped with it, like the index changes of memory.mirrored_index."""
+
+    LIMIT = 64
+
+    def __init__(self):
+        self._kept: dict[tuple, _FirstSeen] = {}
+        self._staged: dict[tuple, _FirstSeen] = {}
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple) -> _FirstSeen | None:
+        with self._lock:
+            return self._kept.get(key)
+
+    def items(self) -> list[tuple[tuple, _FirstSeen]]:
+        with self._lock:
+            return list(self._kept.items())
+
+    def keep(self, key: tuple, seen: _FirstSeen) -> None:
+        """Keep `seen` unless a newer commit's is kept already (a slow question ends late)."""
+        with self._lock:
+            was = self._kept.get(key)
+            if was is None or was.generation <= seen.generation:
+                self._kept[key] = seen
+            while len(self._kept) > self.LIMIT:
+                self._kept.pop(next(iter(self._kept)))
+
+    def stage(self, key: tuple, seen: _FirstSeen | None) -> None:
+        """For the batch's commit: `seen`, or None to forget the key then."""
+        self._staged[key] = seen
+
+    def committed(self) -> None:
+        staged, self._staged = self._staged, {}
+        for key, seen in staged.items():
+            if seen is None:
+                with self._lock:
+                    self._kept.pop(key, None)
+            else:
+                self.keep(key, seen)
+
+    def discard_staged(self) -> None:
+        self._staged = {}
+
+
 class SqliteFaissStore:
     """A RecordStore over a shared MemoryDatabase; ids are SQLite rowids and FAISS ids.
 
@@ -576,8 +628,7 @@ class SqliteFaissStore:
         self.name = name
         self._partitions: dict[str, MirroredIndex] = {}
         self._partitions_lock = threading.Lock()  # not the writer's: a question must not wait for a batch
-        self._distinct: dict[tuple, _FirstSeen] = {}  # (keys, filter) -> first seen, for all time
-        self._distinct_lock = threading.Lock()
+        self.first_seen_kept = _FirstSeenKept()
         for legacy in (db.root / f"{name}.faiss", db.root / f"{name}.faiss.generation"):
             legacy.unlink(missing_ok=True)  # one index for every namespace, before partitions
 
@@ -684,26 +735,37 @@ class SqliteFaissStore:
         records added (ids past the last seen); one that deleted any computes it afresh."""
         if _windowed(flt) or self.db.writing_here:  # a batch's uncommitted rows are not kept
             return self._first_seen(keys, flt)
-        all_time = replace(flt, before=None)
-        key = (tuple(keys), all_time)
+        key = (tuple(keys), replace(flt, before=None))
         with self.db.pinned():  # the generation, the newest id and the rows from one commit
             generation = self.db.generation()
-            with self._distinct_lock:
-                cached = self._distinct.get(key)
+            cached = self.first_seen_kept.get(key)
             if cached is None or cached.generation != generation:
-                newest, deletions = self.db.newest_id(), self.db.deletions()
-                if cached is not None and cached.deletions == deletions and newest >= cached.newest:
-                    added = self._first_seen(keys, replace(all_time, after_id=cached.newest))
-                    seen = _merge_first_seen(cached.seen, added)
-                else:
-                    seen = self._first_seen(keys, all_time)
-                cached = _FirstSeen(generation, newest, deletions, seen)
-                with self._distinct_lock:
-                    self._distinct[key] = cached
-                    while len(self._distinct) > 64:
-                        self._distinct.pop(next(iter(self._distinct)))
+                cached = self._first_seen_now(key, cached, generation)
+                self.first_seen_kept.keep(key, cached)
         cut = _ts(flt.before) if flt.before is not None else None
         return [seen for seen in cached.seen if cut is None or seen[1] < cut]
+
+    def _first_seen_now(self, key: tuple, cached: _FirstSeen | None, generation: int) -> _FirstSeen:
+        """`cached` brought up to the caller's commit: from the records added since, when
+        nothing was deleted since, else afresh."""
+        keys, all_time = key
+        newest, deletions = self.db.newest_id(), self.db.deletions()
+        if cached is not None and cached.deletions == deletions and newest >= cached.newest:
+            seen = _merge_first_seen(cached.seen, self._first_seen(keys, replace(all_time, after_id=cached.newest)))
+        else:
+            seen = self._first_seen(keys, all_time)
+        return _FirstSeen(generation, newest, deletions, seen)
+
+    def stage_first_seen(self, generation: int) -> None:
+        """Inside a batch, before its commit: bring what is kept for all time up to the
+        batch's rows, so that the first question after a commit of a day of video does not
+        group that day's records. A batch that deleted records forgets it instead: what was
+        first may be gone, and the next question reads it afresh."""
+        for key, cached in self.first_seen_kept.items():
+            if cached.deletions != self.db.deletions():
+                self.first_seen_kept.stage(key, None)
+            else:
+                self.first_seen_kept.stage(key, self._first_seen_now(key, cached, generation))
 
     def _first_seen(self, keys: Sequence[str], flt: RecordFilter) -> list[tuple[tuple, str, int, str]]:
         """Each distinct combination, in the order first seen, with the time its first record

@@ -120,8 +120,9 @@ def test_sql_filters_agree_with_reference_semantics(db):
 
 
 def test_first_seen_kept_per_commit_follows_additions_and_deletions(db):
-    """Kept from one commit to the next: added records (earlier ones too) are merged in from
-    their ids alone; a delete makes it read afresh. Always as the reference says."""
+    """Kept from one commit to the next: a commit merges in the records it added (earlier
+    ones too) from their ids alone, so a question after it groups nothing; a delete makes it
+    read afresh; a rollback keeps it. Always as the reference says."""
     store, rng = db.stores["event"], random.Random(11)
     stored: list[MemoryRecord] = []
     flt = RecordFilter(namespace="me", kinds=("utterance",), before=T0 + timedelta(minutes=200))
@@ -145,9 +146,16 @@ def test_first_seen_kept_per_commit_follows_additions_and_deletions(db):
     original = store._first_seen
     store._first_seen = lambda keys, flt: reads.append(flt.after_id) or original(keys, flt)
     for video in ("v2", "v3"):
+        reads.clear()
         add(6, video)
+        assert reads and all(after is not None for after in reads)  # the commit read only the rows it added
+        reads.clear()
         agrees()
-    assert reads and all(after is not None for after in reads)  # only the added rows were read
+        assert reads == []  # and the questions after it group nothing
+    with pytest.raises(RuntimeError), db.batch():  # rolled back: what was kept stays as it was
+        store.add([_rec("turn gone", 0, video="v9", speaker="S9", room="hall")])
+        raise RuntimeError
+    agrees()
     store.delete(RecordFilter(video_ids=("v1",)))
     stored[:] = [r for r in stored if r.video_id != "v1"]
     agrees()
