@@ -13,7 +13,7 @@ import math
 import re
 import sqlite3
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
@@ -79,6 +79,10 @@ CREATE TRIGGER IF NOT EXISTS records_ad AFTER DELETE ON records BEGIN
 END;
 CREATE VIRTUAL TABLE IF NOT EXISTS records_vocab USING fts5vocab(records_fts, 'row');
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS first_seen_kept (
+    store TEXT NOT NULL, spec TEXT NOT NULL, newest INTEGER NOT NULL, deletions INTEGER NOT NULL,
+    seen TEXT NOT NULL, PRIMARY KEY (store, spec)
+) WITHOUT ROWID;
 """
 _COLUMNS = "id, store, kind, namespace, text, video_id, start, end, wall_start, wall_end, keyframes, attrs"
 _WORD = re.compile(r"[A-Za-z0-9]+")
@@ -204,6 +208,10 @@ def _split_by_frequency(docs: dict[str, int]) -> tuple[dict[str, int], dict[str,
     return dict(ordered), {}
 
 
+def _deletions_key(store: str, namespace: str | None) -> str:
+    return f"deletions:{store}" if namespace is None else f"deletions:{store}:{namespace}"
+
+
 def _windowed(flt: RecordFilter) -> bool:
     """Whether a filter narrows by more than namespace, kinds, equal attrs and question time."""
     return bool(flt.attrs_in) or any(x is not None for x in (flt.not_before, flt.overlaps, flt.video_ids, flt.ids,
@@ -292,6 +300,8 @@ class MemoryDatabase:
         self._row_count: tuple[int, int] | None = None  # (generation, rows), for the common-word share
         self._spans_seen: dict[str, tuple[int, dict[str, float]]] = {}  # store: (generation, spans)
         self.stores = {name: SqliteFaissStore(self, name) for name in STORE_NAMES}
+        for store in self.stores.values():
+            store.first_seen_kept.load()
         self._durations_kept = False
         self._keep_durations()
         self._reembed_if_model_changed()
@@ -446,13 +456,23 @@ class MemoryDatabase:
         return cached[1]
 
     def newest_id(self) -> int:
-        """The largest record id as of the caller's commit (ids only grow)."""
-        return self.read("SELECT COALESCE(MAX(id), 0) FROM records")[0][0]
+        """The largest record id ever given, as of the caller's commit: AUTOINCREMENT keeps
+        it in sqlite_sequence, and it never falls, even when the newest records are deleted."""
+        rows = self.read("SELECT seq FROM sqlite_sequence WHERE name = 'records'")
+        return int(rows[0]["seq"]) if rows else 0
 
-    def deletions(self) -> int:
-        """How many deletes have ever removed records, as of the caller's commit."""
-        rows = self.read("SELECT value FROM meta WHERE key='deletions'")
+    def deletions(self, store: str, namespace: str | None) -> int:
+        """How many deletes have ever removed records of this store and namespace (of any
+        namespace: None), as of the caller's commit."""
+        rows = self.read("SELECT value FROM meta WHERE key = ?", (_deletions_key(store, namespace),))
         return int(rows[0]["value"]) if rows else 0
+
+    def note_deletion(self, store: str, namespaces: Sequence[str]) -> None:
+        """Inside a write that deleted records of these namespaces: what is kept per commit
+        from added records alone must now be read afresh for them."""
+        self.conn.executemany("INSERT INTO meta(key, value) VALUES (?, '1') ON CONFLICT(key) "
+                              "DO UPDATE SET value = CAST(value AS INTEGER) + 1",
+                              [(_deletions_key(store, ns),) for ns in (None, *dict.fromkeys(namespaces))])
 
     def rare_words(self, words: Sequence[str]) -> dict[str, int]:
         """The words (lower case) found in some rows but in no more than `COMMON_SHARE` of
@@ -571,17 +591,46 @@ def _merge_first_seen(old: list[tuple[tuple, str, int, str]], new: list[tuple[tu
     return sorted(((values, *rest) for values, rest in merged.items()), key=lambda seen: seen[3])
 
 
+def _spec_text(key: tuple) -> str:
+    """A kept (keys, filter) as text for the database. Only filters without a window are
+    kept, so keys, namespace, kinds and equal attrs say all of it."""
+    keys, flt = key
+    return json.dumps({"keys": list(keys), "namespace": flt.namespace,
+                       "kinds": None if flt.kinds is None else list(flt.kinds),
+                       "attrs": [list(pair) for pair in flt.attrs]}, sort_keys=True, default=str)
+
+
+def _spec_key(text: str) -> tuple:
+    spec = json.loads(text)
+    kinds = None if spec["kinds"] is None else tuple(spec["kinds"])
+    flt = RecordFilter(namespace=spec["namespace"], kinds=kinds, attrs=tuple(tuple(pair) for pair in spec["attrs"]))
+    return tuple(spec["keys"]), flt
+
+
 class _FirstSeenKept:
     """What `_first_seen` found for all time per (keys, filter), newest commit wins. A
     batch stages the entries it brought up to its own rows; they replace the kept ones at
-    its commit, or are dropped with it, like the index changes of memory.mirrored_index."""
+    its commit, or are dropped with it, like the index changes of memory.mirrored_index.
+    They are written to the database in the batch, so a restarted process starts from
+    them rather than from every record."""
 
     LIMIT = 64
 
-    def __init__(self):
+    def __init__(self, db: MemoryDatabase, store: str):
+        self._db, self._store = db, store
         self._kept: dict[tuple, _FirstSeen] = {}
-        self._staged: dict[tuple, _FirstSeen] = {}
+        self._staged: dict[tuple, _FirstSeen | None] = {}
         self._lock = threading.Lock()
+
+    def load(self) -> None:
+        """The entries the database holds, as of no commit in particular: each says which
+        records it has seen (ids up to `newest`, `deletions` deletes), which is all a
+        question needs to bring it up to its own commit."""
+        rows = self._db.conn.execute("SELECT spec, newest, deletions, seen FROM first_seen_kept WHERE store = ?",
+                                     (self._store,)).fetchall()
+        for row in rows[-self.LIMIT:]:
+            seen = [(tuple(values), visible, first, order) for values, visible, first, order in json.loads(row["seen"])]
+            self.keep(_spec_key(row["spec"]), _FirstSeen(-1, row["newest"], row["deletions"], seen))
 
     def get(self, key: tuple) -> _FirstSeen | None:
         with self._lock:
@@ -600,9 +649,21 @@ class _FirstSeenKept:
             while len(self._kept) > self.LIMIT:
                 self._kept.pop(next(iter(self._kept)))
 
-    def stage(self, key: tuple, seen: _FirstSeen | None) -> None:
-        """For the batch's commit: `seen`, or None to forget the key then."""
-        self._staged[key] = seen
+    def stage_all(self, deletions: Callable[[tuple], int], refresh: Callable[[tuple, _FirstSeen], _FirstSeen]) -> None:
+        """Inside a batch: every kept entry brought up to the batch's rows by `refresh`, or,
+        when a delete in its namespace may have removed what was first, forgotten, on disk
+        with every other entry from before such a delete, so no name of a forgotten thing
+        stays behind. `deletions`: the deletes so far that concern an entry's key."""
+        for spec, count in self._db.conn.execute("SELECT spec, deletions FROM first_seen_kept WHERE store = ?",
+                                                 (self._store,)).fetchall():
+            if count != deletions(_spec_key(spec)):
+                self._db.conn.execute("DELETE FROM first_seen_kept WHERE store = ? AND spec = ?", (self._store, spec))
+        for key, cached in self.items():
+            seen = self._staged[key] = refresh(key, cached) if cached.deletions == deletions(key) else None
+            if seen is not None:
+                self._db.conn.execute(
+                    "INSERT OR REPLACE INTO first_seen_kept(store, spec, newest, deletions, seen) VALUES (?, ?, ?, ?, ?)",
+                    (self._store, _spec_text(key), seen.newest, seen.deletions, json.dumps(seen.seen)))
 
     def committed(self) -> None:
         staged, self._staged = self._staged, {}
@@ -628,7 +689,7 @@ class SqliteFaissStore:
         self.name = name
         self._partitions: dict[str, MirroredIndex] = {}
         self._partitions_lock = threading.Lock()  # not the writer's: a question must not wait for a batch
-        self.first_seen_kept = _FirstSeenKept()
+        self.first_seen_kept = _FirstSeenKept(db, name)
         for legacy in (db.root / f"{name}.faiss", db.root / f"{name}.faiss.generation"):
             legacy.unlink(missing_ok=True)  # one index for every namespace, before partitions
 
@@ -749,7 +810,7 @@ class SqliteFaissStore:
         """`cached` brought up to the caller's commit: from the records added since, when
         nothing was deleted since, else afresh."""
         keys, all_time = key
-        newest, deletions = self.db.newest_id(), self.db.deletions()
+        newest, deletions = self.db.newest_id(), self.db.deletions(self.name, all_time.namespace)
         if cached is not None and cached.deletions == deletions and newest >= cached.newest:
             seen = _merge_first_seen(cached.seen, self._first_seen(keys, replace(all_time, after_id=cached.newest)))
         else:
@@ -761,11 +822,8 @@ class SqliteFaissStore:
         batch's rows, so that the first question after a commit of a day of video does not
         group that day's records. A batch that deleted records forgets it instead: what was
         first may be gone, and the next question reads it afresh."""
-        for key, cached in self.first_seen_kept.items():
-            if cached.deletions != self.db.deletions():
-                self.first_seen_kept.stage(key, None)
-            else:
-                self.first_seen_kept.stage(key, self._first_seen_now(key, cached, generation))
+        self.first_seen_kept.stage_all(lambda key: self.db.deletions(self.name, key[1].namespace),
+                                       lambda key, cached: self._first_seen_now(key, cached, generation))
 
     def _first_seen(self, keys: Sequence[str], flt: RecordFilter) -> list[tuple[tuple, str, int, str]]:
         """Each distinct combination, in the order first seen, with the time its first record
@@ -908,7 +966,6 @@ class SqliteFaissStore:
                 self.partition(namespace).stage_remove(
                     np.array([r["id"] for r in rows if r["namespace"] == namespace], dtype=np.int64))
             self.db.conn.executemany("DELETE FROM records WHERE id=?", [(r["id"],) for r in rows])
-            if rows:  # what is kept per commit from added records alone must now be read afresh
-                self.db.conn.execute("INSERT INTO meta(key, value) VALUES ('deletions', '1') ON CONFLICT(key) "
-                                     "DO UPDATE SET value = CAST(value AS INTEGER) + 1")
+            if rows:
+                self.db.note_deletion(self.name, [r["namespace"] for r in rows])
         return len(rows)

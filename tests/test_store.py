@@ -156,10 +156,40 @@ def test_first_seen_kept_per_commit_follows_additions_and_deletions(db):
         store.add([_rec("turn gone", 0, video="v9", speaker="S9", room="hall")])
         raise RuntimeError
     agrees()
+    store.add([_rec("elsewhere", 3, ns="other", video="v8", speaker="S1", room="hall")])
+    db.stores["entity"].add([MemoryRecord("entity", "sighting", "me", "a cup", T0, T0, video_id="v8")])
+    reads.clear()
+    store.delete(RecordFilter(video_ids=("v8",)))  # another namespace's records
+    db.stores["entity"].delete(RecordFilter(video_ids=("v8",)))  # another store's
+    agrees()
+    assert None not in reads  # neither delete concerns what is kept here
     store.delete(RecordFilter(video_ids=("v1",)))
     stored[:] = [r for r in stored if r.video_id != "v1"]
     agrees()
     assert reads[-1] is None  # read afresh after the delete
+
+
+def test_first_seen_kept_outlives_a_restart_and_keeps_no_forgotten_name(tmp_path, embedder):
+    """A restarted process starts from what the last commit kept, reading only the rows
+    added since; deleting a thing's records leaves no trace of its name in what is kept."""
+    flt = RecordFilter(namespace="me", kinds=("utterance",), before=T0 + timedelta(hours=3))
+    first = MemoryDatabase(tmp_path, embedder)
+    first.stores["event"].add([_rec("hi", 0, speaker="S1", room="hall"), _rec("yo", 5, video="v2", speaker="Zed", room="den")])
+    assert first.stores["event"].distinct(("speaker", "room"), flt) == [("S1", "hall"), ("Zed", "den")]
+    first.stores["event"].add([_rec("more", 9, video="v3", speaker="S1", room="den")])  # its commit writes them down
+    first.close()
+    db = MemoryDatabase(tmp_path, embedder)
+    try:
+        store, reads = db.stores["event"], []
+        original = store._first_seen
+        store._first_seen = lambda keys, flt: reads.append(flt.after_id) or original(keys, flt)
+        assert store.distinct(("speaker", "room"), flt) == [("S1", "hall"), ("Zed", "den"), ("S1", "den")]
+        assert reads and None not in reads  # nothing read afresh
+        store.delete(RecordFilter(video_ids=("v2",)))
+        assert not any("Zed" in row["seen"] for row in db.conn.execute("SELECT seen FROM first_seen_kept"))
+        assert store.distinct(("speaker", "room"), flt) == [("S1", "hall"), ("S1", "den")]
+    finally:
+        db.close()
 
 
 def test_tags_are_kept_for_a_database_from_before_them(tmp_path, embedder):
