@@ -256,14 +256,37 @@ class _ReadWriteLock:
 
 @dataclass
 class _View:
-    """One read transaction that all the threads of a question share: LangGraph runs
-    parallel branches in worker threads and copies the caller's context into them, so a
-    ContextVar carries the view there. SQLite calls on its connection are serialised."""
+    """One commit that all the threads of a question read: LangGraph runs parallel branches
+    in worker threads and copies the caller's context into them, so a ContextVar carries the
+    view there. A worker thread gets a read transaction of its own when it can start one on
+    the same commit (no commit since the view began), so branches read in parallel; else it
+    shares the view's connection, one SQLite call at a time."""
 
     owner: MemoryDatabase
     conn: sqlite3.Connection
     generation: int
     lock: threading.Lock = field(default_factory=threading.Lock)
+    started_by: int = field(default_factory=threading.get_ident)
+    own: dict[int, sqlite3.Connection | None] = field(default_factory=dict)  # per worker thread; None: shares
+
+    def read(self, sql: str, params: Sequence) -> list[sqlite3.Row]:
+        thread = threading.get_ident()
+        if thread != self.started_by:
+            with self.lock:
+                known = thread in self.own
+                conn = self.own.get(thread)
+            if not known:
+                conn = self.owner.read_transaction(self.generation)
+                with self.lock:
+                    self.own[thread] = conn
+            if conn is not None:
+                return conn.execute(sql, params).fetchall()
+        with self.lock:
+            return self.conn.execute(sql, params).fetchall()
+
+    def connections(self) -> list[sqlite3.Connection]:
+        with self.lock:
+            return [self.conn, *(conn for conn in self.own.values() if conn is not None)]
 
 
 _VIEW: ContextVar[_View | None] = ContextVar("memlens_memory_view", default=None)
@@ -350,8 +373,7 @@ class MemoryDatabase:
             return self.conn.execute(sql, params).fetchall()
         view = self._view()
         if view is not None:
-            with view.lock:
-                return view.conn.execute(sql, params).fetchall()
+            return view.read(sql, params)
         conn = getattr(self._local, "conn", None)
         if conn is None:
             conn = self._local.conn = self._reader()
@@ -378,20 +400,39 @@ class MemoryDatabase:
         if self._writer == threading.get_ident() or self._view() is not None:
             yield
             return
-        with self._readers_lock:
-            conn = self._idle_views.pop() if self._idle_views else None
-        conn = conn or self._reader()
-        with self._commit_lock.shared():  # the view starts between commits, never inside one
-            conn.execute("BEGIN")
-            row = conn.execute("SELECT value FROM meta WHERE key='generation'").fetchone()
-        token = _VIEW.set(_View(self, conn, int(row["value"]) if row else 0))
+        conn, generation = self._begin_read()
+        view = _View(self, conn, generation)
+        token = _VIEW.set(view)
         try:
             yield
         finally:
             _VIEW.reset(token)
-            conn.commit()  # ends the read transaction
-            with self._readers_lock:
-                self._idle_views.append(conn)
+            for used in view.connections():
+                self._end_read(used)
+
+    def _begin_read(self) -> tuple[sqlite3.Connection, int]:
+        """A read transaction on the last commit, and that commit's generation."""
+        with self._readers_lock:
+            conn = self._idle_views.pop() if self._idle_views else None
+        conn = conn or self._reader()
+        with self._commit_lock.shared():  # it starts between commits, never inside one
+            conn.execute("BEGIN")
+            row = conn.execute("SELECT value FROM meta WHERE key='generation'").fetchone()
+        return conn, int(row["value"]) if row else 0
+
+    def _end_read(self, conn: sqlite3.Connection) -> None:
+        conn.commit()  # ends the read transaction
+        with self._readers_lock:
+            self._idle_views.append(conn)
+
+    def read_transaction(self, generation: int) -> sqlite3.Connection | None:
+        """A read transaction on the commit `generation` while it is still the last one;
+        None once another commit has landed (a transaction now would see that one)."""
+        conn, now = self._begin_read()
+        if now == generation:
+            return conn
+        self._end_read(conn)
+        return None
 
     def note_durations(self, store: str, records: Sequence[MemoryRecord]) -> None:
         """Inside a write: keep, per store and kind, the longest span any record has had."""

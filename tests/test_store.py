@@ -395,8 +395,10 @@ def test_a_dense_search_during_replacements_always_sees_one_whole_commit(db):
 def test_a_view_sees_one_commit_across_threads_and_never_holds_up_a_commit(db):
     """A question's reads span many calls, some in LangGraph's worker threads: inside
     `pinned` every one of them sees the memory as it was when the question began, although a
-    re-ingest replaces the record meanwhile (and commits without waiting for the question);
-    the dense search then no longer matches the live index and reads the view's own vectors."""
+    re-ingest replaces the record meanwhile (and commits without waiting for the question).
+    Branches read in parallel, each on a transaction of its own, until a commit lands; those
+    begun after it share the question's. The dense search then no longer matches the live
+    index and reads the view's own vectors."""
     import contextvars
     import threading
     from concurrent.futures import ThreadPoolExecutor
@@ -417,6 +419,9 @@ def test_a_view_sees_one_commit_across_threads_and_never_holds_up_a_commit(db):
     old = {k: ["the wifi password is BLUEFOX42"] for k in ("query", "dense", "lexical")}
     with db.pinned():
         assert seen() == old
+        with ThreadPoolExecutor(2) as pool:  # no commit yet: each branch reads that commit on its own connection
+            assert [b.result() for b in [pool.submit(contextvars.copy_context().run, seen) for _ in range(2)]] == [old, old]
+        assert len(db._view().connections()) > 1
         writer = threading.Thread(target=replace)
         writer.start()
         writer.join(30)

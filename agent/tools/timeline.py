@@ -72,7 +72,7 @@ def when(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = (), ans
     review moved to 5", a screen reading "PLANNING 4:30 PM") answers a clock-time question;
     otherwise the moments that meet every constraint: their day when the day is asked, else
     the latest moment's clock time."""
-    if answer_type == "time":
+    if answer_type == "time" and terms:  # with no terms a search for what was said or read ranks at random
         stated = [r for r in (said(ctx, terms), read(ctx, terms, " ".join(terms), places)) if r.found and states_a_time(r.value)]
         if stated:
             latest = max(stated, key=lambda r: r.support[-1].record.wall_start)
