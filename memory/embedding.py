@@ -42,7 +42,8 @@ class SentenceTransformerEmbedder:
         self._lock = threading.Lock()
         self.dim = 384 if model == PACKAGED_MINILM else 0
 
-    def _load(self):
+    def model(self):
+        """The sentence-transformers model, loaded on first use, on the configured device."""
         with self._lock:
             if self._model is None:
                 from sentence_transformers import SentenceTransformer
@@ -61,7 +62,7 @@ class SentenceTransformerEmbedder:
         return self._model
 
     def embed(self, texts: Sequence[str]) -> np.ndarray:
-        model = self._load()
+        model = self.model()
         if not texts:
             return np.zeros((0, self.dim), dtype=np.float32)
         # Short texts (questions, options, query rewrites) repeat across the tools and rounds

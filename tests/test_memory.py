@@ -214,7 +214,7 @@ def test_short_texts_are_embedded_once_and_the_cache_is_bounded():
 
     embedder = SentenceTransformerEmbedder(cache_size=2)
     first = embedder.embed(["where are my keys", "hello"])
-    model = embedder._load()
+    model = embedder.model()
     calls = []
     encode = model.encode
     model.encode = lambda texts, **kw: calls.append(list(texts)) or encode(texts, **kw)

@@ -367,7 +367,7 @@ def test_the_embedder_runs_where_auto_resolves_in_single_precision_on_a_cpu(embe
     from perception.devices import torch_device
 
     assert embedder.device == "auto"
-    model = embedder._load()
+    model = embedder.model()
     parameter = next(model.parameters())
     assert parameter.device.type == torch_device("auto").split(":")[0]
     assert str(parameter.dtype) == ("torch.float16" if parameter.device.type == "cuda" else "torch.float32")
@@ -384,3 +384,11 @@ def test_importing_memory_or_a_perception_setting_does_not_load_video_or_model_l
     lazy = subprocess.run([sys.executable, "-c", "import perception; print(perception.Perceiver.__name__)"],
                           capture_output=True, text=True, timeout=120)
     assert lazy.stdout.strip() == "Perceiver", lazy.stderr[-2000:]
+
+
+def test_every_name_the_perception_stub_lists_loads():
+    import perception
+
+    assert len(perception.__all__) > 40 and "Perceiver" in dir(perception)
+    for name in perception.__all__:
+        assert getattr(perception, name).__name__ == name
