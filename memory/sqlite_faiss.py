@@ -833,8 +833,9 @@ class SqliteFaissStore:
     def _first_seen_by(self, keys: Sequence[str], flt: RecordFilter) -> list[tuple[tuple, str, int, str]]:
         """`_first_seen` as of the question time. Without a window only the question time
         varies between calls: the answer for all time is kept and cut by when each
-        combination became visible. A commit that only added records updates it from the
-        records added (ids past the last seen); one that deleted any computes it afresh."""
+        combination became visible. A commit brings it up to its own rows (ids past the last
+        seen, `stage_first_seen`); after a delete in its store and namespace it is read
+        afresh."""
         if _windowed(flt) or self.db.writing_here:  # a batch's uncommitted rows are not kept
             return self._first_seen(keys, flt)
         key = (tuple(keys), replace(flt, before=None))
