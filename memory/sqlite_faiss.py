@@ -13,7 +13,7 @@ import math
 import re
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field, replace
@@ -206,6 +206,11 @@ def _split_by_frequency(docs: dict[str, int]) -> tuple[dict[str, int], dict[str,
         if ordered[cut][1] > FREQUENT_OVER_SCARCE * sum(n for _, n in ordered[:cut]):
             return dict(ordered[:cut]), dict(ordered[cut:])
     return dict(ordered), {}
+
+
+def _any_of(words: Iterable[str]) -> str:
+    """An FTS5 query matching rows that hold any of these words (each quoted: never syntax)."""
+    return " OR ".join(f'"{w}"' for w in words)
 
 
 def _deletions_key(store: str, namespace: str | None) -> str:
@@ -956,7 +961,7 @@ class SqliteFaissStore:
             scarce, frequent = _split_by_frequency(rare)
             found = self._top_by_scarce_words(scarce, frequent, flt, where, params, k) if frequent else None
             if found is None:
-                match = " OR ".join(f'"{t}"' for t in (rare or terms))
+                match = _any_of(rare or terms)
                 rows = self.db.read(
                     f"SELECT r.id AS rid, -bm25(records_fts) AS score FROM records_fts {self._lexical_join(flt, rare)} "
                     f"records r ON r.id = records_fts.rowid WHERE records_fts MATCH ? AND {where} "
@@ -978,8 +983,7 @@ class SqliteFaissStore:
         they may not. FTS5 sums a score over every phrase of a query, so a row's score for
         all the words is its score for `scarce AND (all)` less its score for `scarce`; both
         visit only the scarce words' rows, where `all` alone visits every frequent one's."""
-        any_scarce = " OR ".join(f'"{t}"' for t in scarce)
-        any_word = " OR ".join(f'"{t}"' for t in (*scarce, *frequent))
+        any_scarce, any_word = _any_of(scarce), _any_of([*scarce, *frequent])
         rows = self.db.read(
             f"SELECT r.id AS rid, bm25(records_fts) AS doubled FROM records_fts {self._lexical_join(flt, scarce)} "
             f"records r ON r.id = records_fts.rowid WHERE records_fts MATCH ? AND {where}",
