@@ -17,6 +17,7 @@ from .clips import cut_clips as cut_clips
 from .config import PerceptionConfig as PerceptionConfig
 from .config import default_cache_root as default_cache_root
 from .decode import VideoInfo as VideoInfo
+from .decode import iter_audio as iter_audio
 from .decode import iter_frames as iter_frames
 from .decode import probe as probe
 from .decode import read_audio as read_audio

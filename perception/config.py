@@ -42,9 +42,9 @@ STAGE_FIELDS: dict[str, tuple[str, ...]] = {
                                  "detector_model", "detector_threshold"),  # faces are looked for where a person is
     "objects": ("clip_seconds", "sample_fps", "detector_backend", "detector_model", "detector_threshold",
                 "detector_nms_iou"),
-    "asr": ("asr_backend", "asr_model", "asr_compute_type", "asr_language"),
+    "asr": ("asr_backend", "asr_model", "asr_compute_type", "asr_language", "speech_piece_seconds"),
     "speakers": (
-        "asr_backend", "asr_model", "asr_compute_type", "asr_language",
+        "asr_backend", "asr_model", "asr_compute_type", "asr_language", "speech_piece_seconds",
         "speaker_backend", "speaker_threshold", "turn_gap",
     ),
     "symbolic": ("symbolic", "symbolic_fps", "symbolic_hud_height", "symbolic_text_fps", "ocr_backend",
@@ -83,6 +83,10 @@ class PerceptionConfig:
     asr_compute_type: str = "int8"
     asr_language: str | None = "en"  # None = detect per video
     asr_batch_size: int = 8  # whisperx only
+    # The track is heard in pieces of at most this many seconds, each cut at the quietest
+    # half second of its last 30 s (perception/audio_pieces.py): memory holds one piece
+    # (10 minutes: 38 MB of samples) however long the recording; a shorter track is one piece.
+    speech_piece_seconds: float = 600.0
     speaker_backend: str = "resemblyzer"  # or "none"
     # Average cosine similarity above which voice windows (1.6 s) are one voice. Resemblyzer
     # windows of one voice average ~0.76 alike, of two voices ~0.69 (the pyannote sample call,

@@ -232,31 +232,39 @@ def iter_frames(
             raise UnreadableVideo(path, f"decoding failed after {next_t:.1f} s ({_reason(exc)})") from exc
 
 
-def read_audio(path: str | Path, sr: int = 16000) -> np.ndarray:
-    """The first audio track as float32 mono at `sr` Hz; empty when there is no audio.
+def iter_audio(path: str | Path, sr: int = 16000) -> Iterator[np.ndarray]:
+    """The first audio track as float32 mono at `sr` Hz, in the small pieces the decoder
+    gives (a few thousand samples each), so a multi-hour track never sits in memory whole;
+    nothing when there is no audio.
 
-    Sample 0 is the file's time origin (a late-starting track is padded with silence), so
+    Sample 0 is the file's time origin (a late-starting track is led by silence), so
     sample indices / sr are the same seconds as frame times.
     """
     path = Path(path)
     _check_path(path)
     with _open(path) as container:
         if not container.streams.audio:
-            return np.zeros(0, dtype=np.float32)
+            return
         stream = container.streams.audio[0]
         origin = _origin(container)
         resampler = av.AudioResampler(format="flt", layout="mono", rate=sr)
-        chunks: list[np.ndarray] = []
         lead = None
         try:
             for frame in container.decode(stream):
                 if lead is None:
                     lead = max(0.0, (frame.time or 0.0) - origin) if frame.time is not None else 0.0
+                    if round(lead * sr):
+                        yield np.zeros(round(lead * sr), dtype=np.float32)
                 for out in resampler.resample(frame):
-                    chunks.append(out.to_ndarray().reshape(-1))
+                    yield out.to_ndarray().reshape(-1).astype(np.float32, copy=False)
             for out in resampler.resample(None):
-                chunks.append(out.to_ndarray().reshape(-1))
+                yield out.to_ndarray().reshape(-1).astype(np.float32, copy=False)
         except av.FFmpegError as exc:
             raise UnreadableVideo(path, f"the audio track cannot be decoded ({_reason(exc)})") from exc
-    pad = np.zeros(round((lead or 0.0) * sr), dtype=np.float32)
-    return np.concatenate([pad, *chunks]).astype(np.float32, copy=False)
+
+
+def read_audio(path: str | Path, sr: int = 16000) -> np.ndarray:
+    """The whole first audio track at once (`iter_audio` joined); empty when there is none.
+    For short tracks: speech reads long ones piece by piece (perception/speech.py)."""
+    pieces = list(iter_audio(path, sr))
+    return np.concatenate(pieces) if pieces else np.zeros(0, dtype=np.float32)

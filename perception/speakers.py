@@ -12,7 +12,7 @@ from __future__ import annotations
 import itertools
 import logging
 import warnings
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -30,11 +30,39 @@ LONG_TURN = 1.0  # seconds: turns this long have a steady voice embedding
 SAME_VOICE_TURNS = 0.75  # two window voices whose turns are this alike on average are one voice
 
 
+@dataclass(frozen=True)
+class VoiceWindows:
+    """Voice embeddings of short windows and their (start, end) seconds on the track."""
+
+    vectors: np.ndarray  # (n, d) float32
+    spans: tuple[tuple[float, float], ...]
+
+    def shifted(self, seconds: float) -> VoiceWindows:
+        return VoiceWindows(self.vectors, tuple((a + seconds, b + seconds) for a, b in self.spans))
+
+    @staticmethod
+    def joined(parts: list[VoiceWindows], dim: int = 256) -> VoiceWindows:
+        vectors = [p.vectors for p in parts if len(p.spans)]
+        return VoiceWindows(np.concatenate(vectors) if vectors else np.zeros((0, dim), np.float32),
+                            tuple(span for p in parts for span in p.spans))
+
+
 @runtime_checkable
 class SpeakerTagger(Protocol):
+    """Speaker turns in two steps, so a long track is heard piece by piece: the voices of
+    each piece's speech (`voices`, times relative to the piece), then turns over the whole
+    track's windows at once (`assign`: a voice is one label across pieces)."""
+
     model_id: str
 
-    def tag(self, audio: np.ndarray, sr: int, segments: list[AsrSegment]) -> list[AsrSegment]: ...
+    def voices(self, audio: np.ndarray, sr: int, speech: list[tuple[float, float]]) -> VoiceWindows: ...
+
+    def assign(self, windows: VoiceWindows, segments: list[AsrSegment]) -> list[AsrSegment]: ...
+
+
+def speech_spans(segments: list[AsrSegment]) -> list[tuple[float, float]]:
+    """Where words were said (whole segments when ASR gave no word times)."""
+    return [(w.start, w.end) for seg in segments for w in seg.words] or [(s.start, s.end) for s in segments]
 
 
 def cluster_windows(embeddings: np.ndarray, threshold: float, min_share: float = 0.1,
@@ -139,41 +167,45 @@ class ResemblyzerTagger:
             self._encoder = self._import().VoiceEncoder(torch_device(self.device), verbose=False)
         return self._encoder
 
-    def windows(self, audio: np.ndarray, sr: int, chunk_seconds: float = 300.0
-                ) -> tuple[np.ndarray, list[tuple[float, float]]]:
-        """Voice embeddings of 1.6 s windows every 1 / WINDOW_RATE s over the whole track
-        (embedded in chunks, so an hour of audio never sits in one batch)."""
+    def voices(self, audio: np.ndarray, sr: int, speech: list[tuple[float, float]],
+               batch: int = 256) -> VoiceWindows:
+        """Voice embeddings of the 1.6 s windows, every 1 / WINDOW_RATE s, that words
+        (`speech`, seconds into `audio`) cover at least half of: only those are clustered
+        (`assign`), so silence and sound without words (most of a day) are never run
+        through the voice model. The windows' grid and mel frames are Resemblyzer's own
+        (`embed_utterance` computes the same vectors for all of them)."""
         import torch
 
         resemblyzer = self._import()
-        encoder, previous = self.load(), torch.backends.mkldnn.enabled
-        # oneDNN's LSTM spends seconds building kernels on its first call (measured 2.8 s vs
-        # 0.4 s on 2 CPU cores) for no gain at this size, so it is off for this call only.
-        torch.backends.mkldnn.enabled = False
         wav = np.asarray(audio, dtype=np.float32)
         if sr != 16000:
             import librosa
 
             wav = librosa.resample(wav, orig_sr=sr, target_sr=16000)
+        if len(wav) < 16000 // 10 or not speech:
+            return VoiceWindows.joined([])
+        encoder = self.load()
+        wav_slices, mel_slices = encoder.compute_partial_slices(len(wav), WINDOW_RATE, 0.5)
+        spans = [(w.start / 16000, min(w.stop, len(wav)) / 16000) for w in wav_slices]
+        keep = np.flatnonzero(speech_share(spans, speech) >= MIN_SPEECH_SHARE)
+        if len(keep) == 0:
+            return VoiceWindows.joined([])
         wav = resemblyzer.normalize_volume(wav, -30, increase_only=True)
-        vectors, spans = [], []
-        step = int(chunk_seconds * 16000)
+        wav = np.pad(wav, (0, max(0, wav_slices[-1].stop - len(wav))))
+        mel = resemblyzer.audio.wav_to_mel_spectrogram(wav)
+        previous = torch.backends.mkldnn.enabled
+        # oneDNN's LSTM spends seconds building kernels on its first call (measured 2.8 s vs
+        # 0.4 s on 2 CPU cores) for no gain at this size, so it is off for this call only.
+        torch.backends.mkldnn.enabled = False
+        vectors = []
         try:
-            for offset in range(0, len(wav), step):
-                piece = wav[offset:offset + step + 16000]  # overlap a second: no window lost at the seam
-                if len(piece) < 16000:
-                    break
-                _, partials, slices = encoder.embed_utterance(piece, return_partials=True, rate=WINDOW_RATE,
-                                                              min_coverage=0.5)
-                for vector, window in zip(partials, slices):
-                    start = (offset + window.start) / 16000
-                    if spans and start <= spans[-1][0]:
-                        continue  # the overlap's windows, seen already
-                    vectors.append(vector)
-                    spans.append((start, (offset + min(window.stop, len(piece))) / 16000))
+            with torch.no_grad():
+                for i in range(0, len(keep), batch):
+                    mels = np.array([mel[mel_slices[k]] for k in keep[i:i + batch]])
+                    vectors.append(encoder(torch.from_numpy(mels).to(encoder.device)).cpu().numpy())
         finally:
             torch.backends.mkldnn.enabled = previous
-        return np.asarray(vectors, dtype=np.float32).reshape(-1, 256), spans
+        return VoiceWindows(np.concatenate(vectors).astype(np.float32), tuple(spans[k] for k in keep))
 
     @staticmethod
     def confirmed(turns: list[AsrSegment], turn_vectors: list[np.ndarray | None]) -> dict[str, str]:
@@ -202,14 +234,14 @@ class ResemblyzerTagger:
                 if target == gone:
                     merged[label] = keep
 
-    def tag(self, audio: np.ndarray, sr: int, segments: list[AsrSegment]) -> list[AsrSegment]:
-        """Who speaks when, from windows over the whole track (a quick exchange inside one
-        ASR segment is cut into turns), each word given the voice of the nearest window;
+    def assign(self, windows: VoiceWindows, segments: list[AsrSegment]) -> list[AsrSegment]:
+        """Who speaks when, from voice windows over the whole track (a quick exchange inside
+        one ASR segment is cut into turns), each word given the voice of the nearest window;
         voices whole utterances do not tell apart are then merged (`confirmed`)."""
         if not segments:
             return []
-        speech = [(w.start, w.end) for seg in segments for w in seg.words] or [(s.start, s.end) for s in segments]
-        vectors, spans = self.windows(audio, sr)
+        vectors, spans = windows.vectors, list(windows.spans)
+        speech = speech_spans(segments)
         keep = np.flatnonzero(speech_share(spans, speech) >= MIN_SPEECH_SHARE) if len(spans) else np.zeros(0, int)
         if len(keep) == 0:
             return [replace(s, speaker="S1") for s in segments]
@@ -244,7 +276,10 @@ class NoSpeakerTagger:
     def describe(self) -> str:
         return "off: speaker_backend='none'"
 
-    def tag(self, audio: np.ndarray, sr: int, segments: list[AsrSegment]) -> list[AsrSegment]:
+    def voices(self, audio: np.ndarray, sr: int, speech: list[tuple[float, float]]) -> VoiceWindows:
+        return VoiceWindows.joined([])
+
+    def assign(self, windows: VoiceWindows, segments: list[AsrSegment]) -> list[AsrSegment]:
         return list(segments)
 
 

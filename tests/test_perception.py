@@ -105,7 +105,7 @@ def backends(tmp_path_factory):
     return {
         "recognizer": Counting(FasterWhisperRecognizer(model_dir=models), "transcribe"),
         "reader": Counting(RapidOcrReader(), "read"),
-        "tagger": Counting(ResemblyzerTagger(), "tag"),
+        "tagger": Counting(ResemblyzerTagger(), "voices"),
     }
 
 
@@ -213,6 +213,31 @@ def test_speaker_labels_separate_the_two_voices(run):
         label[key] = next(s.speaker for s in segments if needle in norm(s.text))
     assert label["a1"] == "S1" and label["a1"] == label["a2"]
     assert label["b"] == "S2"
+
+
+def test_a_track_heard_in_pieces_keeps_its_words_clips_and_voices(media, backends):
+    """Heard in pieces of at most 6 s (each cut at the quietest half second of its last
+    1.5 s): no ASR call hears more than a piece, yet every sentence is heard whole, in its
+    clip, and the two voices keep one label each across pieces."""
+    config = PerceptionConfig(clip_seconds=CLIP_SECONDS, sample_fps=SAMPLE_FPS, keyframe_min_interval=MIN_INTERVAL,
+                              speech_piece_seconds=6.0, ocr_backend="none", detector_backend="none",
+                              face_backend="none")
+    heard: list[float] = []
+
+    class Measured:
+        model_id = backends["recognizer"].inner.model_id
+
+        def transcribe(self, audio, sr):
+            heard.append(len(audio) / sr)
+            return backends["recognizer"].inner.transcribe(audio, sr)
+
+    obs = Perceiver(config, recognizer=Measured(), tagger=backends["tagger"].inner).perceive(media["video"])
+    assert len(heard) >= 3 and max(heard) <= 6.0 and sum(heard) == pytest.approx(16.0, abs=0.1), heard
+    segments = [(c.span.index, s) for c in obs.clips for s in c.asr]
+    found = {key: [(i, s.speaker) for i, s in segments if needle in norm(s.text)]
+             for key, needle in (("a1", "oat milk"), ("b", "thursday"), ("a2", "blue fox"))}
+    assert found["a1"] == [(0, "S1")] and found["b"] == [(1, "S2")] and found["a2"] == [(2, "S1")], (
+        [(i, s.speaker, s.text) for i, s in segments])
 
 
 def test_channels_and_progress_are_reported(run):

@@ -24,6 +24,7 @@ from perception import (
     Word,
     clip_index_at,
     cut_clips,
+    iter_audio,
     iter_frames,
     make_image_embedder,
     read_audio,
@@ -32,6 +33,7 @@ from perception import (
     video_to_dict,
 )
 from perception.asr import _confidence, to_16k
+from perception.audio_pieces import audio_pieces, quietest_cut
 from perception.decode import parse_creation_time
 from perception.keyframes import KeyframeSelector
 from perception.ocr import polygon_to_box
@@ -207,6 +209,34 @@ def test_a_segment_is_cut_where_the_voice_under_its_words_changes():
 
 def test_speech_share_is_the_part_of_a_window_words_cover():
     assert list(speech_share([(0.0, 2.0), (2.0, 4.0)], [(0.5, 1.5), (3.0, 3.2)])) == pytest.approx([0.5, 0.1])
+
+
+def test_a_long_track_is_cut_into_bounded_pieces_at_its_quiet_moments():
+    sr = 100
+    rng = np.random.default_rng(0)
+    track = rng.normal(0, 0.5, 100 * sr).astype(np.float32)  # 100 s of loud sound
+    quiet = [(17.0, 17.6), (35.0, 35.6), (41.0, 41.6), (53.0, 53.6)]  # 41 is in no cut's last 4 s
+    for a, b in quiet:
+        track[int(a * sr):int(b * sr)] = 0.0
+    chunks = np.array_split(track, 37)  # as a decoder hands them over, unevenly
+    pieces = list(audio_pieces(chunks, sr, piece_seconds=20.0, search_seconds=4.0))
+    assert np.array_equal(np.concatenate([p.samples for p in pieces]), track)  # nothing lost or doubled
+    assert all(p.start == pytest.approx(q.end(sr)) for p, q in zip(pieces[1:], pieces))
+    assert all(15.0 <= len(p.samples) / sr <= 20.0 for p in pieces[:-1])
+    cuts = [p.end(sr) for p in pieces[:3]]  # inside the pauses, not at the 20 s marks
+    assert all(a < cut < b for cut, (a, b) in zip(cuts, [quiet[0], quiet[1], quiet[3]])), cuts
+    assert quietest_cut(track, sr, 38 * sr, 45 * sr) == pytest.approx(41.3 * sr, abs=0.3 * sr)
+    whole = list(audio_pieces(chunks, sr, piece_seconds=120.0))  # shorter than a piece: one, as it is
+    assert len(whole) == 1 and whole[0].start == 0.0 and np.array_equal(whole[0].samples, track)
+    assert list(audio_pieces([], sr, 20.0)) == []
+
+
+def test_iter_audio_reads_the_track_in_small_pieces_that_join_to_read_audio(tmp_path):
+    video = write_video(tmp_path / "v.mp4", [Shot(0, 3.0, (10, 20, 30), "A")],
+                        audio=np.sin(np.linspace(0, 2000, 3 * 16000)).astype(np.float32))
+    chunks = list(iter_audio(video, 16000))
+    assert len(chunks) > 10 and max(len(c) for c in chunks) < 16000
+    assert np.array_equal(np.concatenate(chunks), read_audio(video, 16000))
 
 
 def test_asr_helpers():
