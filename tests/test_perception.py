@@ -235,7 +235,7 @@ def test_a_track_heard_in_pieces_keeps_its_words_clips_and_voices(media, backend
     assert len(heard) >= 3 and max(heard) <= 6.0 and sum(heard) == pytest.approx(16.0, abs=0.1), heard
     segments = [(c.span.index, s) for c in obs.clips for s in c.asr]
     found = {key: [(i, s.speaker) for i, s in segments if needle in norm(s.text)]
-             for key, needle in (("a1", "oat milk"), ("b", "thursday"), ("a2", "blue fox"))}
+             for key, needle in (("a1", "eggs"), ("b", "thursday"), ("a2", "blue fox"))}
     assert found["a1"] == [(0, "S1")] and found["b"] == [(1, "S2")] and found["a2"] == [(2, "S1")], (
         [(i, s.speaker, s.text) for i, s in segments])
 
