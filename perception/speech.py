@@ -17,9 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from .asr import SpeechRecognizer
+from .audio_pieces import audio_pieces
 from .cache import ObservationCache
 from .config import PerceptionConfig
-from .audio_pieces import audio_pieces
 from .decode import VideoInfo, iter_audio
 from .errors import BackendUnavailable
 from .progress import ProgressReporter
