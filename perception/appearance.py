@@ -29,35 +29,45 @@ def _inner_hsv(crop: np.ndarray, keep: float = 0.6) -> np.ndarray:
     return hsv
 
 
-def _pixel_names(hsv: np.ndarray) -> list[str]:
-    names = []
-    for hue, sat, val in hsv:
-        if val < 0.22:
-            names.append("black")
-        elif sat < 0.22:
-            names.append("white" if val > 0.75 else "grey")
-        else:
-            name = next(n for bound, n in _HUES if hue < bound)
-            names.append("brown" if name in ("orange", "red") and val < 0.55 else name)
-    return names
+def _pixel_names(hsv: np.ndarray) -> np.ndarray:
+    """The basic colour name of each HSV pixel (dark is black, unsaturated grey or white,
+    dark orange or red brown, else by hue)."""
+    hue, sat, val = hsv[:, 0], hsv[:, 1], hsv[:, 2]
+    bounds = np.array([bound for bound, _ in _HUES], dtype=np.float64)
+    by_hue = np.array([name for _, name in _HUES])[np.minimum(np.searchsorted(bounds, hue, side="right"),
+                                                             len(bounds) - 1)]
+    brown = np.isin(by_hue, ("orange", "red")) & (val < 0.55)
+    return np.select([val < 0.22, (sat < 0.22) & (val > 0.75), sat < 0.22, brown],
+                     ["black", "white", "grey", "brown"], by_hue)
+
+
+def _most_common_name(hsv: np.ndarray) -> str:
+    names, counts = np.unique(_pixel_names(hsv), return_counts=True)
+    return str(names[int(np.argmax(counts))])
+
+
+def _histogram(hsv: np.ndarray) -> tuple[float, ...]:
+    hist, _ = np.histogramdd(hsv, bins=(HUE_BINS, SAT_BINS, VAL_BINS), range=((0, 360), (0, 1), (0, 1)))
+    flat = hist.ravel() / max(hist.sum(), 1.0)
+    return tuple(round(float(v), 4) for v in flat)
 
 
 def colour_name(crop: np.ndarray) -> str | None:
     """The basic colour most of the thing's pixels have; None for an empty crop."""
-    if crop.size == 0:
-        return None
-    names, counts = np.unique(_pixel_names(_inner_hsv(crop)), return_counts=True)
-    return str(names[int(np.argmax(counts))])
+    return _most_common_name(_inner_hsv(crop)) if crop.size else None
 
 
 def appearance_of(crop: np.ndarray) -> tuple[float, ...]:
     """An L1-normalised hue x saturation x value histogram (32 bins) of the thing's pixels."""
+    return _histogram(_inner_hsv(crop)) if crop.size else ()
+
+
+def look_of(crop: np.ndarray) -> tuple[str | None, tuple[float, ...]]:
+    """(`colour_name`, `appearance_of`) of one crop, its pixels converted once."""
     if crop.size == 0:
-        return ()
+        return None, ()
     hsv = _inner_hsv(crop)
-    hist, _ = np.histogramdd(hsv, bins=(HUE_BINS, SAT_BINS, VAL_BINS), range=((0, 360), (0, 1), (0, 1)))
-    flat = hist.ravel() / max(hist.sum(), 1.0)
-    return tuple(round(float(v), 4) for v in flat)
+    return _most_common_name(hsv), _histogram(hsv)
 
 
 def appearance_similarity(a: tuple[float, ...], b: tuple[float, ...]) -> float:

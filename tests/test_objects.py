@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from perception.appearance import appearance_of, appearance_similarity, colour_name
+from perception.appearance import appearance_of, appearance_similarity, colour_name, look_of
 from perception.object_tracks import track_objects
 from perception.serialize import detection_from_dict, detection_to_dict
 from perception.types import ObjectDetection
@@ -25,6 +25,14 @@ def test_a_thing_is_named_by_the_colour_most_of_its_pixels_have(rgb, name):
     crop = _patch(rgb)
     crop[:4] = (255, 255, 255)  # a rim of background at the box edge is not the thing
     assert colour_name(crop) == name
+
+
+@pytest.mark.parametrize("rgb", [(255, 0, 1), (200, 30, 30), (120, 40, 200), (250, 250, 250), (0, 0, 0)])
+def test_one_look_at_a_crop_gives_its_colour_name_and_descriptor(rgb):
+    crop = _patch(rgb)
+    crop[10:20, 10:20] = (30, 60, 200)  # a patch of another colour inside
+    assert look_of(crop) == (colour_name(crop), appearance_of(crop))
+    assert look_of(crop[:0]) == (None, ())
 
 
 def test_look_alike_things_score_high_and_different_things_low():
