@@ -7,6 +7,8 @@ their native libraries.
 """
 from __future__ import annotations
 
+from typing import Any
+
 AUTO = "auto"
 
 
@@ -42,6 +44,16 @@ def onnx_providers(requested: str) -> list[str]:
 
 
 _ONNX_CUDA = "CUDAExecutionProvider"
+
+
+def passive_threads(options: Any) -> Any:
+    """onnxruntime `SessionOptions` whose idle intra-op threads sleep rather than spin.
+    ONNX Runtime spins by default; stages run side by side here (speech beside the
+    pictures), and on two cores a spinning pool burns the time the other stage needs: the
+    day-like video's ingest took 49 CPU-s with rapidocr's sessions spinning, 39-41 without
+    (see perception/__init__ for OpenMP's equivalent)."""
+    options.add_session_config_entry("session.intra_op.allow_spinning", "0")
+    return options
 
 
 def _onnxruntime_sees_cuda() -> bool:

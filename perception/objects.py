@@ -17,7 +17,7 @@ import numpy as np
 from .appearance import look_of
 from .config import PerceptionConfig
 from .detector_weights import verified_nanodet
-from .devices import onnx_providers
+from .devices import onnx_providers, passive_threads
 from .errors import BackendUnavailable
 from .types import ObjectDetection
 
@@ -92,8 +92,7 @@ class NanoDetDetector:
                 import onnxruntime as ort
             except ImportError as exc:
                 raise BackendUnavailable("onnxruntime is not installed (or set detector_backend='none')") from exc
-            options = ort.SessionOptions()
-            options.add_session_config_entry("session.intra_op.allow_spinning", "0")  # see perception/__init__
+            options = passive_threads(ort.SessionOptions())
             if self.threads:
                 options.intra_op_num_threads = self.threads
             self._session = ort.InferenceSession(str(self._weights()), options, providers=onnx_providers(self.device))

@@ -375,6 +375,23 @@ def test_a_frame_larger_than_ocr_max_side_is_searched_for_text_scaled_down_and_r
     assert all(line.frame_size == (1600, 900) and line.box[2] > 800 for line in lines)  # boxes in full-frame pixels
 
 
+def test_the_text_reader_and_detector_sessions_sleep_when_idle():
+    """ONNX Runtime's threads spin by default; beside speech on two cores that burned a
+    fifth of the day-like video's ingest CPU (perception.devices.passive_threads)."""
+    import numpy as np
+
+    from perception.objects import NanoDetDetector
+    from perception.ocr import RapidOcrReader
+
+    reader = RapidOcrReader(0.5)
+    reader.read(np.full((64, 64, 3), 255, np.uint8), 0.0)
+    engine = reader.load()
+    sessions = [engine._load_det_model().session.session, engine._load_rec_model().session.session,
+                NanoDetDetector(None).load()]
+    assert [s.get_session_options().get_session_config_entry("session.intra_op.allow_spinning")
+            for s in sessions] == ["0", "0", "0"]
+
+
 # ---- devices ----------------------------------------------------------------------------
 def test_auto_devices_follow_what_each_library_sees_and_explicit_ones_pass_through():
     import ctranslate2
