@@ -96,11 +96,12 @@ def transcribe_track(
     if cache is not None and tag_key is not None:
         cache.put(*tag_key, [segment_to_dict(s) for s in tagged], span)
     progress.advance("speakers")
-    return SpeechResult(tagged, "on", "on")
+    return _result(tagged, config, tagger, heard.failures)
 
 
 def _result(segments: list[AsrSegment], config: PerceptionConfig, tagger: SpeakerTagger | None,
             failures: dict[str, str]) -> SpeechResult:
+    """Heard segments with the speaker channel's status: the one place it is worded."""
     if "speakers" in failures:
         return SpeechResult(segments, "on", f"off: {failures['speakers']}", failures)
     if tagger is None:

@@ -64,6 +64,16 @@ def test_activity_after_an_anchor(agent):  # noqa: F811
     assert activity(ctx_at(agent, at(3, 22), after_lunch)).value == ["library"]
 
 
+def test_after_lunch_with_no_day_named_is_after_the_last_lunch(agent):  # noqa: F811
+    after_lunch = TimeSlot(hours=(11.0, 14.5), part="lunch", relation="after")
+    last_evening = ctx_at(agent, at(3, 22), after_lunch)
+    assert last_evening.window() == (at(3, 0), at(3, 22))  # day 3's lunch, not every day's
+    assert activity(last_evening).value == ["library"]
+    assert ctx_at(agent, at(2, 22), after_lunch).window() == (at(2, 0), at(2, 22))
+    things_after = seen(last_evening)
+    assert all(at(3, 14, 30) <= e.record.wall_start < at(3, 22) for e in things_after.support)
+
+
 def test_habits(agent):  # noqa: F811
     assert habit(ctx_at(agent, at(3, 22)), "lunch", None).value == "cafe"
     assert habit(ctx_at(agent, at(3, 22)), None, "lunch").value == "park"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 from typing import Any
 
 from agent.plan import TimeSlot
@@ -52,17 +52,35 @@ class ToolContext:
     # dates a remembered sentence names, resolved against when it was said
     dates_in: Callable[[str, datetime], list[tuple[str, datetime]]] = lambda text, said_at: []
     _recording_visits: dict[str | None, list[MemoryRecord]] = field(default_factory=dict, init=False, repr=False)
+    _days_in_hours: dict[tuple[float, float], date | None] = field(default_factory=dict, init=False, repr=False)
 
     def window(self) -> tuple[datetime | None, datetime | None]:
-        """The plan's time slot as (after, before) on the wall clock; before never passes t_q."""
+        """The plan's time slot as (after, before) on the wall clock; before never passes t_q.
+        "After lunch" / "before dinner" with no day named is on the last day the wearer
+        stayed somewhere in those hours: the meal a person means, not every day's."""
         at, t = self.at, self.time
         if t.start is not None or t.end is not None:
             return t.start, min(x for x in (t.end, at) if x is not None) if (t.end or at) else None
-        if t.day_offset is None or at is None:
+        if at is None:
             return None, at
-        midnight = datetime.combine((at + timedelta(days=t.day_offset)).date(), datetime.min.time())
+        if t.day_offset is not None:
+            day = (at + timedelta(days=t.day_offset)).date()
+        elif t.hours and t.relation in ("after", "before"):
+            day = self._latest_day_in_hours(t.hours)  # "after lunch": the last lunch, not every day's
+            if day is None:
+                return None, at
+        else:
+            return None, at
+        midnight = datetime.combine(day, datetime.min.time())
         lo, hi = (0.0, 24.0) if t.relation in ("after", "before") else (t.hours or (0.0, 24.0))
         return midnight + timedelta(hours=lo), min(midnight + timedelta(hours=hi), at)
+
+    def _latest_day_in_hours(self, hours: tuple[float, float]) -> date | None:
+        """The last day before t_q with a stay begun in these hours (read once per context)."""
+        if hours not in self._days_in_hours:
+            stays = self.operators.memory.store("event").query(self.filter((PLACE_VISIT,), hours=hours))
+            self._days_in_hours[hours] = max(v.wall_start for v in stays).date() if stays else None
+        return self._days_in_hours[hours]
 
     def records(self, kinds: tuple[str, ...], store: str = "event", after: datetime | None = None,
                 before: datetime | None = None, mentions: Sequence[str] | None = None) -> list[MemoryRecord]:
