@@ -75,6 +75,16 @@ class ToolContext:
         lo, hi = (0.0, 24.0) if t.relation in ("after", "before") else (t.hours or (0.0, 24.0))
         return midnight + timedelta(hours=lo), min(midnight + timedelta(hours=hi), at)
 
+    def hours_of_day(self) -> tuple[float, float] | None:
+        """The span of the day the plan asks about: a meal's or a part's hours, or, "after
+        lunch" / "before dinner", the rest of the day once they are over / until they begin."""
+        hours, relation = self.time.hours, self.time.relation
+        if hours and relation == "after":
+            return hours[1], 24.0
+        if hours and relation == "before":
+            return 0.0, hours[0]
+        return hours
+
     def _latest_day_in_hours(self, hours: tuple[float, float]) -> date | None:
         """The last day before t_q with a stay begun in these hours (read once per context)."""
         if hours not in self._days_in_hours:

@@ -130,13 +130,8 @@ def seen(ctx: ToolContext) -> ToolResult:
     """The things seen in the window ("what did I have for breakfast on the day ..."), first
     sighting first."""
     after, before = ctx.window()
-    hours = ctx.time.hours
-    if hours and ctx.time.relation == "after":  # "after lunch": once the meal's hours are over
-        hours = (hours[1], 24.0)
-    elif hours and ctx.time.relation == "before":
-        hours = (0.0, hours[0])
     firsts: dict[str, MemoryRecord] = {}
-    in_window = ctx.filter((ENTITY_SIGHTING,), after, before, hours=hours)
+    in_window = ctx.filter((ENTITY_SIGHTING,), after, before, hours=ctx.hours_of_day())
     for r in ctx.operators.memory.store("entity").first_of(("entity",), in_window):
         firsts.setdefault(r.attrs["entity"], r)
     if not firsts:
