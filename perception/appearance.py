@@ -11,6 +11,8 @@ import numpy as np
 # Hue (degrees) upper bounds of the basic chromatic colour names (Berlin & Kay's basic terms).
 _HUES = ((15, "red"), (40, "orange"), (70, "yellow"), (160, "green"), (255, "blue"), (290, "purple"),
          (340, "pink"), (360, "red"))
+_HUE_BOUNDS = np.array([bound for bound, _ in _HUES], dtype=np.float64)
+_HUE_NAMES = np.array([name for _, name in _HUES])
 HUE_BINS, SAT_BINS, VAL_BINS = 8, 2, 2
 
 
@@ -33,9 +35,7 @@ def _pixel_names(hsv: np.ndarray) -> np.ndarray:
     """The basic colour name of each HSV pixel (dark is black, unsaturated grey or white,
     dark orange or red brown, else by hue)."""
     hue, sat, val = hsv[:, 0], hsv[:, 1], hsv[:, 2]
-    bounds = np.array([bound for bound, _ in _HUES], dtype=np.float64)
-    by_hue = np.array([name for _, name in _HUES])[np.minimum(np.searchsorted(bounds, hue, side="right"),
-                                                             len(bounds) - 1)]
+    by_hue = _HUE_NAMES[np.minimum(np.searchsorted(_HUE_BOUNDS, hue, side="right"), len(_HUE_BOUNDS) - 1)]
     brown = np.isin(by_hue, ("orange", "red")) & (val < 0.55)
     return np.select([val < 0.22, (sat < 0.22) & (val > 0.75), sat < 0.22, brown],
                      ["black", "white", "grey", "brown"], by_hue)
