@@ -12,9 +12,9 @@ import math
 import faiss
 import numpy as np
 
-# Vectors: below, a flat scan takes a few milliseconds (50,000: ~10 ms on two cores). A
-# week's event store (157,000) took 31.6 ms a search flat against 2.5 ms as IVF395 probing
-# 40 lists, and a question may search ten times.
+# Vectors: below, a flat scan is cheap; its time grows with the count. A week's event
+# store (157,000) took 31.6 ms a search flat against 2.5 ms as IVF395 probing 40 lists, and
+# a question may search ten times.
 APPROXIMATE_FROM = 50_000
 TRAIN_PER_LIST = 40  # k-means sample per list (FAISS warns below 39)
 # Lists probed by a search over all vectors: this share of them, and at least MIN_PROBES.
