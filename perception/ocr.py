@@ -11,7 +11,8 @@ import dataclasses
 import logging
 import unicodedata
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
@@ -19,6 +20,7 @@ import numpy as np
 from .config import PerceptionConfig
 from .devices import onnx_providers, passive_threads, torch_device
 from .errors import BackendUnavailable
+from .int8 import int8_copy
 from .types import OcrLine
 
 Box = tuple[float, float, float, float]
@@ -75,15 +77,20 @@ def read_frames(reader: TextReader, frames: Sequence[tuple[float, np.ndarray]]) 
 class RapidOcrReader:
     """rapidocr 3.x. Its ndarray input is BGR (OpenCV order), so RGB frames are flipped."""
 
-    model_id = "rapidocr-ppocr"
-
     def __init__(self, min_confidence: float = 0.5, params: dict[str, Any] | None = None,
-                 min_side: int | None = None, max_side: int | None = None, device: str = "auto"):
+                 min_side: int | None = None, max_side: int | None = None, device: str = "auto",
+                 det_model: Path | None = None):
         """`min_side` / `max_side`: text is looked for on frames scaled up to the one or down
         to the other (PP-OCR's detector takes one rule per engine, so a frame too large gets
-        an engine of its own, made on first need)."""
+        an engine of its own, made on first need). `det_model`: another text detector than
+        the wheel's (its int8 copy, perception/int8.py); it is part of `model_id`, so what
+        one detector read is never taken from the cache for another."""
         self.min_confidence = min_confidence
         self.params = {"Global.log_level": "error", **(params or {})}
+        self.model_id = "rapidocr-ppocr"
+        if det_model is not None:
+            self.params["Det.model_path"] = str(det_model)
+            self.model_id += f"+{Path(det_model).stem}"
         if min_side:
             self.params.update({"Det.limit_side_len": min_side, "Det.limit_type": "min"})
         self.max_side = max_side
@@ -104,7 +111,8 @@ class RapidOcrReader:
 
     def describe(self) -> str:
         self._import()
-        return f"rapidocr PP-OCR (bundled ONNX models, min confidence {self.min_confidence})"
+        detector = Path(self.params.get("Det.model_path", "bundled")).name
+        return f"rapidocr PP-OCR (text detector {detector}, min confidence {self.min_confidence})"
 
     def _engine_params(self, **overrides: Any) -> dict[str, Any]:
         cuda = onnx_providers(self.device)[0] != "CPUExecutionProvider"
@@ -212,7 +220,46 @@ def make_text_reader(config: PerceptionConfig) -> TextReader | None:
         return None
     if backend == "rapidocr":
         return RapidOcrReader(config.ocr_min_confidence, min_side=config.ocr_min_side, max_side=config.ocr_max_side,
-                              device=config.ocr_device)
+                              device=config.ocr_device, det_model=_int8_text_detector(config))
     if backend == "easyocr":
         return EasyOcrReader(config.ocr_min_confidence, config.ocr_device)
     raise ValueError(f"unknown ocr_backend {config.ocr_backend!r}: use rapidocr, easyocr or none")
+
+
+def rapidocr_text_detector() -> Path:
+    """The float text detector inside the rapidocr wheel: the source of its int8 copy."""
+    import rapidocr
+
+    found = sorted((Path(rapidocr.__file__).parent / "models").glob("*_det_*.onnx"))
+    if len(found) != 1:
+        raise BackendUnavailable(f"expected one text detector in rapidocr's wheel, found {[p.name for p in found]}")
+    return found[0]
+
+
+def text_detector_feeds(images: Iterable[np.ndarray], max_side: int) -> Iterator[dict[str, np.ndarray]]:
+    """What PP-OCR's detector is fed for each RGB image (rapidocr's own scaling and
+    normalising, frames scaled down to `max_side` as `RapidOcrReader` does): the inputs
+    that calibrate its int8 copy."""
+    import onnxruntime as ort
+    from rapidocr.ch_ppocr_det.utils import DetPreProcess
+
+    name = ort.InferenceSession(str(rapidocr_text_detector()), providers=["CPUExecutionProvider"]).get_inputs()[0].name
+    scale = DetPreProcess(max_side, "max")
+    for image in images:
+        yield {name: scale(np.ascontiguousarray(image[..., ::-1]))}  # rapidocr takes BGR
+
+
+def _int8_text_detector(config: PerceptionConfig) -> Path | None:
+    """The int8 copy made at set-up, when the config asks for it and OCR runs on the CPU;
+    else None (the wheel's float detector), saying why once."""
+    if not config.ocr_int8 or onnx_providers(config.ocr_device)[0] != "CPUExecutionProvider":
+        return None
+    try:
+        copy = int8_copy(config.model_dir, rapidocr_text_detector())
+    except (BackendUnavailable, ImportError) as exc:
+        log.debug("no int8 text detector: %s", exc)
+        return None
+    if copy is None:
+        log.warning("the int8 text detector was not made at set-up (scripts/setup.sh): OCR uses the float one, "
+                    "about 3x slower on a CPU")
+    return copy

@@ -53,6 +53,26 @@ def sha256_of(path: Path, chunk: int = 1 << 22) -> str:
     return digest.hexdigest()
 
 
+def sidecar_of(model: Path) -> Path:
+    """Where a model made here keeps the sha256 it had when it was made."""
+    return model.with_name(model.name + ".sha256")
+
+
+def seal(model: Path) -> Path:
+    """Record a finished model's sha256 beside it. Written last, so a torn copy never verifies."""
+    sidecar_of(model).write_text(f"{sha256_of(model)}  {model.name}\n")
+    return model
+
+
+def is_sealed(model: Path) -> bool:
+    """Whether `model` is there and unchanged since `seal` (not half-written, not damaged)."""
+    try:
+        expected = sidecar_of(model).read_text().split()[0]
+    except (OSError, IndexError):
+        return False
+    return model.is_file() and sha256_of(model) == expected
+
+
 def _marker_ok(target: Path) -> bool:
     model = target / "model.bin"
     try:

