@@ -4,7 +4,8 @@ Order of work, cheapest failure first: probe (bad files fail before any model lo
 identity (sha256 of the bytes, so a renamed file is the same video), clock, clips; then
 one decoding pass that picks keyframes per clip and reads (OCR), embeds (CLIP) and, when an
 endpoint is configured, describes (a VLM) them while their pixels are in hand,
-detects objects on every sampled frame and looks for faces where a person is, and one ASR
+detects objects on every sampled frame and looks for faces where a person is (reading, and
+detecting with faces, each in a thread of its own beside the decoding), and one ASR
 pass over the whole audio track (utterances cross clip boundaries) followed by speaker
 tagging. Objects are then tracked and faces grouped across the whole video (cheap, not
 cached: the per-clip detections are). An audio recording skips the pictures. Every stage's output is cached per (clip or "audio", stage, model,
@@ -20,7 +21,7 @@ import bisect
 import hashlib
 import logging
 import threading
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -40,6 +41,7 @@ from .keyframes import KeyframeSelector
 from .object_tracks import track_objects
 from .objects import ObjectDetector, make_object_detector
 from .ocr import TIDY_ID, TextReader, make_text_reader, read_frames
+from .overlap import BoundedWorker
 from .progress import ProgressReporter, as_progress
 from .serialize import (
     detection_from_dict,
@@ -65,6 +67,21 @@ from .vlm import DescriberError, FrameDescriber, make_frame_describer
 log = logging.getLogger(__name__)
 KEYFRAME_MODEL_ID = "hsv-histogram+strokes-v2"
 _UNRESOLVED = object()
+# How far decoding may run ahead of the two threads that work on its frames (each queued
+# frame holds its pixels: 25 MB at 4K)
+FRAME_BACKLOG = 4  # sampled frames waiting for objects and faces
+KEYFRAME_BACKLOG = 8  # keyframes waiting to be read
+
+
+@dataclass(frozen=True)
+class _KeyframeWork:
+    """What the keyframe thread does with a clip's keyframes, and the cache keys it uses."""
+
+    reader: TextReader | None
+    embedder: ImageTextEmbedder | None
+    describer: FrameDescriber | None
+    fp: dict[str, str]
+    clip_id: str | None
 
 
 def file_video_id(path: str | Path, chunk: int = 1 << 22) -> str:
@@ -90,6 +107,7 @@ class _ClipVisual:
     facing: bool = False  # this pass looks for faces
     last_face_look: float = float("-inf")
     views: list[tuple[float, ...]] | None = None  # one per keyframe
+    reading: list[Future[list[OcrLine]]] | None = None  # each keyframe's OCR, when this pass reads
     description: str | None = None  # the VLM's; "" = no keyframe to describe
 
 
@@ -401,7 +419,10 @@ class Perceiver:
                             detector: ObjectDetector | None, finder: FaceFinder | None,
                             describer: FrameDescriber | None, fp: dict[str, str], clip_id: str | None) -> None:
         """One decoding pass over the clips in `todo`, keyframes chosen afresh per clip
-        (so every clip starts with a keyframe and can be cached on its own)."""
+        (so every clip starts with a keyframe and can be cached on its own). This thread
+        decodes and picks keyframes; objects and faces are found in a second one, and
+        keyframes read, embedded and described in a third (each a `BoundedWorker`), while
+        the next frames decode."""
         cfg = self.config
         self.progress.start("frames", len(todo))
         if reader is not None:
@@ -420,37 +441,65 @@ class Perceiver:
         current: ClipSpan | None = None
         selector = KeyframeSelector()
         frames = iter_frames(path, cfg.sample_fps, start=todo[0].start, end=todo[-1].end)
-        for t, frame in self.clock.timed("decode", frames):
-            pos = bisect.bisect_right(starts, t) - 1
-            if pos < 0 or t >= todo[pos].end:
-                continue  # a frame inside a clip that is already cached
-            span = todo[pos]
-            if current is None or span.index != current.index:
-                if current is not None:
-                    self._finish_clip(current, out[current.index], reader, embedder, detector, finder, describer,
-                                      fp, clip_id)
-                    finished.add(current.index)
-                current = span
-                v = out[span.index]
-                if detector is not None and v.detections is None and "objects" not in self._off:
-                    v.sampled, v.detections, v.detecting = [], [], True
-                if finder is not None and v.faces is None and "faces" not in self._off:
-                    v.faces, v.facing = [], True
-                selector = KeyframeSelector(cfg.keyframe_min_interval, cfg.shot_change_threshold,
-                                            cfg.keyframe_dedup_threshold, text_threshold=cfg.keyframe_text_threshold,
-                                            text_interval=cfg.keyframe_text_interval)
-            with self.clock("keyframes"):
-                keyframe = selector.offer(t, frame)
-            if keyframe:
-                out[span.index].frames.append((t, frame))
-            self._detect(detector, out[span.index], t, frame)
-            self._find_faces(finder, out[span.index], t, frame, keyframe)
-        if current is not None:
-            self._finish_clip(current, out[current.index], reader, embedder, detector, finder, describer, fp, clip_id)
-            finished.add(current.index)
-        for span in todo:  # clips no sampled frame fell into (a tail shorter than a step)
-            if span.index not in finished:
-                self._finish_clip(span, out[span.index], reader, embedder, detector, finder, describer, fp, clip_id)
+        keyframe_work = _KeyframeWork(reader, embedder, describer, fp, clip_id)
+        with (BoundedWorker(FRAME_BACKLOG, "memlens-frames") as looking,
+              BoundedWorker(KEYFRAME_BACKLOG, "memlens-keyframes") as reading):
+            for t, frame in self.clock.timed("decode", frames):
+                pos = bisect.bisect_right(starts, t) - 1
+                if pos < 0 or t >= todo[pos].end:
+                    continue  # a frame inside a clip that is already cached
+                span = todo[pos]
+                if current is None or span.index != current.index:
+                    if current is not None:
+                        self._finish_clip(current, out[current.index], detector, finder, looking, reading,
+                                          keyframe_work)
+                        finished.add(current.index)
+                    current = span
+                    v = out[span.index]
+                    if detector is not None and v.detections is None and "objects" not in self._off:
+                        v.sampled, v.detections, v.detecting = [], [], True
+                    if finder is not None and v.faces is None and "faces" not in self._off:
+                        v.faces, v.facing = [], True
+                    if reader is not None and v.ocr is None and "ocr" not in self._off:
+                        v.reading = []
+                    selector = KeyframeSelector(cfg.keyframe_min_interval, cfg.shot_change_threshold,
+                                                cfg.keyframe_dedup_threshold, text_threshold=cfg.keyframe_text_threshold,
+                                                text_interval=cfg.keyframe_text_interval)
+                with self.clock("keyframes"):
+                    keyframe = selector.offer(t, frame)
+                if keyframe:
+                    v = out[span.index]
+                    v.frames.append((t, frame))
+                    if v.reading is not None:
+                        v.reading.append(reading.submit(self._read, reader, t, frame))
+                if detector is not None or finder is not None:
+                    looking.submit(self._look, detector, finder, out[span.index], t, frame, keyframe)
+            if current is not None:
+                self._finish_clip(current, out[current.index], detector, finder, looking, reading, keyframe_work)
+                finished.add(current.index)
+            for span in todo:  # clips no sampled frame fell into (a tail shorter than a step)
+                if span.index not in finished:
+                    self._finish_clip(span, out[span.index], detector, finder, looking, reading, keyframe_work)
+            looking.drain()
+            reading.drain()
+
+    def _read(self, reader: TextReader, t: float, frame: np.ndarray) -> list[OcrLine]:
+        """The text on one keyframe (in the keyframe thread); none once the reader proved
+        unavailable."""
+        if "ocr" in self._off:
+            return []
+        try:
+            with self.clock("ocr"):
+                return read_frames(reader, [(t, frame)])
+        except BackendUnavailable as exc:
+            self._switch_off("ocr", exc)
+            return []
+
+    def _look(self, detector: ObjectDetector | None, finder: FaceFinder | None, v: _ClipVisual, t: float,
+              frame: np.ndarray, keyframe: bool) -> None:
+        """Objects, then faces where a person is, on one sampled frame (in the frame thread)."""
+        self._detect(detector, v, t, frame)
+        self._find_faces(finder, v, t, frame, keyframe)
 
     def _detect(self, detector: ObjectDetector | None, v: _ClipVisual, t: float, frame: np.ndarray) -> None:
         """Objects on one sampled frame, when this clip's detections are being computed."""
@@ -490,36 +539,23 @@ class Perceiver:
         v.faces.extend(found)
         v.last_face_look = t
 
-    def _finish_clip(self, span: ClipSpan, v: _ClipVisual, reader: TextReader | None,
-                     embedder: ImageTextEmbedder | None, detector: ObjectDetector | None,
-                     finder: FaceFinder | None, describer: FrameDescriber | None, fp: dict[str, str],
-                     clip_id: str | None) -> None:
-        vid, key_span = span.video_id, (span.start, span.end)
+    def _finish_clip(self, span: ClipSpan, v: _ClipVisual, detector: ObjectDetector | None,
+                     finder: FaceFinder | None, looking: BoundedWorker, reading: BoundedWorker,
+                     keyframe_work: _KeyframeWork) -> None:
+        """A clip's last frame was decoded: its keyframe choice is cached, and what is left
+        to do with its frames and keyframes is queued behind their looking and reading."""
         v.keyframe_times = [t for t, _ in v.frames]
-        self._put(vid, span.index, "keyframes", KEYFRAME_MODEL_ID, fp["keyframes"], v.keyframe_times, key_span)
+        self._put(span.video_id, span.index, "keyframes", KEYFRAME_MODEL_ID, keyframe_work.fp["keyframes"],
+                  v.keyframe_times, (span.start, span.end))
         self.progress.advance("frames")
-        if v.views is None:
-            with self.clock("views"):
-                v.views = [view_descriptor(frame) for _, frame in v.frames]
-            self._put(vid, span.index, "views", VIEWS_ID, fp["keyframes"], [list(x) for x in v.views], key_span)
-        if reader is not None:
-            if v.ocr is None and "ocr" not in self._off:
-                try:
-                    with self.clock("ocr"):
-                        v.ocr = read_frames(reader, v.frames) if v.frames else []
-                    payload = [ocr_to_dict(o) for o in v.ocr]
-                    self._put(vid, span.index, "ocr", reader.model_id, fp["ocr"], payload, key_span)
-                except BackendUnavailable as exc:
-                    self._switch_off("ocr", exc)
-                    v.ocr = []
-            self.progress.advance("ocr")
-        if embedder is not None and clip_id is not None:
-            if v.embeddings is None:
-                images = [f for _, f in v.frames]
-                with self.clock("clip"):
-                    v.embeddings = embedder.encode_images(images).astype(float).tolist() if images else []
-                self._put(vid, span.index, "clip", clip_id, fp["clip"], v.embeddings, key_span)
-            self.progress.advance("clip")
+        looking.submit(self._finish_sightings, span, v, detector, finder, keyframe_work.fp["faces"])
+        frames, v.frames = v.frames, []  # keyframe pixels are not kept past their clip's work
+        reading.submit(self._finish_keyframes, span, v, frames, keyframe_work)
+
+    def _finish_sightings(self, span: ClipSpan, v: _ClipVisual, detector: ObjectDetector | None,
+                          finder: FaceFinder | None, faces_fp: str) -> None:
+        """A clip's objects and faces cached (in the frame thread, after its frames)."""
+        vid, key_span = span.video_id, (span.start, span.end)
         if detector is not None and "objects" not in self._off:
             if v.detecting and v.detections is not None and v.sampled is not None:
                 v.detecting = False
@@ -530,21 +566,47 @@ class Perceiver:
         if finder is not None and "faces" not in self._off:
             if v.facing and v.faces is not None:
                 v.facing = False
-                self._put(vid, span.index, "faces", finder.model_id, fp["faces"],
-                          [face_to_dict(f) for f in v.faces], key_span)
+                self._put(vid, span.index, "faces", finder.model_id, faces_fp, [face_to_dict(f) for f in v.faces],
+                          key_span)
             self.progress.advance("faces")
-        if describer is not None:
-            self._describe(span, v, describer, fp["vlm"])
-        v.frames = []  # keyframe pixels are not kept past their clip
 
-    def _describe(self, span: ClipSpan, v: _ClipVisual, describer: FrameDescriber, fp: str) -> None:
+    def _finish_keyframes(self, span: ClipSpan, v: _ClipVisual, frames: list[tuple[float, np.ndarray]],
+                          work: _KeyframeWork) -> None:
+        """A clip's keyframes viewed, read, embedded and described, and cached (in the
+        keyframe thread, after their reading)."""
+        vid, key_span = span.video_id, (span.start, span.end)
+        if v.views is None:
+            with self.clock("views"):
+                v.views = [view_descriptor(frame) for _, frame in frames]
+            self._put(vid, span.index, "views", VIEWS_ID, work.fp["keyframes"], [list(x) for x in v.views], key_span)
+        if work.reader is not None:
+            reading, v.reading = v.reading, None
+            if reading is not None and "ocr" not in self._off:
+                v.ocr = [line for read in reading for line in read.result()]
+                self._put(vid, span.index, "ocr", work.reader.model_id, work.fp["ocr"],
+                          [ocr_to_dict(o) for o in v.ocr], key_span)
+            elif v.ocr is None:  # the reader proved unavailable: nothing read, nothing cached
+                v.ocr = []
+            self.progress.advance("ocr")
+        if work.embedder is not None and work.clip_id is not None:
+            if v.embeddings is None:
+                images = [f for _, f in frames]
+                with self.clock("clip"):
+                    v.embeddings = work.embedder.encode_images(images).astype(float).tolist() if images else []
+                self._put(vid, span.index, "clip", work.clip_id, work.fp["clip"], v.embeddings, key_span)
+            self.progress.advance("clip")
+        if work.describer is not None:
+            self._describe(span, v, frames, work.describer, work.fp["vlm"])
+
+    def _describe(self, span: ClipSpan, v: _ClipVisual, frames: list[tuple[float, np.ndarray]],
+                  describer: FrameDescriber, fp: str) -> None:
         """The VLM's description of this clip's keyframes, cached; once the endpoint fails,
         the rest of the run asks it nothing (each try could cost a timeout) and caches nothing
         (clips described before the failure keep their descriptions)."""
         if v.description is None and self._vlm_failure is None:
             try:
                 with self.clock("vlm"):
-                    v.description = describer.describe([f for _, f in v.frames]) if v.frames else ""
+                    v.description = describer.describe([f for _, f in frames]) if frames else ""
             except DescriberError as exc:
                 log.warning("vlm channel off for this run: %s", exc)
                 self._vlm_failure = f"off: {exc}"
