@@ -52,18 +52,10 @@ def _histogram(hsv: np.ndarray) -> tuple[float, ...]:
     return tuple(round(float(v), 4) for v in flat)
 
 
-def colour_name(crop: np.ndarray) -> str | None:
-    """The basic colour most of the thing's pixels have; None for an empty crop."""
-    return _most_common_name(_inner_hsv(crop)) if crop.size else None
-
-
-def appearance_of(crop: np.ndarray) -> tuple[float, ...]:
-    """An L1-normalised hue x saturation x value histogram (32 bins) of the thing's pixels."""
-    return _histogram(_inner_hsv(crop)) if crop.size else ()
-
-
 def look_of(crop: np.ndarray) -> tuple[str | None, tuple[float, ...]]:
-    """(`colour_name`, `appearance_of`) of one crop, its pixels converted once."""
+    """A thing's look: the basic colour most of its pixels have, and an L1-normalised hue x
+    saturation x value histogram (32 bins) of them; (None, ()) for an empty crop. One
+    function, so a crop's pixels are converted once for both."""
     if crop.size == 0:
         return None, ()
     hsv = _inner_hsv(crop)

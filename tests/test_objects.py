@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from perception.appearance import appearance_of, appearance_similarity, colour_name, look_of
+from perception.appearance import appearance_similarity, look_of
 from perception.object_tracks import track_objects
 from perception.serialize import detection_from_dict, detection_to_dict
 from perception.types import ObjectDetection
@@ -24,26 +24,29 @@ def _patch(rgb: tuple[int, int, int], size: int = 40) -> np.ndarray:
 def test_a_thing_is_named_by_the_colour_most_of_its_pixels_have(rgb, name):
     crop = _patch(rgb)
     crop[:4] = (255, 255, 255)  # a rim of background at the box edge is not the thing
-    assert colour_name(crop) == name
+    assert look_of(crop)[0] == name
 
 
 @pytest.mark.parametrize("rgb", [(255, 0, 1), (200, 30, 30), (120, 40, 200), (250, 250, 250), (0, 0, 0)])
-def test_one_look_at_a_crop_gives_its_colour_name_and_descriptor(rgb):
+def test_a_look_names_the_main_colour_and_counts_the_rest_in_its_descriptor(rgb):
     crop = _patch(rgb)
-    crop[10:20, 10:20] = (30, 60, 200)  # a patch of another colour inside
-    assert look_of(crop) == (colour_name(crop), appearance_of(crop))
+    crop[10:20, 10:20] = (40, 170, 60)  # a green patch inside
+    name, descriptor = look_of(crop)
+    assert name == look_of(_patch(rgb))[0]
+    assert len(descriptor) == 32 and abs(sum(descriptor) - 1.0) < 1e-3
+    assert 0.7 < appearance_similarity(descriptor, look_of(_patch(rgb))[1]) < 1.0  # the patch counts too
     assert look_of(crop[:0]) == (None, ())
 
 
 def test_look_alike_things_score_high_and_different_things_low():
-    red, red_again, blue = (appearance_of(_patch(c)) for c in ((200, 30, 30), (190, 35, 28), (30, 60, 200)))
+    red, red_again, blue = (look_of(_patch(c))[1] for c in ((200, 30, 30), (190, 35, 28), (30, 60, 200)))
     assert appearance_similarity(red, red_again) > 0.9
     assert appearance_similarity(red, blue) < 0.1
     assert appearance_similarity(red, ()) == 0.0
 
 
 def _seen(label, t, box, rgb=(200, 30, 30), score=0.6):
-    return ObjectDetection(label, score, t, box, (640, 480), colour_name(_patch(rgb)), appearance_of(_patch(rgb)))
+    return ObjectDetection(label, score, t, box, (640, 480), *look_of(_patch(rgb)))
 
 
 def _times(seconds: float) -> list[float]:
