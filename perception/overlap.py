@@ -8,6 +8,7 @@ frame's pixels: when the reader falls behind, the decoder waits rather than fill
 from __future__ import annotations
 
 import threading
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -17,14 +18,18 @@ T = TypeVar("T")
 
 class BoundedWorker:
     """Runs tasks in order on one thread; `submit` blocks while `backlog` tasks are queued
-    or running. `drain` waits for all of them and raises the first failure."""
+    or running. A task's failure is raised by the next `submit` after it ends (a broken
+    detector stops a long video's decoding then, not at its end), or by `drain`, which waits
+    for all of them."""
 
     def __init__(self, backlog: int, name: str):
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
         self._slots = threading.BoundedSemaphore(backlog)
-        self._futures: list[Future[Any]] = []
+        self._pending: deque[Future[Any]] = deque()  # in submission order, which is the order they end
 
     def submit(self, task: Callable[..., T], *args: Any) -> Future[T]:
+        while self._pending and self._pending[0].done():
+            self._pending.popleft().result()
         self._slots.acquire()
         try:
             future = self._pool.submit(task, *args)
@@ -32,13 +37,12 @@ class BoundedWorker:
             self._slots.release()
             raise
         future.add_done_callback(lambda _: self._slots.release())
-        self._futures.append(future)
+        self._pending.append(future)
         return future
 
     def drain(self) -> None:
-        futures, self._futures = self._futures, []
-        for future in futures:
-            future.result()
+        while self._pending:
+            self._pending.popleft().result()
 
     def __enter__(self) -> BoundedWorker:
         return self

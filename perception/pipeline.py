@@ -467,13 +467,12 @@ class Perceiver:
                                                 text_interval=cfg.keyframe_text_interval)
                 with self.clock("keyframes"):
                     keyframe = selector.offer(t, frame)
-                if keyframe:
-                    v = out[span.index]
+                if keyframe:  # v is this clip's: set when the clip began
                     v.frames.append((t, frame))
                     if v.reading is not None:
                         v.reading.append(reading.submit(self._read, reader, t, frame))
                 if detector is not None or finder is not None:
-                    looking.submit(self._look, detector, finder, out[span.index], t, frame, keyframe)
+                    looking.submit(self._look, detector, finder, v, t, frame, keyframe)
             if current is not None:
                 self._finish_clip(current, out[current.index], detector, finder, looking, reading, keyframe_work)
                 finished.add(current.index)

@@ -97,11 +97,19 @@ def test_a_bounded_worker_runs_in_order_blocks_when_full_and_raises_the_first_fa
         blocked.join(5)
         worker.drain()
     assert done == [1, 2]
+    later = threading.Event()
     with BoundedWorker(4, "test") as worker:
+        worker.submit(later.wait)
         worker.submit(lambda: 1 / 0)
-        worker.submit(done.append, 3)
+        worker.submit(done.append, 3)  # queued before the failure: it still runs
+        later.set()
         with pytest.raises(ZeroDivisionError):
             worker.drain()
+    assert done == [1, 2, 3]
+    with BoundedWorker(4, "test") as worker:  # a failure stops the next submit, not only the drain
+        worker.submit(lambda: 1 / 0).exception(5)
+        with pytest.raises(ZeroDivisionError):
+            worker.submit(done.append, 4)
     assert done == [1, 2, 3]
 
 
