@@ -15,7 +15,7 @@ import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import faiss
 import numpy as np
@@ -24,6 +24,21 @@ from memory import vector_index
 
 if TYPE_CHECKING:
     from memory.sqlite_faiss import MemoryDatabase
+
+
+class Mirror(Protocol):
+    """An index kept in step with SQLite's commits (MemoryDatabase.batch drives it)."""
+
+    @property
+    def index(self): ...  # current as of the last commit; touched by a writer as its batch begins
+
+    def committed(self, before: int, after: int) -> None: ...
+
+    def discard_staged(self) -> None: ...
+
+    def flush(self) -> None: ...  # after the commit, outside the readers' way
+
+    def scrub(self) -> None: ...  # after a forget: nothing forgotten lingers in its files
 
 
 def ids_and_vectors(rows: Sequence[sqlite3.Row]) -> tuple[np.ndarray, np.ndarray]:
@@ -125,6 +140,9 @@ class MirroredIndex:
         """The batch rolled back: its index changes never happened."""
         with self.lock:
             self._staged = []
+
+    def scrub(self) -> None:
+        """Nothing to do: FAISS removes vectors outright and `flush` rewrites the whole file."""
 
     def _row_count(self) -> int:
         return self.db.read(f"SELECT COUNT(*) FROM ({self.source})", self.params)[0][0]

@@ -24,7 +24,7 @@ import numpy as np
 
 from memory.embedding import TextEmbedder
 from memory.language import STOP
-from memory.mirrored_index import MirroredIndex, exact_top
+from memory.mirrored_index import Mirror, MirroredIndex, exact_top
 from memory.records import (
     SEEN_ON_KEYFRAMES,
     STORE_NAMES,
@@ -34,6 +34,7 @@ from memory.records import (
     cut_at,
     mention_groups,
 )
+from memory.word_index import MirroredWordIndex, WordQuery, WordRow
 
 # attrs that `attrs_in` asks about, kept in `record_tags` (value, or each item of a list)
 TAGGED_ATTRS = ("acts", "speaker_name")
@@ -223,6 +224,12 @@ def _windowed(flt: RecordFilter) -> bool:
                                                              flt.after_id, flt.mentions, flt.hours))
 
 
+def _lists_rows(flt: RecordFilter) -> bool:
+    """Whether a filter names rows a word index cannot narrow to (only SQL can)."""
+    return bool(flt.attrs_in) or any(x is not None for x in (flt.video_ids, flt.ids, flt.after_id, flt.mentions,
+                                                             flt.hours))
+
+
 class _ReadWriteLock:
     """Many holders of `shared` or one of `exclusive`; a waiting `exclusive` goes first, so a
     stream of questions cannot hold off a commit."""
@@ -323,7 +330,7 @@ class MemoryDatabase:
         self.conn.execute("PRAGMA secure_delete=ON")  # deleted rows are overwritten, not left in free pages
         self.conn.execute("PRAGMA foreign_keys=ON")
         self.conn.executescript(_SCHEMA)
-        self._mirrors: list[MirroredIndex] = []  # every FAISS index kept in step with the commits
+        self._mirrors: list[Mirror] = []  # every FAISS and word index kept in step with the commits
         self._mirrors_lock = threading.Lock()  # not the writer's: a reader may add an index during a batch
         self._row_count: tuple[int, int] | None = None  # (generation, rows), for the common-word share
         self._spans_seen: dict[str, tuple[int, dict[str, float]]] = {}  # store: (generation, spans)
@@ -356,7 +363,14 @@ class MemoryDatabase:
             self._mirrors.append(index)
         return index
 
-    def mirrors(self) -> list[MirroredIndex]:
+    def word_mirror(self, path: Path, source: str, params: Sequence = ()) -> MirroredWordIndex:
+        """A word (BM25) index folder of the rows `source` selects, kept in step with every batch."""
+        index = MirroredWordIndex(self, path, source, params)
+        with self._mirrors_lock:
+            self._mirrors.append(index)
+        return index
+
+    def mirrors(self) -> list[Mirror]:
         with self._mirrors_lock:
             return list(self._mirrors)
 
@@ -591,12 +605,14 @@ class MemoryDatabase:
                     mirror.flush()  # after the lock: writing an index file must not hold up readers
 
     def scrub(self) -> None:
-        """After a forget: merge the full-text index so no segment still holds the forgotten
+        """After a forget: merge the full-text indexes so no segment still holds the forgotten
         words, and fold the WAL into the database and truncate it, so the old pages go too."""
         with self.lock:
             with self.conn:
                 self.conn.execute("INSERT INTO records_fts(records_fts) VALUES('optimize')")
             self.conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            for mirror in self.mirrors():
+                mirror.scrub()
 
     def _bump(self) -> None:
         self.conn.execute("INSERT INTO meta(key, value) VALUES ('generation', '1') "
@@ -734,6 +750,7 @@ class SqliteFaissStore:
         self.db = db
         self.name = name
         self._partitions: dict[str, MirroredIndex] = {}
+        self._word_partitions: dict[str, MirroredWordIndex] = {}
         self._partitions_lock = threading.Lock()  # not the writer's: a question must not wait for a batch
         self.first_seen_kept = _FirstSeenKept(db, name)
         for legacy in (db.root / f"{name}.faiss", db.root / f"{name}.faiss.generation"):
@@ -751,6 +768,21 @@ class SqliteFaissStore:
                     "SELECT id, vector FROM records WHERE store=? AND namespace=?", (self.name, namespace),
                     dim=self._dim)
                 _ = mirror.index
+        return mirror
+
+    def words(self, namespace: str) -> MirroredWordIndex:
+        """The word (BM25) index of one namespace's records; like `partition`, created before
+        a batch writes the namespace's first rows."""
+        with self._partitions_lock:
+            mirror = self._word_partitions.get(namespace)
+            if mirror is None:
+                digest = hashlib.sha1(namespace.encode()).hexdigest()[:16]
+                mirror = self._word_partitions[namespace] = self.db.word_mirror(
+                    self.db.root / f"{self.name}.{digest}.words",
+                    "SELECT id, text, kind, wall_start, wall_end FROM records WHERE store=? AND namespace=?",
+                    (self.name, namespace))
+                if self.db.writing_here:
+                    _ = mirror.index
         return mirror
 
     def namespaces(self) -> list[str]:
@@ -790,6 +822,7 @@ class SqliteFaissStore:
             ids: list[int] = []
             namespaces = [r.namespace for r in records]
             mirrors = {namespace: self.partition(namespace) for namespace in dict.fromkeys(namespaces)}
+            words = {namespace: self.words(namespace) for namespace in mirrors}
             with self.db.writing():
                 for record, vector in zip(records, vectors):
                     cursor = self.db.conn.execute(
@@ -804,6 +837,8 @@ class SqliteFaissStore:
                 for namespace, mirror in mirrors.items():
                     rows = [j for j, owner in enumerate(namespaces) if owner == namespace]
                     mirror.stage_add([ids[j] for j in rows], np.asarray(vectors)[rows])
+                    words[namespace].stage_add([WordRow(ids[j], records[j].text, records[j].kind, records[j].wall_start,
+                                                        records[j].wall_end) for j in rows])
         return ids
 
     def get(self, ids: Sequence[int]) -> list[MemoryRecord]:
@@ -956,10 +991,12 @@ class SqliteFaissStore:
         terms = [t for t in terms if t not in STOP] or terms
         where, params = self._sql(flt, alias="r")
         with self.db.pinned():  # the matches and their rows from one commit
-            # a question without a rare word keeps all of its words: they are all it has
-            rare = self.db.rare_words(terms)
-            scarce, frequent = _split_by_frequency(rare)
-            found = self._top_by_scarce_words(scarce, frequent, flt, where, params, k) if frequent else None
+            found = self._search_words(terms, flt, k)
+            if found is None:  # FTS5: exact for every filter and commit, slower on a long memory
+                # a question without a rare word keeps all of its words: they are all it has
+                rare = self.db.rare_words(terms)
+                scarce, frequent = _split_by_frequency(rare)
+                found = self._top_by_scarce_words(scarce, frequent, flt, where, params, k) if frequent else None
             if found is None:
                 match = _any_of(rare or terms)
                 rows = self.db.read(
@@ -969,6 +1006,38 @@ class SqliteFaissStore:
                 found = [(row["rid"], float(row["score"])) for row in rows]
             by_id = {r.id: cut_at(r, flt.before) for r in self.get([i for i, _ in found])}
         return [(by_id[i], score) for i, score in found if i in by_id]
+
+    def _search_words(self, terms: list[str], flt: RecordFilter, k: int) -> list[tuple[int, float]] | None:
+        """Top-k by BM25 from the namespace's word index, with the filter's kinds and time
+        window applied inside it and the rest to the best rows, in rounds that fetch more, as
+        a dense search does. None where FTS5 ranks instead: no namespace, a filter that
+        lists rows (ids, tags, videos, hours, words), an index not holding the caller's
+        commit, or a filter that keeps too few of the best rows."""
+        if flt.namespace is None or _lists_rows(flt):
+            return None
+        words = self.words(flt.namespace)
+        documents = words.documents(self.db.generation())
+        if documents is None:
+            return None
+        # a question without a rare word keeps all of its words: they are all it has
+        rare = tuple(t for t in terms if 0 < words.doc_freq(t) <= COMMON_SHARE * documents)
+        starts_before, ends_from = flt.before, flt.not_before
+        if flt.overlaps is not None:
+            starts_before = min(filter(None, (starts_before, flt.overlaps[1])))
+            ends_from = max(filter(None, (ends_from, flt.overlaps[0])))
+        query = WordQuery(rare or tuple(terms), flt.kinds, starts_before, ends_from)
+        fetch = 4 * k
+        for _ in range(POST_FILTER_ROUNDS + 1):
+            found = words.search(query, fetch)
+            if found is None:
+                return None
+            where, params = self._sql(replace(flt, ids=tuple(i for i, _ in found)))
+            kept = {r[0] for r in self.db.read(f"SELECT id FROM records WHERE {where}", params)}
+            hits = [(i, s) for i, s in found if i in kept]
+            if len(hits) >= k or len(found) < fetch:
+                return hits[:k]
+            fetch *= 4
+        return None
 
     def _lexical_join(self, flt: RecordFilter, docs: dict[str, int]) -> str:
         """SQLite cannot weigh a word match against an index range and may walk the window,
@@ -1009,8 +1078,9 @@ class SqliteFaissStore:
             where, params = self._sql(flt)
             rows = self.db.read(f"SELECT id, namespace FROM records WHERE {where}", params)
             for namespace in dict.fromkeys(r["namespace"] for r in rows):
-                self.partition(namespace).stage_remove(
-                    np.array([r["id"] for r in rows if r["namespace"] == namespace], dtype=np.int64))
+                ids = [r["id"] for r in rows if r["namespace"] == namespace]
+                self.partition(namespace).stage_remove(np.array(ids, dtype=np.int64))
+                self.words(namespace).stage_remove(ids)
             self.db.conn.executemany("DELETE FROM records WHERE id=?", [(r["id"],) for r in rows])
             if rows:
                 self.db.note_deletion(self.name, [r["namespace"] for r in rows])

@@ -205,8 +205,15 @@ def test_forgotten_words_are_gone_from_the_files_on_disk(memory, observation):
     memory.ingest(observation, "me")
     files = [memory.db.root / "memory.sqlite", memory.db.root / "memory.sqlite-wal"]
     assert any(b"BLUEFOX42" in f.read_bytes() for f in files if f.exists())
+    # Tantivy's words sit in compressed term dictionaries: its segment files that held them must go
+    indexes = [memory.store(name).words("me") for name in ("entity", "event")]
+    held = lambda: sum(w.documents(memory.db.generation()) and w.doc_freq("bluefox42") for w in indexes)  # noqa: E731
+    assert held() > 0
+    segments = {f for f in memory.db.root.glob("*.words/*.*") if f.suffix not in (".json", ".lock")}
     memory.forget("me", video_id=observation.video_id)
     assert not any(b"BLUEFOX42" in f.read_bytes() for f in files if f.exists())  # nor in FTS segments or the WAL
+    assert held() == 0
+    assert segments and not any(f.exists() for f in segments)
 
 
 def test_short_texts_are_embedded_once_and_the_cache_is_bounded():
