@@ -759,29 +759,26 @@ class SqliteFaissStore:
     def partition(self, namespace: str) -> MirroredIndex:
         """The vector index of one namespace's records, current as of the caller's commit.
         Created before a batch writes that namespace's first rows, so it takes them."""
-        with self._partitions_lock:
-            mirror = self._partitions.get(namespace)
-            if mirror is None:
-                digest = hashlib.sha1(namespace.encode()).hexdigest()[:16]
-                mirror = self._partitions[namespace] = self.db.mirror(
-                    self.db.root / f"{self.name}.{digest}.faiss",
-                    "SELECT id, vector FROM records WHERE store=? AND namespace=?", (self.name, namespace),
-                    dim=self._dim)
-                _ = mirror.index
-        return mirror
+        return self._mirror_of(self._partitions, namespace, lambda path: self.db.mirror(
+            Path(f"{path}.faiss"), "SELECT id, vector FROM records WHERE store=? AND namespace=?",
+            (self.name, namespace), dim=self._dim), load=True)
 
     def words(self, namespace: str) -> MirroredWordIndex:
         """The word (BM25) index of one namespace's records; like `partition`, created before
-        a batch writes the namespace's first rows."""
+        a batch writes the namespace's first rows (a reader never builds one)."""
+        return self._mirror_of(self._word_partitions, namespace, lambda path: self.db.word_mirror(
+            Path(f"{path}.words"),
+            "SELECT id, text, kind, wall_start, wall_end FROM records WHERE store=? AND namespace=?",
+            (self.name, namespace)), load=self.db.writing_here)
+
+    def _mirror_of(self, kept: dict, namespace: str, make: Callable[[Path], Mirror], load: bool):
+        """One namespace's index of a kind, made on first use at `<store>.<namespace digest>.<kind>`."""
         with self._partitions_lock:
-            mirror = self._word_partitions.get(namespace)
+            mirror = kept.get(namespace)
             if mirror is None:
                 digest = hashlib.sha1(namespace.encode()).hexdigest()[:16]
-                mirror = self._word_partitions[namespace] = self.db.word_mirror(
-                    self.db.root / f"{self.name}.{digest}.words",
-                    "SELECT id, text, kind, wall_start, wall_end FROM records WHERE store=? AND namespace=?",
-                    (self.name, namespace))
-                if self.db.writing_here:
+                mirror = kept[namespace] = make(self.db.root / f"{self.name}.{digest}")
+                if load:
                     _ = mirror.index
         return mirror
 
