@@ -52,6 +52,15 @@ def test_duration_adds_up_stays(agent):  # noqa: F811
     assert not duration(ctx_at(agent, at(1, 22)), "gym").found  # first gym visit is on day 2
 
 
+def test_duration_with_no_time_named_is_the_last_day_there_and_a_window_adds_up_its_days(agent):  # noqa: F811
+    days = {day: duration(ctx_at(agent, at(day, 23), TimeSlot(day_offset=0)), "cafe") for day in (1, 2, 3)}
+    visited = [day for day, result in days.items() if result.found]
+    assert len(visited) >= 2  # the cafe on two days (count: 2 visits by day 3)
+    assert duration(ctx_at(agent, at(3, 23)), "cafe").value == days[visited[-1]].value
+    every_day = duration(ctx_at(agent, at(3, 23), TimeSlot(start=at(1, 0), end=at(3, 23))), "cafe")
+    assert every_day.value == sum(days[day].value for day in visited) > days[visited[-1]].value
+
+
 def test_order_and_where_was_i(agent):  # noqa: F811
     result = order(ctx_at(agent, at(2, 22), TimeSlot(day_offset=0)), ["the park", "the office", "the cafe"])
     assert result.answer == "the office -> the cafe -> the park"

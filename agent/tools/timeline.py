@@ -5,12 +5,13 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from datetime import date, timedelta
+from dataclasses import replace
+from datetime import date, datetime, timedelta
 
 from agent.question_time import DAY_PARTS, date_phrase
 from agent.tools.base import FINE_KINDS, ToolContext, ToolResult, evidence, in_hours, moment_phrase
 from agent.tools.talk import read, said
-from memory.records import ENTITY_SIGHTING, UTTERANCE, MemoryRecord
+from memory.records import ENTITY_SIGHTING, PLACE_VISIT, UTTERANCE, MemoryRecord
 from memory.scene import normalise
 from retrieval.operators import order_by_time
 
@@ -105,26 +106,35 @@ def when(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = (), ans
 def _told_date(ctx: ToolContext, found: Sequence[MemoryRecord], terms: Sequence[str]) -> ToolResult | None:
     """When a matching utterance dates what it tells ("I went to the support group
     yesterday"), that date, resolved against when it was said, answers "when did ...": the
-    moment of saying it does not. The utterance naming most of the terms wins, then the earliest."""
+    moment of saying it does not. The utterance naming most of the terms wins, then the
+    earliest: utterances are parsed in that order, and parsing stops at the first with a
+    date (a month of memory holds a thousand turns mentioning "glasses")."""
     wanted = {normalise(t) for t in terms if t}
-    told = []
-    for record in found:
-        if record.kind != UTTERANCE:
-            continue
+
+    def named(record: MemoryRecord) -> int:
         words = set(normalise(record.text).split())
-        hits = sum(w in words or all(x in words for x in w.split()) for w in wanted)
-        for expression, when in ctx.dates_in(record.attrs.get("said") or record.text, record.wall_start):
-            told.append((-hits, record.wall_start, expression, when, record))
-    if not told:
-        return None
-    _, _, expression, when, record = min(told, key=lambda t: t[:2])
-    return ToolResult("when", date_phrase(expression, when), evidence([record], "when"), True, when.date(),
-                      f"date told ('{expression}' said {record.wall_start:%Y-%m-%d})")
+        return sum(w in words or all(x in words for x in w.split()) for w in wanted)
+
+    utterances = sorted((r for r in found if r.kind == UTTERANCE), key=lambda r: (-named(r), r.wall_start))
+    for record in utterances:
+        dates = ctx.dates_in(record.attrs.get("said") or record.text, record.wall_start)
+        if dates:
+            expression, when = dates[0]
+            return ToolResult("when", date_phrase(expression, when), evidence([record], "when"), True, when.date(),
+                              f"date told ('{expression}' said {record.wall_start:%Y-%m-%d})")
+    return None
 
 
 def duration(ctx: ToolContext, place: str) -> ToolResult:
-    """How long the wearer stayed in a place within the window (stays added up)."""
+    """How long the wearer stayed in a place within the window (stays added up). With no
+    time named, the last day there: "how long was I in the supermarket" asks about the
+    last visit, not the sum of every visit memory holds (and a year of them is not read)."""
     after, before = ctx.window()
+    if after is None and before is not None:
+        last = ctx.operators.memory.store("event").query(
+            replace(ctx.filter((PLACE_VISIT,), before=before), attrs=(("place", place),)), limit=1, newest_first=True)
+        if last:
+            after = datetime.combine(last[0].wall_start.date(), datetime.min.time())
     visits = ctx.visits(after, before)
     stays = [v for v in visits if v.attrs.get("place") == place]
     if not stays:
