@@ -370,6 +370,18 @@ class MemoryDatabase:
             self._mirrors.append(index)
         return index
 
+    def catch_up_word_indexes(self) -> list[str]:
+        """Build the word indexes this memory lacks (written before there were any, or left
+        stale by a crash) in one batch, as "<store>/<namespace>"; until then those namespaces
+        rank words with FTS5. No batch, so no new commit, when none is missing."""
+        generation = self.generation()
+        missing = [(store, namespace) for store in self.stores.values() for namespace in store.namespaces()
+                   if store.words(namespace).documents(generation) is None]
+        if missing:
+            with self.batch():  # a writer's batch start rebuilds each index it finds stale
+                pass
+        return [f"{store.name}/{namespace}" for store, namespace in missing]
+
     def mirrors(self) -> list[Mirror]:
         with self._mirrors_lock:
             return list(self._mirrors)

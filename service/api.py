@@ -14,6 +14,7 @@ import logging
 import re
 import shutil
 import tempfile
+import threading
 from datetime import datetime
 from pathlib import Path, PurePosixPath
 
@@ -143,6 +144,17 @@ def _install_error_bodies(app: FastAPI) -> None:
         return JSONResponse({"detail": "internal error: the server log has the details"}, 500)
 
 
+def _catch_up_word_indexes(system: MemlensSystem) -> None:
+    """Best effort, in the background: FTS5 answers meanwhile, and a failure only keeps it so."""
+    try:
+        built = system.memory.db.catch_up_word_indexes()
+    except Exception as error:  # e.g. the server stopped and closed memory first
+        log.warning("word indexes not caught up: %s", error)
+        return
+    if built:
+        log.warning("built %d word index(es) this memory lacked: %s", len(built), ", ".join(built))
+
+
 def create_app(system: MemlensSystem) -> FastAPI:
     config = system.config.service
     uploads = system.config.home / "uploads"  # kept with memory, so a job can resume after a restart
@@ -159,6 +171,8 @@ def create_app(system: MemlensSystem) -> FastAPI:
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI):
         resumed = jobs.start()
+        # a memory from before word indexes gets them in the background; questions meanwhile use FTS5
+        threading.Thread(target=_catch_up_word_indexes, args=(system,), name="word-indexes", daemon=True).start()
         if resumed:
             log.warning("resumed %d ingest job(s) a stopped server left unfinished", len(resumed))
         if not config.api_keys:

@@ -4,6 +4,7 @@ stale, passed over (FTS5 ranks) by a reader that it does not hold the commit of.
 from __future__ import annotations
 
 import random
+import shutil
 from datetime import timedelta
 
 import pytest
@@ -152,4 +153,23 @@ def test_an_unreadable_word_index_is_passed_by_then_rebuilt_from_sqlite(tmp_path
     assert {r.text for r, _ in store.search_lexical("dentist", RecordFilter(namespace="me"), 5)} == {
         "dentist on tuesday", "dentist moved to friday"}
     assert store.words("me").documents(again.generation()) == 2
+    again.close()
+
+
+def test_a_memory_from_before_word_indexes_catches_up_in_one_batch(tmp_path, embedder, monkeypatch):
+    db = MemoryDatabase(tmp_path, embedder)
+    db.stores["event"].add([_rec("the bakery closes at six", 0), _rec("bakery", 1, ns="you")])
+    db.stores["entity"].add([_rec("a loaf of bread", 2, kind="sighting", store="entity")])
+    db.close()
+    for made in tmp_path.glob("*.words*"):  # as a memory written before there were word indexes
+        shutil.rmtree(made) if made.is_dir() else made.unlink()
+    again = MemoryDatabase(tmp_path, embedder)
+    answers = _word_index_answers(monkeypatch)
+    assert len(again.stores["event"].search_lexical("bakery", RecordFilter(namespace="me"), 3)) == 1
+    assert answers == [None]  # FTS5, until the indexes are built
+    assert sorted(again.catch_up_word_indexes()) == ["entity/me", "event/me", "event/you"]
+    generation = again.generation()
+    assert again.catch_up_word_indexes() == [] and again.generation() == generation  # nothing missing: no commit
+    assert len(again.stores["event"].search_lexical("bakery", RecordFilter(namespace="you"), 3)) == 1
+    assert answers[-1] is not None
     again.close()
