@@ -978,9 +978,7 @@ class SqliteFaissStore:
             found = mirror.search(query, None, fetch)
             if found is None:
                 return None
-            where, params = self._sql(replace(flt, ids=tuple(i for i, _ in found)))
-            kept = {r[0] for r in self.db.read(f"SELECT id FROM records WHERE {where}", params)}
-            hits = [(i, s) for i, s in found if i in kept]
+            hits = self._within(flt, found)
             if len(hits) >= k or fetch >= total:
                 return hits[:k]
             if rounds is not None:
@@ -988,6 +986,13 @@ class SqliteFaissStore:
                 if rounds <= 0:  # the filter keeps few of the nearest: search only what it keeps
                     return mirror.search(query, self._candidate_ids(flt), k)
             fetch = min(total, fetch * 4)
+
+    def _within(self, flt: RecordFilter, found: list[tuple[int, float]]) -> list[tuple[int, float]]:
+        """The ranked (id, score) pairs whose rows `flt` keeps, in their order: the filter
+        applied after an index ranked without it."""
+        where, params = self._sql(replace(flt, ids=tuple(i for i, _ in found)))
+        kept = {r[0] for r in self.db.read(f"SELECT id FROM records WHERE {where}", params)}
+        return [(i, s) for i, s in found if i in kept]
 
     def _search_rows(self, query: np.ndarray, flt: RecordFilter, k: int) -> list[tuple[int, float]]:
         where, params = self._sql(flt)
@@ -1040,9 +1045,7 @@ class SqliteFaissStore:
             found = words.search(query, fetch)
             if found is None:
                 return None
-            where, params = self._sql(replace(flt, ids=tuple(i for i, _ in found)))
-            kept = {r[0] for r in self.db.read(f"SELECT id FROM records WHERE {where}", params)}
-            hits = [(i, s) for i, s in found if i in kept]
+            hits = self._within(flt, found)
             if len(hits) >= k or len(found) < fetch:
                 return hits[:k]
             fetch *= 4

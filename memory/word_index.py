@@ -20,7 +20,7 @@ import threading
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 
 _ANALYZER = "memlens_words"
 _EPOCH = datetime(1970, 1, 1)
+_MICROSECOND = timedelta(microseconds=1)
 _WRITER_HEAP = 64 * 2**20  # Tantivy's per-writer indexing memory (its floor is 15 MB a thread)
 _REBUILD_HEAP = 256 * 2**20
 _WRITER_WAIT_S = 120.0  # another process may be writing its commit into the same index
@@ -41,9 +42,6 @@ _WRITER_WAIT_S = 120.0  # another process may be writing its commit into the sam
 def micros(value: datetime) -> int:
     """A wall time as an integer Tantivy can range over (naive times, as the records hold them)."""
     return (value.replace(tzinfo=None) - _EPOCH) // _MICROSECOND
-
-
-_MICROSECOND = datetime(1970, 1, 1, 0, 0, 0, 1) - _EPOCH
 
 
 @dataclass(frozen=True)
