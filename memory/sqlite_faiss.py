@@ -755,8 +755,8 @@ class _FirstSeenKept:
 class SqliteFaissStore:
     """A RecordStore over a shared MemoryDatabase; ids are SQLite rowids and FAISS ids.
 
-    Vectors are indexed per namespace (one FAISS file each), so a user's search never scans
-    other users' vectors and an ingest rewrites only its own user's file."""
+    Vectors are indexed per namespace (a folder of FAISS segments each), so a user's search
+    never scans other users' vectors and an ingest appends a segment to its own user's."""
 
     def __init__(self, db: MemoryDatabase, name: StoreName):
         self.db = db

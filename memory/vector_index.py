@@ -1,9 +1,11 @@
-"""Which FAISS index a set of vectors gets, and how it is searched.
+"""Which FAISS index a segment of vectors gets, and how it is searched.
 
 Exact (flat inner product) while small. From `APPROXIMATE_FROM` vectors, scanning them all
 costs more than a question may, so they go into an inverted file (IVF) with flat codes:
 each vector's score is still its exact inner product, only the lists probed are a choice.
-A search limited to listed ids probes every list, so a selective filter stays exact.
+A search limited to listed ids probes every list, so a selective filter stays exact. The
+IVF segments of one namespace share their lists' centroids (memory.segments), so a search
+ranks the lists once and probes the same ones in each, as in one index.
 """
 from __future__ import annotations
 
@@ -31,28 +33,46 @@ def lists_for(n: int) -> int:
     return max(1, int(math.sqrt(n)))
 
 
-def build_index(dim: int, ids: np.ndarray, vectors: np.ndarray, seed: int = 0) -> faiss.Index:
-    """The index for these vectors: flat below `APPROXIMATE_FROM`, else IVF trained on a sample."""
-    if len(ids) < APPROXIMATE_FROM:
+def build_index(dim: int, ids: np.ndarray, vectors: np.ndarray, seed: int = 0,
+                centroids: np.ndarray | None = None) -> faiss.Index:
+    """The index for these vectors: flat while few, else IVF on lists trained on a sample (as
+    many as suit four times as many vectors: the namespace grows into them), or
+    on `centroids` shared with the other segments of its namespace (no training: then IVF
+    from as many vectors as lists)."""
+    if len(ids) < (APPROXIMATE_FROM if centroids is None else min(APPROXIMATE_FROM, len(centroids))):
         index = faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
     else:
-        nlist = lists_for(len(ids))
-        index = faiss.index_factory(dim, f"IVF{nlist},Flat", faiss.METRIC_INNER_PRODUCT)
-        rng = np.random.default_rng(seed)
-        sample = rng.choice(len(ids), size=min(len(ids), TRAIN_PER_LIST * nlist), replace=False)
-        index.train(np.ascontiguousarray(vectors[np.sort(sample)]))
+        index = ivf_on(centroids if centroids is not None else train_centroids(vectors, lists_for(4 * len(ids)), seed))
     if len(ids):
         index.add_with_ids(np.ascontiguousarray(vectors, dtype=np.float32), np.asarray(ids, dtype=np.int64))
     return index
 
 
-def outgrown(index: faiss.Index) -> bool:
-    """Whether an index no longer suits its size: flat past `APPROXIMATE_FROM`, or IVF with
-    lists trained for a quarter of what it now holds."""
+def train_centroids(vectors: np.ndarray, nlist: int, seed: int = 0) -> np.ndarray:
+    """IVF list centroids (k-means under inner product) from a sample of `vectors`."""
+    index = faiss.index_factory(vectors.shape[1], f"IVF{nlist},Flat", faiss.METRIC_INNER_PRODUCT)
+    rng = np.random.default_rng(seed)
+    sample = rng.choice(len(vectors), size=min(len(vectors), TRAIN_PER_LIST * nlist), replace=False)
+    index.train(np.ascontiguousarray(vectors[np.sort(sample)], dtype=np.float32))
+    return centroids_of(index)
+
+
+def ivf_on(centroids: np.ndarray) -> faiss.Index:
+    """An empty IVF (flat codes) whose lists are these centroids: no training."""
+    index = faiss.index_factory(centroids.shape[1], f"IVF{len(centroids)},Flat", faiss.METRIC_INNER_PRODUCT)
+    index.quantizer.add(np.ascontiguousarray(centroids, dtype=np.float32))
+    index.is_trained = True
+    return index
+
+
+def centroids_of(index: faiss.Index) -> np.ndarray | None:
     ivf = _ivf(index)
-    if ivf is None:
-        return index.ntotal >= APPROXIMATE_FROM
-    return lists_for(index.ntotal) > 2 * ivf.nlist
+    return None if ivf is None else ivf.quantizer.reconstruct_n(0, ivf.nlist)
+
+
+def probes(nlist: int) -> int:
+    """Lists probed by a search over all vectors."""
+    return min(nlist, max(MIN_PROBES, math.ceil(PROBE_SHARE * nlist)))
 
 
 def contents(index: faiss.Index) -> tuple[np.ndarray, np.ndarray]:
@@ -74,16 +94,15 @@ def contents(index: faiss.Index) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(chunks_ids).astype(np.int64), np.concatenate(chunks)
 
 
-def search(index: faiss.Index, query: np.ndarray, k: int, candidates: np.ndarray | None = None
+def search(index: faiss.Index, query: np.ndarray, k: int, selector: faiss.IDSelector | None = None
            ) -> tuple[np.ndarray, np.ndarray]:
-    """(scores, ids) of the top k, among `candidates` when given (then exhaustively)."""
+    """(scores, ids) of the top k, among the ids `selector` admits when given (then probing
+    every list: a selective filter stays exact)."""
     ivf = _ivf(index)
-    selector = faiss.IDSelectorBatch(candidates) if candidates is not None else None
     if ivf is None:
         params = faiss.SearchParameters(sel=selector) if selector is not None else None
     else:
-        probes = ivf.nlist if selector is not None else min(ivf.nlist, max(MIN_PROBES, math.ceil(PROBE_SHARE * ivf.nlist)))
-        params = faiss.SearchParametersIVF(nprobe=probes)
+        params = faiss.SearchParametersIVF(nprobe=ivf.nlist if selector is not None else probes(ivf.nlist))
         if selector is not None:
             params.sel = selector
     scores, ids = index.search(np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1), k, params=params)

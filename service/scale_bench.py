@@ -224,34 +224,39 @@ def _search_all(system: MemlensSystem, questions, at, progress, task: str) -> tu
 
 
 def _vector_search(n: int, progress, basis: np.ndarray | None = None, queries: int = 200, k: int = 30,
-                   seed: int = 0) -> dict:
-    """FAISS as one namespace's partition holds n vectors (memory.vector_index: flat below its
-    threshold, IVF above), searched as `SqliteFaissStore.search_dense` does: a filter that
-    keeps most of the namespace searches every vector (k = 10 x fetch multiplier 3 x 4 per
-    post-filter round); a selective one (1 % of ids here) is handed over as ids and is exact.
-    Vectors are sums of two text embeddings from `basis` plus noise, so they cluster as text
-    does (random vectors would not); recall is against exact search over the same vectors."""
+                   seed: int = 0, commit: int = 40_000) -> dict:
+    """FAISS as one namespace's partition holds n vectors, built as memlens builds it: a
+    segment per commit of `commit` vectors (about a day of one wearer) and the merges its tier
+    policy makes (memory.segments), then searched as `SqliteFaissStore.search_dense` does: a
+    filter that keeps most of the namespace searches every vector (k = 10 x fetch multiplier
+    3 x 4 per post-filter round); a selective one (1 % of ids here) is handed over as ids and
+    is exact. Vectors are sums of two text embeddings from `basis` plus noise, so they
+    cluster as text does (random vectors would not); recall is against exact search over the
+    same vectors."""
     import faiss
 
-    from memory import vector_index
+    from memory.segments import SegmentedIndex, merged
 
     rng = np.random.default_rng(seed)
     basis = basis if basis is not None and len(basis) else _unit(rng.standard_normal((4096, 384), dtype=np.float32))
     progress.start("vectors", n)
-    blocks = []
-    for lo in range(0, n, 100_000):
-        m = min(100_000, n - lo)
+    index = SegmentedIndex(basis.shape[1])
+    exact = faiss.IndexIDMap2(faiss.IndexFlatIP(basis.shape[1]))
+    build_seconds = 0.0
+    for lo in range(0, n, commit):
+        m = min(commit, n - lo)
         mixed = basis[rng.integers(len(basis), size=m)] + rng.uniform(0, 0.7, (m, 1)).astype(np.float32) * \
             basis[rng.integers(len(basis), size=m)]
-        blocks.append(_unit(mixed + 0.05 * rng.standard_normal(mixed.shape, dtype=np.float32)))
+        vectors, ids = _unit(mixed + 0.05 * rng.standard_normal(mixed.shape, dtype=np.float32)), np.arange(lo, lo + m)
+        exact.add_with_ids(vectors, ids)
+        began = time.perf_counter()
+        index.add(ids, vectors)  # what a commit does, then what the flush after it does
+        if index.retrain_due():
+            index.retrained()
+        for group in index.due_merges():
+            index.replace(group, merged(index, group))
+        build_seconds += time.perf_counter() - began
         progress.advance("vectors", m)
-    vectors, ids = np.concatenate(blocks), np.arange(n, dtype=np.int64)
-    began = time.perf_counter()
-    index = vector_index.build_index(vectors.shape[1], ids, vectors)
-    build_seconds = time.perf_counter() - began
-    exact = faiss.IndexIDMap2(faiss.IndexFlatIP(vectors.shape[1]))
-    exact.add_with_ids(vectors, ids)
-    del blocks, vectors
     asked = _unit(basis[rng.integers(len(basis), size=queries)] + 0.1 * rng.standard_normal(
         (queries, basis.shape[1]), dtype=np.float32))
     few = np.flatnonzero(rng.random(n) < 0.01).astype(np.int64)
@@ -264,7 +269,8 @@ def _vector_search(n: int, progress, basis: np.ndarray | None = None, queries: i
     finally:
         faiss.omp_set_num_threads(threads)
     return {"vector_1m_p95_ms": _pct(broad, 95), "vector_search": {
-        "records": n, "index": vector_index.describe(index), "build_seconds": round(build_seconds, 1),
+        "records": n, "index": index.describe(), "segments": [s.size for s in index.segments],
+        "commit": commit, "build_seconds": round(build_seconds, 1),
         "p50_ms": _pct(broad, 50), "p95_ms": _pct(broad, 95), "recall_at_k": round(float(np.mean(recall)), 3),
         "selective_p50_ms": _pct(selective, 50), "selective_p95_ms": _pct(selective, 95),
         "one_thread_p50_ms": _pct(single, 50), "one_thread_p95_ms": _pct(single, 95), "queries": len(asked),
@@ -279,15 +285,13 @@ def _time_searches(index, exact, asked: np.ndarray, few: np.ndarray, fetch: int,
                    ) -> tuple[list[float], list[float], list[float]]:
     """Milliseconds per query over every vector (nearest `fetch`) and over 1 % of the ids
     (top k), and the share of the exact top k the first finds."""
-    from memory import vector_index
-
     broad, selective, recall = [], [], []
     for q in asked:
         began = time.perf_counter()
-        _, found = vector_index.search(index, q, fetch)
+        _, found = index.search(q, fetch)
         broad.append((time.perf_counter() - began) * 1000)
         began = time.perf_counter()
-        vector_index.search(index, q, k, few)
+        index.search(q, k, few)
         selective.append((time.perf_counter() - began) * 1000)
         _, truth = exact.search(q[None, :], k)
         recall.append(len(set(truth[0]) & set(found)) / k)
@@ -361,7 +365,8 @@ def _report(s: dict) -> str:
               f"| disk per hour of video (MB) | {s.get('disk_mb_per_video_hour')} | <= 50 |",
               f"| peak RSS of the bench process (MB) | {s.get('peak_rss_mb')} | |", ""]
     if vec:
-        lines.append(f"Vector search: one namespace's {vec['records']:,} vectors in {vec['index']} (built in "
+        lines.append(f"Vector search: one namespace's {vec['records']:,} vectors in {vec['index']} (segments of "
+                     f"{vec.get('segments')} vectors, from commits of {vec.get('commit')}; built in "
                      f"{vec.get('build_seconds')} s), nearest {vec['fetch']} of all with {vec['faiss_threads']} FAISS "
                      f"threads: p50 {vec['p50_ms']} ms, p95 {vec['p95_ms']} ms, recall of the exact top {vec['k']} "
                      f"{vec.get('recall_at_k')}; on one thread p50 {vec.get('one_thread_p50_ms')} ms, p95 "

@@ -23,15 +23,22 @@ def contents(memory) -> dict[str, list[tuple]]:
             for name in STORES}
 
 
-def faiss_ids(index) -> np.ndarray:
-    from memory.vector_index import contents
+def on_disk(mirror) -> tuple[int | None, list[int]]:
+    """(the generation its manifest names, every id its segment files hold) of one index folder;
+    (None, []) when it has no manifest."""
+    from memory.segments import Manifest, read_segment
 
-    return contents(index)[0]
+    manifest = Manifest.read(mirror.path)
+    if manifest is None:
+        return None, []
+    segments = [read_segment(mirror.path, entry) for entry in manifest.segments]
+    assert all(s is not None for s in segments), f"{mirror.path.name}: a manifest names a missing segment"
+    return manifest.generation, sorted(int(i) for s in segments for i in s.ids())
 
 
 def indexed_ids(store) -> list[int]:
     """Every id the store's namespace indexes hold."""
-    return sorted(int(i) for mirror in store.partitions().values() for i in faiss_ids(mirror.index))
+    return sorted(int(i) for mirror in store.partitions().values() for i in mirror.index.ids())
 
 
 def index_matches_sqlite(memory) -> bool:

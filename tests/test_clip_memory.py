@@ -175,9 +175,9 @@ def test_frame_vectors_persist_per_model_and_survive_a_lost_index_file(tmp_path,
     mem.ingest(_embedded(make_observation("b", T0 + timedelta(days=1)), lambda t: small[int(t) % 8], "tiny"), "me")
     before = [(f.id, f.t) for f, _ in mem.frames.search("axis-clip", query, "me", k=3)]
     mem.close()
-    files = sorted(p.name for p in root.glob("frames.*.faiss"))
-    assert len(files) == 2
-    (root / files[0]).write_bytes(b"not an index")
+    folders = sorted(root.glob("frames.*.faiss"))
+    assert len(folders) == 2
+    next(folders[0].glob("*.seg")).write_bytes(b"not an index")
     again = Memory(MemoryConfig(root=root), embedder=embedder)
     assert [(f.id, f.t) for f, _ in again.frames.search("axis-clip", query, "me", k=3)] == before
     assert [f.video_id for f, _ in again.frames.search("tiny", small[2], "me", k=1)] == ["b"]

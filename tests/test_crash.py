@@ -22,13 +22,12 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-import faiss
 import pytest
 
 from memory.config import MemoryConfig
 from memory.memory import Memory
 from memory.records import RecordFilter
-from tests.memory_checks import STORES, contents, faiss_ids, index_matches_sqlite, integrity_ok, snapshot
+from tests.memory_checks import STORES, contents, index_matches_sqlite, integrity_ok, on_disk, snapshot
 
 pytestmark = [pytest.mark.slow,
               pytest.mark.skipif(not Path("/proc/self/fd").is_dir(), reason="stages are read from /proc")]
@@ -225,12 +224,11 @@ def _stale_index_files(memory: Memory, rows: dict[str, list[tuple]]) -> list[str
     generation, stale = memory.db.generation(), []
     for name in STORES:
         for mirror in memory.store(name).partitions().values():
-            path, marker = mirror.path, mirror.generation_path
-            if not path.exists() or not marker.exists() or marker.read_text() != str(generation):
+            written_at, ids = on_disk(mirror)
+            if written_at != generation:
                 stale.append(name)
                 continue
-            on_disk = sorted(int(i) for i in faiss_ids(faiss.read_index(str(path))))
-            assert on_disk == sorted(r[0] for r in rows[name]), f"{path.name} claims generation {generation}"
+            assert ids == sorted(r[0] for r in rows[name]), f"{mirror.path.name} claims generation {generation}"
     return stale
 
 

@@ -42,8 +42,8 @@ def test_missing_or_corrupt_faiss_file_is_rebuilt_from_sqlite(tmp_path, embedder
     db = MemoryDatabase(tmp_path, embedder)
     db.stores["event"].add([_rec("the keys are in the hallway", 0)])
     db.close()
-    [index_file] = tmp_path.glob("event.*.faiss")
-    index_file.write_bytes(b"not a faiss index")
+    [segment_file] = tmp_path.glob("event.*.faiss/*.seg")
+    segment_file.write_bytes(b"not a faiss index")
     again = MemoryDatabase(tmp_path, embedder)
     assert again.stores["event"].search_dense("where are my keys", RecordFilter(), 1)[0][0].text.startswith("the keys")
     again.close()
@@ -449,29 +449,46 @@ def test_each_namespace_has_its_own_index_file_and_a_write_leaves_the_others_alo
     assert [r.namespace for r, _ in store.search_dense("bike", RecordFilter(), 3)][0] == "bob"
 
 
-def test_a_partition_past_the_threshold_becomes_an_inverted_file_and_stays_in_step(tmp_path, embedder, monkeypatch):
-    """Grown past `APPROXIMATE_FROM`, a namespace's index is rebuilt as IVF (flat codes, so
-    scores stay exact); it takes later adds and deletes, is written and read back as IVF,
-    and answers like exact search (few lists here, so every one is probed)."""
-    import faiss
-
-    from memory import vector_index
+def test_commits_append_segments_that_merge_in_tiers_into_an_inverted_file_and_stay_in_step(tmp_path, embedder, monkeypatch):
+    """Each commit writes one new segment file and leaves the others as they were; a tier
+    that fills merges into one segment, an inverted file (IVF, flat codes, so scores stay
+    exact) past `APPROXIMATE_FROM`; deletes rewrite only the segments that lost vectors; the
+    folder reads back as written and answers like exact search."""
+    from memory import segments, vector_index
 
     monkeypatch.setattr(vector_index, "APPROXIMATE_FROM", 40)
+    monkeypatch.setattr(segments, "MERGE_FACTOR", 3)
+    monkeypatch.setattr(segments, "SMALLEST_TIER", 10)
     db = MemoryDatabase(tmp_path, embedder)
     store = db.stores["event"]
     words = ["keys", "milk", "dentist", "scissors", "train", "garden", "laptop", "coffee"]
     rng = random.Random(5)
-    store.add([_rec(f"{rng.choice(words)} {rng.choice(words)} {i}", i % 50) for i in range(30)])
-    assert vector_index.describe(store.partition("me").index) == "Flat"
-    store.add([_rec(f"{rng.choice(words)} {rng.choice(words)} {i}", i % 50) for i in range(30, 60)])
-    assert vector_index.describe(store.partition("me").index).startswith("IVF")
-    store.delete(RecordFilter(ids=tuple(r.id for r in store.query(RecordFilter(), limit=5))))
+
+    def commit(first: int, n: int) -> None:
+        store.add([_rec(f"{rng.choice(words)} {rng.choice(words)} {i}", i % 50) for i in range(first, first + n)])
+
+    def files() -> dict[str, int]:
+        return {p.name: p.stat().st_mtime_ns for p in store.partition("me").path.glob("*.seg")}
+
+    commit(0, 20)
+    commit(20, 20)
+    before = files()
+    assert len(before) == 2 and store.partition("me").index.describe() == "Flat x2"
+    commit(40, 20)  # a third segment of the tier: the three merge into one IVF segment
+    assert store.partition("me").index.describe().startswith("IVF") and len(files()) == 1
+    before = files()
+    commit(60, 5)
+    after = files()
+    assert {k: after[k] for k in before} == before and len(after) == 2  # appended, nothing rewritten
+    ids = sorted(r.id for r in store.query(RecordFilter()))
+    store.delete(RecordFilter(ids=tuple(ids[-5:])))
+    assert files() == before  # the last commit's segment lost all it held; the merged one is untouched
+    store.delete(RecordFilter(ids=tuple(ids[:5])))
+    assert len(files()) == 1 and not set(files()) & set(before)  # the merged segment, written anew
     db.close()
     again = MemoryDatabase(tmp_path, embedder)
     store = again.stores["event"]
-    on_disk = faiss.read_index(str(store.partition("me").path))
-    assert vector_index.describe(on_disk).startswith("IVF") and on_disk.ntotal == 55
+    assert store.partition("me").index.describe().startswith("IVF") and store.partition("me").size() == 55
     assert indexed_ids(store) == sorted(r.id for r in store.query(RecordFilter()))
     stored = store.query(RecordFilter())
     vectors = embedder.embed([r.text for r in stored])

@@ -1,0 +1,106 @@
+"""Segmented vector indexes: tier merges, shared lists, and catching up with SQLite."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import faiss
+import numpy as np
+import pytest
+
+from memory import segments, vector_index
+from memory.records import MemoryRecord, RecordFilter
+from memory.segments import Manifest, SegmentedIndex, merged
+from memory.sqlite_faiss import MemoryDatabase
+from tests.memory_checks import indexed_ids, on_disk
+
+T0 = datetime(2024, 5, 14, 8, 0)
+
+
+def _unit(x: np.ndarray) -> np.ndarray:
+    return (x / np.linalg.norm(x, axis=1, keepdims=True)).astype(np.float32)
+
+
+def _clustered(rng: np.random.Generator, n: int, dim: int = 32) -> np.ndarray:
+    centres = _unit(rng.standard_normal((40, dim), dtype=np.float32))
+    return _unit(centres[rng.integers(40, size=n)] + 0.3 * rng.standard_normal((n, dim), dtype=np.float32))
+
+
+def _grown(vectors: np.ndarray, commit: int) -> SegmentedIndex:
+    """What a namespace's commits and the flushes after them make of these vectors."""
+    index = SegmentedIndex(vectors.shape[1])
+    for lo in range(0, len(vectors), commit):
+        index.add(np.arange(lo, min(lo + commit, len(vectors))), vectors[lo:lo + commit])
+        if index.retrain_due():
+            index.retrained()
+        for group in index.due_merges():
+            index.replace(group, merged(index, group))
+    return index
+
+
+def test_segments_on_shared_lists_find_what_one_index_finds(monkeypatch):
+    """Commits merge in tiers into IVF segments on one set of centroids, retrained as the
+    index grows; listed ids are searched exactly, skipping segments outside their range; a
+    search over all finds the exact neighbours as well as one IVF over every vector would."""
+    monkeypatch.setattr(vector_index, "APPROXIMATE_FROM", 2_000)
+    monkeypatch.setattr(segments, "SMALLEST_TIER", 500)
+    monkeypatch.setattr(segments, "MERGE_FACTOR", 4)
+    rng = np.random.default_rng(3)
+    vectors = _clustered(rng, 40_000)
+    index = _grown(vectors, 1_000)
+    ivf = [s for s in index.segments if s.lists is not None]
+    assert len(index.segments) > 1 and len(ivf) >= 2 and len({s.lists for s in ivf}) == 1
+    assert index.ntotal == 40_000 and sorted(index.ids().tolist()) == list(range(40_000))
+    assert not index.retrain_due() and not index.due_merges()
+    exact = faiss.IndexFlatIP(vectors.shape[1])
+    exact.add(vectors)
+    one = vector_index.build_index(vectors.shape[1], np.arange(40_000), vectors)
+    queries = _unit(vectors[rng.integers(40_000, size=50)] + 0.1 * rng.standard_normal((50, 32), dtype=np.float32))
+    window = np.arange(30_500, 31_500)  # a time window: one or two segments hold it
+    recall_segments, recall_one = [], []
+    for q in queries:
+        _, truth = exact.search(q[None], 10)
+        recall_segments.append(len(set(truth[0]) & set(index.search(q, 40)[1])) / 10)
+        recall_one.append(len(set(truth[0]) & set(vector_index.search(one, q, 40)[1])) / 10)
+        scores, ids = index.search(q, 10, window)
+        expected = window[np.argsort(-(vectors[window] @ q), kind="stable")[:10]]
+        assert ids.tolist() == expected.tolist()
+        assert np.allclose(scores, vectors[ids] @ q, atol=1e-5)
+    assert np.mean(recall_segments) >= min(0.95, np.mean(recall_one) - 0.03), (recall_segments, recall_one)
+
+
+def _rec(text: str, minute: int) -> MemoryRecord:
+    return MemoryRecord(id=None, store="event", namespace="me", video_id="v", kind="utterance", text=text,
+                        start=minute * 60.0, end=minute * 60.0 + 30, wall_start=T0 + timedelta(minutes=minute),
+                        wall_end=T0 + timedelta(minutes=minute, seconds=30))
+
+
+@pytest.mark.parametrize("damage", ["stale manifest", "lost segment", "one old file"])
+def test_an_index_behind_sqlite_is_caught_up_from_its_rows(tmp_path, embedder, damage):
+    """A crash between a commit and its index write leaves the manifest a commit behind; a
+    segment file may be gone; a memory from before segments has one whole-index file. Each is
+    brought to exactly SQLite's rows, reading only the rows it lacks, and written back."""
+    db = MemoryDatabase(tmp_path, embedder)
+    store = db.stores["event"]
+    store.add([_rec(f"note {i} about the garden", i) for i in range(6)])
+    folder = store.partition("me").path
+    written = (folder / "manifest.json").read_text()
+    store.add([_rec("the keys are on the hallway shelf", 10)])
+    store.delete(RecordFilter(ids=(store.query(RecordFilter(), limit=1)[0].id,)))
+    db.close()
+    if damage == "stale manifest":
+        (folder / "manifest.json").write_text(written)
+    elif damage == "lost segment":
+        for entry in Manifest.read(folder).segments:
+            (folder / entry[0]).unlink()
+    else:
+        for path in folder.iterdir():
+            path.unlink()
+        folder.rmdir()
+        folder.write_bytes(b"an index file from before segments")
+    again = MemoryDatabase(tmp_path, embedder)
+    store = again.stores["event"]
+    rows = sorted(r.id for r in store.query(RecordFilter()))
+    assert len(rows) == 6 and indexed_ids(store) == rows
+    assert store.search_dense("where are my keys", RecordFilter(), 1)[0][0].text.startswith("the keys")
+    again.close()
+    assert folder.is_dir() and on_disk(again.stores["event"].partition("me"))[1] == rows
