@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Protocol
 import faiss
 import numpy as np
 
+from memory import segments
 from memory.segments import Manifest, SegmentedIndex, merged, read_segment, write_segment
 
 if TYPE_CHECKING:
@@ -183,7 +184,8 @@ class MirroredIndex:
 
     def _caught_up(self, index: SegmentedIndex) -> SegmentedIndex:
         """`index` made to hold exactly the rows `source` selects: the ids it holds that SQLite
-        lacks removed, the rows it lacks read (in chunks, by id) and added as one segment."""
+        lacks removed, the rows it lacks read (in chunks, by id) and added as segments of at
+        most `LARGEST_MERGE` vectors."""
         have = index.ids()
         rows = np.array([r[0] for r in self.db.read(f"SELECT id FROM ({self.source})", self.params)], dtype=np.int64)
         index.remove(np.setdiff1d(have, rows, assume_unique=True))
@@ -200,6 +202,9 @@ class MirroredIndex:
             ids.append(chunk_ids[keep])
             vectors.append(chunk_vectors[keep])
             after = int(chunk_ids[-1]) if len(chunk) == self.CATCH_UP_CHUNK else None
+            if sum(map(len, ids)) >= segments.LARGEST_MERGE:
+                index.add(np.concatenate(ids), np.concatenate(vectors))
+                ids, vectors = [], []
         if ids:
             index.add(np.concatenate(ids), np.concatenate(vectors))
         self._dirty = True
@@ -223,9 +228,9 @@ class MirroredIndex:
                 index, generation = self._index, self._loaded_at
             # The writer's lock is held, so no commit changes these segments meanwhile;
             # questions go on searching the ones merged until the merge replaces them.
-            if index.retrain_due():
+            if index.relist_due():
                 with self.lock:
-                    index.retrained()
+                    index.relisted()
             for group in index.due_merges():
                 joined = merged(index, group)
                 with self.lock:

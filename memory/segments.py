@@ -13,8 +13,9 @@ Segments are ordered by the ids they hold, and ids grow with time, so a search a
 ids (a time window) skips every segment whose id range holds none of them. The IVF segments
 of an index share one set of list centroids: a search ranks the lists once and probes the
 same lists in each segment, so it finds what one index over all of them would, at its cost.
-The centroids are trained again, and the IVF segments rebuilt on them, each time the index
-grows four-fold (what one index did), never at a commit otherwise.
+Segments big enough join those lists (a flat one written before there were any, too); the
+centroids are trained again, and the segments rebuilt on them, each time the index grows
+four-fold (what one index did), never at a commit otherwise.
 """
 from __future__ import annotations
 
@@ -106,11 +107,19 @@ class SegmentedIndex:
         grown = self.ntotal if n is None else n
         return None if vector_index.lists_for(grown) > nlist else vector_index.centroids_of(owner.index)
 
-    def retrain_due(self) -> bool:
-        """IVF segments on other lists than the shared ones, or shared lists the index outgrew."""
+    def relist_due(self) -> bool:
+        """Whether a segment is off the shared lists that should be on them: an IVF on other
+        lists, a flat one with as many vectors as lists, or all of them when the index has
+        outgrown its lists."""
         owner = self.shared()
-        return owner is not None and (self.centroids() is None or
-                                      any(s.lists not in (None, owner.lists) for s in self.segments))
+        if owner is None:
+            return False
+        centroids = self.centroids()
+        return centroids is None or any(self._off_lists(s, owner.lists, len(centroids)) for s in self.segments)
+
+    @staticmethod
+    def _off_lists(segment: Segment, lists: bytes, nlist: int) -> bool:
+        return segment.lists != lists and (segment.lists is not None or segment.size >= nlist)
 
     def add(self, ids: np.ndarray, vectors: np.ndarray) -> None:
         if len(ids):
@@ -176,19 +185,22 @@ class SegmentedIndex:
         share = vector_index.probes(whole) / whole
         return quantizer.search(query, min(quantizer.ntotal, max(1, math.ceil(share * quantizer.ntotal))))
 
-    def retrained(self) -> None:
-        """New shared centroids from a sample of every vector, and each IVF segment rebuilt on
-        them (the whole index rewritten: once per four-fold growth). One segment's vectors
-        are read out at a time."""
-        nlist = vector_index.lists_for(4 * self.ntotal)
-        share = min(1.0, vector_index.TRAIN_PER_LIST * nlist / max(self.ntotal, 1))
-        rng = np.random.default_rng(0)
-        sample = [v[rng.random(len(v)) < share] for _, v in (vector_index.contents(s.index) for s in self.segments)]
-        centroids = vector_index.train_centroids(np.concatenate(sample), nlist)
-        del sample
+    def relisted(self) -> None:
+        """Every segment that `relist_due` names rebuilt on the shared lists, trained anew
+        first (from a sample of every vector) when the index has outgrown them: then the whole
+        index is rewritten, once per four-fold growth. One segment is read out at a time."""
+        centroids = self.centroids()
+        if centroids is None:
+            nlist = vector_index.lists_for(4 * self.ntotal)
+            share = min(1.0, vector_index.TRAIN_PER_LIST * nlist / max(self.ntotal, 1))
+            rng = np.random.default_rng(0)
+            sample = [v[rng.random(len(v)) < share] for _, v in (vector_index.contents(s.index) for s in self.segments)]
+            centroids = vector_index.train_centroids(np.concatenate(sample), nlist)
+            del sample
+        lists = hashlib.sha1(centroids.tobytes()).digest()
         rebuilt = []
         for segment in self.segments:
-            if segment.lists is None:
+            if not self._off_lists(segment, lists, len(centroids)):
                 rebuilt.append(segment)
                 continue
             ids, vectors = vector_index.contents(segment.index)

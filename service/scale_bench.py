@@ -251,8 +251,8 @@ def _vector_search(n: int, progress, basis: np.ndarray | None = None, queries: i
         exact.add_with_ids(vectors, ids)
         began = time.perf_counter()
         index.add(ids, vectors)  # what a commit does, then what the flush after it does
-        if index.retrain_due():
-            index.retrained()
+        if index.relist_due():
+            index.relisted()
         for group in index.due_merges():
             index.replace(group, merged(index, group))
         build_seconds += time.perf_counter() - began

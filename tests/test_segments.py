@@ -30,8 +30,8 @@ def _grown(vectors: np.ndarray, commit: int) -> SegmentedIndex:
     index = SegmentedIndex(vectors.shape[1])
     for lo in range(0, len(vectors), commit):
         index.add(np.arange(lo, min(lo + commit, len(vectors))), vectors[lo:lo + commit])
-        if index.retrain_due():
-            index.retrained()
+        if index.relist_due():
+            index.relisted()
         for group in index.due_merges():
             index.replace(group, merged(index, group))
     return index
@@ -50,7 +50,7 @@ def test_segments_on_shared_lists_find_what_one_index_finds(monkeypatch):
     ivf = [s for s in index.segments if s.lists is not None]
     assert len(index.segments) > 1 and len(ivf) >= 2 and len({s.lists for s in ivf}) == 1
     assert index.ntotal == 40_000 and sorted(index.ids().tolist()) == list(range(40_000))
-    assert not index.retrain_due() and not index.due_merges()
+    assert not index.relist_due() and not index.due_merges()
     exact = faiss.IndexFlatIP(vectors.shape[1])
     exact.add(vectors)
     one = vector_index.build_index(vectors.shape[1], np.arange(40_000), vectors)

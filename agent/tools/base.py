@@ -106,8 +106,21 @@ class ToolContext:
         return RecordFilter(namespace=self.namespace, kinds=kinds, before=cut, not_before=after, hours=hours,
                             mentions=None if mentions is None else tuple(tuple(m.split()) for m in mentions))
 
-    def visits(self, after: datetime | None = None, before: datetime | None = None) -> list[MemoryRecord]:
-        return self.records((PLACE_VISIT,), after=after, before=before)
+    def visits(self, after: datetime | None = None, before: datetime | None = None,
+               place: str | None = None) -> list[MemoryRecord]:
+        """Stays in the window, at `place` when given (filtered in the store, not here)."""
+        flt = self.filter((PLACE_VISIT,), after, before)
+        if place is not None:
+            flt = replace(flt, attrs=(("place", place),))
+        return order_by_time(self.operators.memory.store("event").query(flt))
+
+    def latest_visit(self, before: datetime | None, place: str | None = None) -> MemoryRecord | None:
+        """The last stay (at `place` when given) over by `before`, read without the others."""
+        flt = self.filter((PLACE_VISIT,), before=before)
+        if place is not None:
+            flt = replace(flt, attrs=(("place", place),))
+        last = self.operators.memory.store("event").query(flt, limit=1, newest_first=True)
+        return last[0] if last else None
 
     def visits_in_recording(self, video_id: str | None) -> list[MemoryRecord]:
         """One recording's stays before t_q, read once per tool call (stays and their ends need them)."""
@@ -154,7 +167,7 @@ class ToolContext:
         record sharing most words with it."""
         places = self.places_in(phrase)
         if places and len([w for w in normalise(phrase).split() if w not in STOP]) <= 2:  # "I was at the gym"
-            visits = [v for v in self.visits(*self.window()) if v.attrs.get("place") == places[0] and v.id not in exclude]
+            visits = [v for v in self.visits(*self.window(), place=places[0]) if v.id not in exclude]
             return (visits[-1] if latest else visits[0]) if visits else None
         hits = self.search(phrase, k=6, before=self.at)
         terms = set(normalise(phrase).split()) - STOP

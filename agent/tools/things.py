@@ -93,7 +93,7 @@ def count(ctx: ToolContext, what: str) -> ToolResult:
     places = ctx.places_in(what)
     if places:
         place = places[0]
-        visits = [v for v in ctx.visits(after, before) if v.attrs.get("place") == place]
+        visits = ctx.visits(after, before, place=place)
         distinct: list[MemoryRecord] = []
         for v in visits:  # one stay split by a glance elsewhere is still one visit
             if not distinct or (v.video_id != distinct[-1].video_id

@@ -5,13 +5,12 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import replace
 from datetime import date, datetime, timedelta
 
 from agent.question_time import DAY_PARTS, date_phrase
 from agent.tools.base import FINE_KINDS, ToolContext, ToolResult, evidence, in_hours, moment_phrase
 from agent.tools.talk import read, said
-from memory.records import ENTITY_SIGHTING, PLACE_VISIT, UTTERANCE, MemoryRecord
+from memory.records import ENTITY_SIGHTING, UTTERANCE, MemoryRecord
 from memory.scene import normalise
 from retrieval.operators import order_by_time
 
@@ -28,8 +27,8 @@ def where_was_i(ctx: ToolContext) -> ToolResult:
         return ToolResult("where_was_i", "", [], False, note="no place remembered in that window")
     # Right before an event is the last stay before it; right after, the first stay somewhere else.
     if ctx.time.relation == "after" and after is not None and not ctx.time.hours:
-        here = [v for v in ctx.visits(before=after + timedelta(seconds=1)) if v.wall_start <= after]
-        left = here[-1].attrs.get("place") if here else None
+        here = ctx.latest_visit(before=after + timedelta(seconds=1))
+        left = here.attrs.get("place") if here else None
         visits = [v for v in visits if v.wall_start >= after and v.attrs.get("place") != left] or visits
     chosen = visits[-1] if ctx.time.relation == "before" else visits[0]
     return ToolResult("where_was_i", f"In the {chosen.attrs['place']} ({chosen.wall_start:%H:%M})",
@@ -131,12 +130,10 @@ def duration(ctx: ToolContext, place: str) -> ToolResult:
     last visit, not the sum of every visit memory holds (and a year of them is not read)."""
     after, before = ctx.window()
     if after is None and before is not None:
-        last = ctx.operators.memory.store("event").query(
-            replace(ctx.filter((PLACE_VISIT,), before=before), attrs=(("place", place),)), limit=1, newest_first=True)
+        last = ctx.latest_visit(before, place)
         if last:
-            after = datetime.combine(last[0].wall_start.date(), datetime.min.time())
-    visits = ctx.visits(after, before)
-    stays = [v for v in visits if v.attrs.get("place") == place]
+            after = datetime.combine(last.wall_start.date(), datetime.min.time())
+    stays = ctx.visits(after, before, place=place)
     if not stays:
         return ToolResult("duration", "", [], False, note=f"no stay in the {place}")
     seconds = sum((ctx.left_at(v) - v.wall_start).total_seconds() for v in stays)
