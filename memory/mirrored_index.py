@@ -227,10 +227,9 @@ class MirroredIndex:
                     return
                 index, generation = self._index, self._loaded_at
             # The writer's lock is held, so no commit changes these segments meanwhile;
-            # questions go on searching the ones merged until the merge replaces them.
+            # questions go on searching the old segments until the new ones replace them.
             if index.relist_due():
-                with self.lock:
-                    index.relisted()
+                index.relisted()
             for group in index.due_merges():
                 joined = merged(index, group)
                 with self.lock:

@@ -110,10 +110,10 @@ class SegmentedIndex:
     def relist_due(self) -> bool:
         """Whether a segment is off the shared lists that should be on them: an IVF on other
         lists, a flat one with as many vectors as lists, or all of them when the index has
-        outgrown its lists."""
+        outgrown its lists or has grown past `APPROXIMATE_FROM` in flat segments."""
         owner = self.shared()
-        if owner is None:
-            return False
+        if owner is None:  # flat segments only: lists once scanning them all costs more than a search may
+            return self.ntotal >= vector_index.APPROXIMATE_FROM
         centroids = self.centroids()
         return centroids is None or any(self._off_lists(s, owner.lists, len(centroids)) for s in self.segments)
 
@@ -188,7 +188,8 @@ class SegmentedIndex:
     def relisted(self) -> None:
         """Every segment that `relist_due` names rebuilt on the shared lists, trained anew
         first (from a sample of every vector) when the index has outgrown them: then the whole
-        index is rewritten, once per four-fold growth. One segment is read out at a time."""
+        index is rewritten, once per four-fold growth. One segment is read out at a time, and
+        the new list replaces the old in one step: a search sees one or the other."""
         centroids = self.centroids()
         if centroids is None:
             nlist = vector_index.lists_for(4 * self.ntotal)

@@ -46,6 +46,8 @@ def test_segments_on_shared_lists_find_what_one_index_finds(monkeypatch):
     monkeypatch.setattr(segments, "MERGE_FACTOR", 4)
     rng = np.random.default_rng(3)
     vectors = _clustered(rng, 40_000)
+    early = _grown(vectors[:3_000], 1_000)  # three flat segments, too many to scan: lists, before any merge
+    assert [s.size for s in early.segments] == [1_000] * 3 and len({s.lists for s in early.segments} - {None}) == 1
     index = _grown(vectors, 1_000)
     ivf = [s for s in index.segments if s.lists is not None]
     assert len(index.segments) > 1 and len(ivf) >= 2 and len({s.lists for s in ivf}) == 1

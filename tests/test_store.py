@@ -470,14 +470,14 @@ def test_commits_append_segments_that_merge_in_tiers_into_an_inverted_file_and_s
     def files() -> dict[str, int]:
         return {p.name: p.stat().st_mtime_ns for p in store.partition("me").path.glob("*.seg")}
 
-    commit(0, 20)
-    commit(20, 20)
+    commit(0, 15)
+    commit(15, 15)
     before = files()
     assert len(before) == 2 and store.partition("me").index.describe() == "Flat x2"
-    commit(40, 20)  # a third segment of the tier: the three merge into one IVF segment
+    commit(30, 15)  # a third segment of the tier: the three merge into one IVF segment
     assert store.partition("me").index.describe().startswith("IVF") and len(files()) == 1
     before = files()
-    commit(60, 5)
+    commit(45, 5)
     after = files()
     assert {k: after[k] for k in before} == before and len(after) == 2  # appended, nothing rewritten
     ids = sorted(r.id for r in store.query(RecordFilter()))
@@ -488,7 +488,7 @@ def test_commits_append_segments_that_merge_in_tiers_into_an_inverted_file_and_s
     db.close()
     again = MemoryDatabase(tmp_path, embedder)
     store = again.stores["event"]
-    assert store.partition("me").index.describe().startswith("IVF") and store.partition("me").size() == 55
+    assert store.partition("me").index.describe().startswith("IVF") and store.partition("me").size() == 40
     assert indexed_ids(store) == sorted(r.id for r in store.query(RecordFilter()))
     stored = store.query(RecordFilter())
     vectors = embedder.embed([r.text for r in stored])
