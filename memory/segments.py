@@ -52,7 +52,7 @@ class Segment:
 
     def __post_init__(self):
         centroids = vector_index.centroids_of(self.index)
-        self.lists = None if centroids is None else hashlib.sha1(centroids.tobytes()).digest()
+        self.lists = None if centroids is None else digest(centroids)
 
     @classmethod
     def of(cls, dim: int, ids: np.ndarray, vectors: np.ndarray, centroids: np.ndarray | None = None) -> Segment:
@@ -198,7 +198,7 @@ class SegmentedIndex:
             sample = [v[rng.random(len(v)) < share] for _, v in (vector_index.contents(s.index) for s in self.segments)]
             centroids = vector_index.train_centroids(np.concatenate(sample), nlist)
             del sample
-        lists = hashlib.sha1(centroids.tobytes()).digest()
+        lists = digest(centroids)
         rebuilt = []
         for segment in self.segments:
             if not self._off_lists(segment, lists, len(centroids)):
@@ -228,6 +228,11 @@ class SegmentedIndex:
         gone = {id(s) for s in group}
         self.segments = [s for s in self.segments if id(s) not in gone] + [merged]
         self.segments.sort(key=lambda s: s.low)
+
+
+def digest(centroids: np.ndarray) -> bytes:
+    """What tells one set of IVF lists from another."""
+    return hashlib.sha1(centroids.tobytes()).digest()
 
 
 def _search_preassigned(index: faiss.Index, query: np.ndarray, k: int, ranked: tuple[np.ndarray, np.ndarray],

@@ -109,18 +109,17 @@ class ToolContext:
     def visits(self, after: datetime | None = None, before: datetime | None = None,
                place: str | None = None) -> list[MemoryRecord]:
         """Stays in the window, at `place` when given (filtered in the store, not here)."""
-        flt = self.filter((PLACE_VISIT,), after, before)
-        if place is not None:
-            flt = replace(flt, attrs=(("place", place),))
-        return order_by_time(self.operators.memory.store("event").query(flt))
+        return order_by_time(self.operators.memory.store("event").query(self._stays_filter(after, before, place)))
 
     def latest_visit(self, before: datetime | None, place: str | None = None) -> MemoryRecord | None:
         """The last stay (at `place` when given) over by `before`, read without the others."""
-        flt = self.filter((PLACE_VISIT,), before=before)
-        if place is not None:
-            flt = replace(flt, attrs=(("place", place),))
-        last = self.operators.memory.store("event").query(flt, limit=1, newest_first=True)
+        last = self.operators.memory.store("event").query(self._stays_filter(None, before, place), limit=1,
+                                                          newest_first=True)
         return last[0] if last else None
+
+    def _stays_filter(self, after: datetime | None, before: datetime | None, place: str | None) -> RecordFilter:
+        flt = self.filter((PLACE_VISIT,), after, before)
+        return flt if place is None else replace(flt, attrs=(("place", place),))
 
     def visits_in_recording(self, video_id: str | None) -> list[MemoryRecord]:
         """One recording's stays before t_q, read once per tool call (stays and their ends need them)."""
