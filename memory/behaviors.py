@@ -2,65 +2,61 @@
 usually is at an hour of the day, what usually follows what, who talks how often.
 
 Behaviors are derived data: they are recomputed from the entity and event stores after
-every ingest or forget, so deleting a video can never leave a stale aggregate behind.
+every ingest or forget, so deleting a video can never leave a stale aggregate behind. The
+stores tally the groups where the records are (`RecordStore.tally`), so a refresh over a
+year of memory holds its groups, not its records; a behavior cites the newest
+`SUPPORT_KEPT` records it rests on, as evidence rather than an inventory.
 """
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Iterable
+from datetime import datetime
 
-from memory.records import BEHAVIOR, ENTITY_SIGHTING, PLACE_VISIT, UTTERANCE, MemoryRecord
+from memory.records import BEHAVIOR, ENTITY_SIGHTING, PLACE_VISIT, UTTERANCE, MemoryRecord, RecordFilter, Tally
+from memory.store import RecordStore
 
-
-class _Aggregate:
-    def __init__(self):
-        self.support: list[MemoryRecord] = []
-
-    def add(self, record: MemoryRecord) -> None:
-        self.support.append(record)
-
-    @property
-    def days(self) -> list[str]:
-        return sorted({r.wall_start.date().isoformat() for r in self.support})
+SUPPORT_KEPT = 20
 
 
-def _record(namespace: str, key: tuple, text: str, agg: _Aggregate) -> MemoryRecord:
-    support = sorted(agg.support, key=lambda r: r.wall_start)
-    return MemoryRecord(
-        store="behavior", kind=BEHAVIOR, namespace=namespace, text=text,
-        wall_start=support[0].wall_start, wall_end=support[-1].wall_end,
-        attrs={"pattern": key[0], "key": list(key[1:]), "count": len(support), "days": agg.days,
-               "support": [r.id for r in support if r.id is not None]},
-    )
-
-
-def aggregate_behaviors(records: Iterable[MemoryRecord], namespace: str) -> list[MemoryRecord]:
-    groups: dict[tuple, _Aggregate] = defaultdict(_Aggregate)
-    visits: list[MemoryRecord] = []
-    for r in records:
-        if r.kind == ENTITY_SIGHTING and r.attrs.get("place"):
-            groups[("object_place", r.attrs["entity"], r.attrs["place"])].add(r)
-        elif r.kind == PLACE_VISIT:
-            visits.append(r)
-            groups[("place_hour", r.attrs["place"], r.wall_start.hour)].add(r)
-        elif r.kind == UTTERANCE and r.attrs.get("speaker_name"):
-            groups[("speaker", r.attrs["speaker_name"])].add(r)
-    visits.sort(key=lambda r: r.wall_start)
-    for prev, nxt in zip(visits, visits[1:]):
-        if prev.attrs["place"] != nxt.attrs["place"] and prev.wall_start.date() == nxt.wall_start.date():
-            groups[("transition", prev.attrs["place"], nxt.attrs["place"])].add(nxt)
+def aggregate_behaviors(entity: RecordStore, event: RecordStore, namespace: str) -> list[MemoryRecord]:
+    """Every behavior of a namespace, from what its entity and event stores hold."""
+    def scope(kind: str) -> RecordFilter:
+        return RecordFilter(namespace=namespace, kinds=(kind,))
 
     out = []
-    for key, agg in groups.items():
-        n, d = len(agg.support), len(agg.days)
-        pattern = key[0]
-        if pattern == "object_place":
-            text = f"{agg.support[0].attrs['label']} is kept in the {key[2]}: seen there {n} times on {d} day(s)"
-        elif pattern == "place_hour":
-            text = f"In the {key[1]} around {key[2]:02d}:00 on {d} day(s) ({n} visits)"
-        elif pattern == "transition":
-            text = f"After the {key[1]}, goes to the {key[2]} ({n} times on {d} day(s))"
-        else:
-            text = f"{key[1]} talks with the wearer: {n} utterances on {d} day(s)"
-        out.append(_record(namespace, key, text, agg))
+    for t in entity.tally(("entity", "place"), scope(ENTITY_SIGHTING), earliest=("label",), newest=SUPPORT_KEPT):
+        label = t.earliest[0] or t.key[0]
+        out.append(_record(namespace, ("object_place", *t.key), t,
+                           f"{label} is kept in the {t.key[1]}: seen there {t.count} times on {len(t.days)} day(s)"))
+    for t in event.tally(("place",), scope(PLACE_VISIT), by_hour=True, newest=SUPPORT_KEPT):
+        out.append(_record(namespace, ("place_hour", *t.key), t,
+                           f"In the {t.key[0]} around {t.key[1]:02d}:00 on {len(t.days)} day(s) ({t.count} visits)"))
+    for t in _transitions(event.timeline("place", scope(PLACE_VISIT))):
+        out.append(_record(namespace, ("transition", *t.key), t,
+                           f"After the {t.key[0]}, goes to the {t.key[1]} ({t.count} times on {len(t.days)} day(s))"))
+    for t in event.tally(("speaker_name",), scope(UTTERANCE), newest=SUPPORT_KEPT):
+        out.append(_record(namespace, ("speaker", *t.key), t,
+                           f"{t.key[0]} talks with the wearer: {t.count} utterances on {len(t.days)} day(s)"))
     return out
+
+
+def _transitions(visits: list[tuple[int, datetime, datetime, object]]) -> list[Tally]:
+    """Moves from one place to another within a day, tallied by (from, to) over the visits
+    arrived at."""
+    arrivals: dict[tuple, list[tuple[int, datetime, datetime]]] = defaultdict(list)
+    for (_, start0, _, place0), (i, start, end, place) in zip(visits, visits[1:]):
+        if place0 and place and place0 != place and start0.date() == start.date():
+            arrivals[(place0, place)].append((i, start, end))
+    return [Tally(key, len(seen), tuple(sorted({s.date().isoformat() for _, s, _ in seen})),
+                  min(s for _, s, _ in seen), max(e for _, _, e in seen), (),
+                  tuple(sorted(i for i, _, _ in seen)[-SUPPORT_KEPT:]))
+            for key, seen in arrivals.items()]
+
+
+def _record(namespace: str, key: tuple, tally: Tally, text: str) -> MemoryRecord:
+    return MemoryRecord(
+        store="behavior", kind=BEHAVIOR, namespace=namespace, text=text, wall_start=tally.first,
+        wall_end=tally.last,
+        attrs={"pattern": key[0], "key": list(key[1:]), "count": tally.count, "days": list(tally.days),
+               "support": list(tally.newest)},
+    )

@@ -182,10 +182,22 @@ class Memory:
         return sum(self.store(name).delete(flt) for name in ("entity", "event"))
 
     def refresh_behaviors(self, namespace: str) -> None:
-        scope = RecordFilter(namespace=namespace)
-        source = self.store("entity").query(scope) + self.store("event").query(scope)
-        self.store("behavior").delete(RecordFilter(namespace=namespace, kinds=(BEHAVIOR,)))
-        self.store("behavior").add(aggregate_behaviors(source, namespace))
+        """Behaviors recomputed from the stores; only those that changed are written again
+        (and embedded), so a refresh after a day of video rewrites that day's regularities,
+        not every one."""
+        behaviors = self.store("behavior")
+        fresh = {_behavior_key(b): b for b in aggregate_behaviors(self.store("entity"), self.store("event"), namespace)}
+        stale = []
+        for old in behaviors.query(RecordFilter(namespace=namespace, kinds=(BEHAVIOR,))):
+            new = fresh.get(_behavior_key(old))
+            if new is not None and (new.text, new.attrs, new.wall_start, new.wall_end) == \
+                    (old.text, old.attrs, old.wall_start, old.wall_end):
+                del fresh[_behavior_key(old)]
+            else:
+                stale.append(old.id)
+        if stale:
+            behaviors.delete(RecordFilter(namespace=namespace, ids=tuple(stale)))
+        behaviors.add(list(fresh.values()))
 
     def videos(self, namespace: str) -> list[VideoSummary]:
         by_video: dict[str, list[MemoryRecord]] = {}
@@ -199,6 +211,10 @@ class Memory:
 
     def close(self) -> None:
         self.db.close()
+
+
+def _behavior_key(record: MemoryRecord) -> tuple:
+    return record.attrs.get("pattern"), tuple(record.attrs.get("key") or ())
 
 
 def _renamed(record: MemoryRecord, old: str, new: str) -> MemoryRecord:

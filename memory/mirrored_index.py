@@ -65,6 +65,7 @@ class MirroredIndex:
     kept in the folder `path`."""
 
     CATCH_UP_CHUNK = 50_000  # rows read from SQLite at a time when catching up
+    IDS_PER_READ = 10_000  # ids one query asks for (SQLite allows 32,766 parameters)
 
     def __init__(self, db: MemoryDatabase, path: Path, source: str, params: Sequence = (),
                  dim: Callable[[], int] | None = None):
@@ -167,16 +168,30 @@ class MirroredIndex:
             return len(rows[0]["vector"]) // 4
         return self._default_dim() if self._default_dim else 0
 
+    def _empty(self, dim: int) -> SegmentedIndex:
+        return SegmentedIndex(dim, exact=self._exact)
+
+    def _exact(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """The vectors SQLite keeps for these ids (those it still has), read as of the
+        caller's commit: what a coded segment's candidates are scored with."""
+        wanted = [int(i) for i in ids]
+        rows = []
+        for at in range(0, len(wanted), self.IDS_PER_READ):
+            part = wanted[at:at + self.IDS_PER_READ]
+            rows += self.db.read(f"SELECT id, vector FROM ({self.source}) WHERE id IN ({','.join('?' * len(part))})",
+                                 (*self.params, *part))
+        return ids_and_vectors(rows)
+
     def _load_or_catch_up(self) -> SegmentedIndex:
         """The segments on disk, reusing those already in memory (files never change), then
         caught up with SQLite when they are not exactly its rows."""
         dim = self._dim()
         manifest = Manifest.read(self.path) if self.path.is_dir() else None
         if manifest is None or manifest.dim != dim:
-            return self._caught_up(SegmentedIndex(dim))
+            return self._caught_up(self._empty(dim))
         held = {s.file: s for s in self._index.segments if s.file} if self._index is not None else {}
         segments = [held.get(entry[0]) or read_segment(self.path, entry) for entry in manifest.segments]
-        index = SegmentedIndex(dim, [s for s in segments if s is not None])
+        index = SegmentedIndex(dim, [s for s in segments if s is not None], exact=self._exact)
         whole = len(index.segments) == len(segments)
         if whole and manifest.generation == self.db.generation() and index.ntotal == self._row_count():
             return index
@@ -213,7 +228,7 @@ class MirroredIndex:
     def rebuild(self) -> None:
         """Every segment built afresh from SQLite (after the vectors were re-embedded)."""
         with self.db.lock, self.lock:
-            self._index, self._loaded_at = self._caught_up(SegmentedIndex(self._dim())), self.db.generation()
+            self._index, self._loaded_at = self._caught_up(self._empty(self._dim())), self.db.generation()
             self.flush()
 
     def flush(self) -> None:

@@ -49,6 +49,22 @@ class MemoryRecord:
 
 
 @dataclass(frozen=True)
+class Tally:
+    """The records sharing one combination of attr values (and hour of day, when grouped by
+    it): how many, on which days, from when to when; what the earliest of them said for
+    some other attrs; the ids of the newest few. What a regularity is made of, without
+    reading its records."""
+
+    key: tuple
+    count: int
+    days: tuple[str, ...]  # ISO dates, ascending
+    first: datetime  # the earliest start
+    last: datetime  # the latest end
+    earliest: tuple  # values of the attrs asked for, from the earliest record
+    newest: tuple[int, ...]  # ids, newest last
+
+
+@dataclass(frozen=True)
 class RecordFilter:
     """Conjunction of optional constraints; None means "any".
 

@@ -16,6 +16,12 @@ same lists in each segment, so it finds what one index over all of them would, a
 Segments big enough join those lists (a flat one written before there were any, too); the
 centroids are trained again, and the segments rebuilt on them, each time the index grows
 four-fold (what one index did), never at a commit otherwise.
+
+Segments of `CODE_FROM` vectors and more are coded (memory.vector_index): they are built once
+(from a merge, or from a segment grown past it) and then kept as they are: never merged, never
+rebuilt on new lists (a search probes their own lists for them), so no rewrite reads a
+vector back. Their candidates are re-ranked with the exact vectors `exact` reads (SQLite's),
+so every score a search returns is an exact inner product.
 """
 from __future__ import annotations
 
@@ -24,7 +30,7 @@ import json
 import math
 import os
 import secrets
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,6 +42,18 @@ from memory import vector_index
 MERGE_FACTOR = 8  # segments of one tier merged at once
 SMALLEST_TIER = 1_000  # vectors: segments below this are all tier 0
 LARGEST_MERGE = 2_000_000  # vectors: no merge makes a segment bigger (its rebuild stays seconds, not minutes)
+# Vectors: from here a segment keeps PQ codes. The flat vectors held stay below about seven
+# segments of each tier under it (a few per cent of a year), while a day's merges still read
+# vectors from memory. At 1M text-like vectors, re-ranking the coded candidates found what
+# flat codes did (docs/results/README.md, "Coded segments, stop 10").
+CODE_FROM = 256_000
+RERANK_DEPTH = 2  # candidates of coded segments re-ranked exactly, per result asked for
+# Lists a coded segment probes, against a flat one's: its codes scan about eight times
+# faster, and its lists may be older and coarser (it is never rebuilt on new ones).
+CODED_PROBES = 4
+# Listed ids (a time window) a coded segment may hold: up to this many, their exact vectors
+# are read and scored, so a selective search stays exact (4,096 vectors: 6 MB, a few ms).
+EXACT_WITHIN = 4_096
 MANIFEST = "manifest.json"
 
 
@@ -56,14 +74,20 @@ class Segment:
 
     @classmethod
     def of(cls, dim: int, ids: np.ndarray, vectors: np.ndarray, centroids: np.ndarray | None = None) -> Segment:
-        return cls(vector_index.build_index(dim, ids, vectors, centroids=centroids), int(ids.min()), int(ids.max()))
+        """A segment of these vectors (ids ascending): coded from `CODE_FROM` of them."""
+        index = vector_index.build_index(dim, ids, vectors, centroids=centroids, coded=len(ids) >= CODE_FROM)
+        return cls(index, int(ids.min()), int(ids.max()))
 
     @property
     def size(self) -> int:
         return int(self.index.ntotal)
 
+    @property
+    def coded(self) -> bool:
+        return vector_index.is_coded(self.index)
+
     def ids(self) -> np.ndarray:
-        return vector_index.contents(self.index)[0]
+        return vector_index.ids_of(self.index)
 
     def tier(self) -> int:
         return max(0, int(math.log(max(self.size, 1) / SMALLEST_TIER, MERGE_FACTOR) // 1))
@@ -80,6 +104,8 @@ class SegmentedIndex:
 
     d: int
     segments: list[Segment] = field(default_factory=list)
+    # The exact vectors of some ids, as (ids found, vectors): what coded candidates are re-ranked with.
+    exact: Callable[[np.ndarray], tuple[np.ndarray, np.ndarray]] | None = field(default=None, repr=False)
     _coarse: tuple[bytes, faiss.Index] | None = field(default=None, repr=False)  # the shared lists' quantizer
 
     @property
@@ -95,16 +121,24 @@ class SegmentedIndex:
         return ", ".join(f"{k} x{kinds.count(k)}" for k in dict.fromkeys(kinds)) or "empty"
 
     def shared(self) -> Segment | None:
-        """The IVF segment whose centroids the others share: the newest one trained."""
-        return max((s for s in self.segments if s.lists is not None), key=lambda s: s.high, default=None)
+        """The IVF segment whose centroids the others share: the newest one trained that is
+        not coded (a coded one keeps the lists it was built on)."""
+        return max((s for s in self.segments if s.lists is not None and not s.coded), key=lambda s: s.high,
+                   default=None)
 
-    def centroids(self, n: int | None = None) -> np.ndarray | None:
-        """The shared centroids, unless the index (grown to `n`) has outgrown them."""
+    @property
+    def held(self) -> int:
+        """Vectors held as they are (not coded): the ones the shared lists are sized for,
+        since coded segments keep lists of their own."""
+        return sum(s.size for s in self.segments if not s.coded)
+
+    def centroids(self, adding: int = 0) -> np.ndarray | None:
+        """The shared centroids, unless the vectors held (with `adding` more) have outgrown them."""
         owner = self.shared()
         if owner is None:
             return None
         nlist = faiss.extract_index_ivf(owner.index).nlist
-        grown = self.ntotal if n is None else n
+        grown = self.held + adding
         return None if vector_index.lists_for(grown) > nlist else vector_index.centroids_of(owner.index)
 
     def relist_due(self) -> bool:
@@ -113,17 +147,18 @@ class SegmentedIndex:
         outgrown its lists or has grown past `APPROXIMATE_FROM` in flat segments."""
         owner = self.shared()
         if owner is None:  # flat segments only: lists once scanning them all costs more than a search may
-            return self.ntotal >= vector_index.APPROXIMATE_FROM
+            return self.held >= vector_index.APPROXIMATE_FROM
         centroids = self.centroids()
         return centroids is None or any(self._off_lists(s, owner.lists, len(centroids)) for s in self.segments)
 
     @staticmethod
     def _off_lists(segment: Segment, lists: bytes, nlist: int) -> bool:
-        return segment.lists != lists and (segment.lists is not None or segment.size >= nlist)
+        """Whether a segment should be rebuilt on these lists (a coded one never is)."""
+        return not segment.coded and segment.lists != lists and (segment.lists is not None or segment.size >= nlist)
 
     def add(self, ids: np.ndarray, vectors: np.ndarray) -> None:
         if len(ids):
-            self.segments.append(Segment.of(self.d, ids, vectors, self.centroids(self.ntotal + len(ids))))
+            self.segments.append(Segment.of(self.d, ids, vectors, self.centroids(len(ids))))
 
     def remove(self, ids: np.ndarray) -> None:
         """Remove these ids wherever held; a segment that lost any is rewritten at the next write."""
@@ -138,7 +173,9 @@ class SegmentedIndex:
 
     def search(self, query: np.ndarray, k: int, candidates: np.ndarray | None = None
                ) -> tuple[np.ndarray, np.ndarray]:
-        """(scores, ids) of the top k over every segment, among `candidates` when given."""
+        """(scores, ids) of the top k over every segment, among `candidates` when given (then
+        probing every list); the coded segments' best `RERANK_DEPTH` x k scored again exactly
+        (when `exact` is set)."""
         selector, wanted = None, None
         if candidates is not None:
             wanted = np.unique(np.asarray(candidates, dtype=np.int64))
@@ -146,44 +183,50 @@ class SegmentedIndex:
         query = np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1)
         owner = self.shared()
         ranked = None  # the shared lists, ranked for this query once
-        scores, ids = [], []
+        found: dict[bool, list[tuple[np.ndarray, np.ndarray]]] = {False: [], True: []}  # by coded
         for segment in self.segments:
             if wanted is not None and not segment.may_hold(wanted):
                 continue
-            part_k = min(k, segment.size)
+            part_k = min(k * (RERANK_DEPTH if segment.coded else 1), segment.size)
             if part_k <= 0:
                 continue
+            if segment.coded and wanted is not None and self.exact is not None:
+                inside = wanted[(wanted >= segment.low) & (wanted <= segment.high)]
+                if len(inside) <= EXACT_WITHIN:  # few enough to score them all exactly
+                    found[False].append(_scored(self.exact(inside), query))
+                    continue
+            nlist = vector_index.nlist(segment.index)
+            nprobe = nlist if selector is not None or nlist is None else self._probes(nlist, segment.coded)
             if owner is not None and segment.lists == owner.lists:
                 if ranked is None:
-                    ranked = self._rank_lists(owner, query, selector is not None)
-                s, i = _search_preassigned(segment.index, query, part_k, ranked, selector)
+                    ranked = self._rank_lists(owner, query, nlist if selector is not None else self._probes(nlist, True))
+                part = _search_preassigned(segment.index, query, part_k, ranked, nprobe, selector)
             else:
-                s, i = vector_index.search(segment.index, query, part_k, selector)
-            scores.append(s)
-            ids.append(i)
-        if not scores:
-            return np.zeros(0, np.float32), np.zeros(0, np.int64)
-        scores, ids = np.concatenate(scores), np.concatenate(ids)
-        keep = ids >= 0
-        scores, ids = scores[keep], ids[keep]
-        top = np.argsort(-scores, kind="stable")[:k]
-        return scores[top], ids[top]
+                part = vector_index.search(segment.index, query, part_k, selector, nprobe)
+            found[segment.coded].append(part)
+        scores, ids = _best(found[False], k)
+        if found[True]:
+            coded_scores, coded_ids = _best(found[True], k * RERANK_DEPTH)
+            if self.exact is not None:
+                coded_scores, coded_ids = _scored(self.exact(coded_ids), query)
+            scores, ids = _best([(scores, ids), (coded_scores, coded_ids)], k)
+        return scores, ids
 
-    def _rank_lists(self, owner: Segment, query: np.ndarray, every: bool) -> tuple[np.ndarray, np.ndarray]:
-        """(scores, list numbers) of the shared lists a search probes: all of them for a search
-        among listed ids (it stays exact), else as many as one IVF probes."""
+    def _probes(self, nlist: int, coded: bool) -> int:
+        """Lists of `nlist` probed by a search over all vectors: the share of them one IVF over
+        the whole index would scan (lists trained for up to four times as many vectors are
+        more and smaller), `CODED_PROBES` times that in a coded segment."""
+        whole = vector_index.lists_for(self.ntotal)
+        share = vector_index.probes(whole) / whole
+        return min(nlist, max(1, math.ceil(share * nlist)) * (CODED_PROBES if coded else 1))
+
+    def _rank_lists(self, owner: Segment, query: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
+        """(scores, list numbers) of the best `count` shared lists for the query, best first."""
         if self._coarse is None or self._coarse[0] != owner.lists:
             quantizer = faiss.IndexFlatIP(self.d)
             quantizer.add(vector_index.centroids_of(owner.index))
             self._coarse = (owner.lists, quantizer)
-        quantizer = self._coarse[1]
-        if every:
-            return quantizer.search(query, quantizer.ntotal)
-        # The share of vectors one IVF over all of them would scan; the shared lists were
-        # trained for up to four times as many vectors, so they are more and smaller.
-        whole = vector_index.lists_for(self.ntotal)
-        share = vector_index.probes(whole) / whole
-        return quantizer.search(query, min(quantizer.ntotal, max(1, math.ceil(share * quantizer.ntotal))))
+        return self._coarse[1].search(query, count)
 
     def relisted(self) -> None:
         """Every segment that `relist_due` names rebuilt on the shared lists, trained anew
@@ -192,10 +235,11 @@ class SegmentedIndex:
         the new list replaces the old in one step: a search sees one or the other."""
         centroids = self.centroids()
         if centroids is None:
-            nlist = vector_index.lists_for(4 * self.ntotal)
-            share = min(1.0, vector_index.TRAIN_PER_LIST * nlist / max(self.ntotal, 1))
+            held = [s for s in self.segments if not s.coded]
+            nlist = vector_index.lists_for(4 * self.held)
+            share = min(1.0, vector_index.TRAIN_PER_LIST * nlist / max(self.held, 1))
             rng = np.random.default_rng(0)
-            sample = [v[rng.random(len(v)) < share] for _, v in (vector_index.contents(s.index) for s in self.segments)]
+            sample = [v[rng.random(len(v)) < share] for _, v in (vector_index.contents(s.index) for s in held)]
             centroids = vector_index.train_centroids(np.concatenate(sample), nlist)
             del sample
         lists = digest(centroids)
@@ -211,16 +255,26 @@ class SegmentedIndex:
 
     def due_merges(self) -> list[list[Segment]]:
         """Groups of segments the tier policy merges now: the oldest `MERGE_FACTOR` of a tier
-        that holds that many, unless the merge would pass `LARGEST_MERGE`."""
+        that holds that many (as many of them as `LARGEST_MERGE` allows, two at least), and
+        alone each segment grown to `CODE_FROM` and not coded yet. Coded segments stay as they are."""
         by_tier: dict[int, list[Segment]] = {}
-        for segment in sorted(self.segments, key=lambda s: s.low):
-            by_tier.setdefault(segment.tier(), []).append(segment)
         groups = []
+        for segment in sorted(self.segments, key=lambda s: s.low):
+            if segment.coded:
+                continue
+            if segment.size >= CODE_FROM:
+                groups.append([segment])
+            else:
+                by_tier.setdefault(segment.tier(), []).append(segment)
         for members in by_tier.values():
             while len(members) >= MERGE_FACTOR:
                 group, members = members[:MERGE_FACTOR], members[MERGE_FACTOR:]
+                while len(group) > 2 and sum(s.size for s in group) > LARGEST_MERGE:
+                    members.insert(0, group.pop())
                 if sum(s.size for s in group) <= LARGEST_MERGE:
                     groups.append(group)
+                else:
+                    break
         return groups
 
     def replace(self, group: Sequence[Segment], merged: Segment) -> None:
@@ -230,17 +284,36 @@ class SegmentedIndex:
         self.segments.sort(key=lambda s: s.low)
 
 
+def _scored(found: tuple[np.ndarray, np.ndarray], query: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(scores, ids) of some (ids, vectors) against the query."""
+    ids, vectors = found
+    return (vectors @ query[0] if len(ids) else np.zeros(0, np.float32)), ids
+
+
+def _best(parts: Sequence[tuple[np.ndarray, np.ndarray]], k: int) -> tuple[np.ndarray, np.ndarray]:
+    """The top k of some (scores, ids) results, FAISS's empty slots (id -1) left out."""
+    if not parts:
+        return np.zeros(0, np.float32), np.zeros(0, np.int64)
+    scores = np.concatenate([np.asarray(p[0], np.float32) for p in parts])
+    ids = np.concatenate([np.asarray(p[1], np.int64) for p in parts])
+    keep = ids >= 0
+    scores, ids = scores[keep], ids[keep]
+    top = np.argsort(-scores, kind="stable")[:k]
+    return scores[top], ids[top]
+
+
 def digest(centroids: np.ndarray) -> bytes:
     """What tells one set of IVF lists from another."""
     return hashlib.sha1(centroids.tobytes()).digest()
 
 
 def _search_preassigned(index: faiss.Index, query: np.ndarray, k: int, ranked: tuple[np.ndarray, np.ndarray],
-                        selector: faiss.IDSelector | None) -> tuple[np.ndarray, np.ndarray]:
-    """An IVF's top k probing the lists already ranked for the query. FAISS's Python wrapper
-    of search_preassigned takes no search parameters, so the id selector goes through the C++ call."""
-    list_scores, lists = ranked
-    params = faiss.SearchParametersIVF(nprobe=lists.shape[1])
+                        nprobe: int, selector: faiss.IDSelector | None) -> tuple[np.ndarray, np.ndarray]:
+    """An IVF's top k probing the best `nprobe` of the lists already ranked for the query.
+    FAISS's Python wrapper of search_preassigned takes no search parameters, so the id
+    selector goes through the C++ call."""
+    list_scores, lists = (np.ascontiguousarray(a[:, :nprobe]) for a in ranked)
+    params = faiss.SearchParametersIVF(nprobe=nprobe)
     if selector is not None:
         params.sel = selector
     scores, ids = np.empty((1, k), np.float32), np.empty((1, k), np.int64)

@@ -31,6 +31,7 @@ from memory.records import (
     MemoryRecord,
     RecordFilter,
     StoreName,
+    Tally,
     cut_at,
     mention_groups,
 )
@@ -931,6 +932,35 @@ class SqliteFaissStore:
             [*(f"$.{key}" for key in keys), *SEEN_ON_KEYFRAMES, *params])
         return [(tuple(row[f"k{i}"] for i in range(len(keys))), row["visible"], int(row["first_seen"][-20:]),
                  row["first_seen"]) for row in rows]
+
+    def tally(self, keys: Sequence[str], flt: RecordFilter, by_hour: bool = False, earliest: Sequence[str] = (),
+              newest: int = 20) -> list[Tally]:
+        where, params = self._sql(flt)
+        columns = [f"json_extract(attrs, ?) AS k{i}" for i in range(len(keys))]
+        if by_hour:
+            columns.append(f"CAST(strftime('%H', wall_start) AS INTEGER) AS k{len(keys)}")
+        groups = ", ".join(f"k{i}" for i in range(len(columns)))
+        present = " AND ".join(f"k{i} IS NOT NULL AND k{i} != ''" for i in range(len(keys))) or "1"
+        first = "json_array(" + ", ".join("json_extract(attrs, ?)" for _ in earliest) + ")"
+        rows = self.db.read(
+            f"SELECT {', '.join(columns)}, COUNT(*) AS n, MIN(wall_start) AS first, MAX(wall_end) AS last, "
+            f"group_concat(DISTINCT substr(wall_start, 1, 10)) AS days, "
+            f"MIN(wall_start || printf('%020d', id) || {first}) AS earliest, group_concat(id) AS ids "
+            f"FROM records WHERE {where} GROUP BY {groups} HAVING {present}",
+            [*(f"$.{key}" for key in keys), *(f"$.{key}" for key in earliest), *params])
+        stamp = len(_ts(datetime(2000, 1, 1))) + 20  # the wall_start and id before the earliest's values
+        return [Tally(tuple(row[f"k{i}"] for i in range(len(columns))), int(row["n"]),
+                      tuple(sorted(set(row["days"].split(",")))), datetime.fromisoformat(row["first"]),
+                      datetime.fromisoformat(row["last"]), tuple(json.loads(row["earliest"][stamp:])),
+                      tuple(sorted(int(i) for i in row["ids"].split(","))[-newest:] if newest else ()))
+                for row in rows]
+
+    def timeline(self, key: str, flt: RecordFilter) -> list[tuple[int, datetime, datetime, object]]:
+        where, params = self._sql(flt)
+        rows = self.db.read(f"SELECT id, wall_start, wall_end, json_extract(attrs, ?) AS v FROM records "
+                            f"WHERE {where} AND v IS NOT NULL ORDER BY wall_start, id", [f"$.{key}", *params])
+        return [(int(r["id"]), datetime.fromisoformat(r["wall_start"]), datetime.fromisoformat(r["wall_end"]), r["v"])
+                for r in rows]
 
     def _candidate_ids(self, flt: RecordFilter, limit: int | None = None) -> np.ndarray:
         where, params = self._sql(flt)

@@ -2,11 +2,12 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from datetime import datetime
 from typing import Protocol
 
 import numpy as np
 
-from memory.records import MemoryRecord, RecordFilter, StoreName
+from memory.records import MemoryRecord, RecordFilter, StoreName, Tally
 
 
 class RecordStore(Protocol):
@@ -39,6 +40,19 @@ class RecordStore(Protocol):
 
     def first_of(self, keys: Sequence[str], flt: RecordFilter) -> list[MemoryRecord]:
         """The first record (by wall_start, then id) of each combination `distinct` lists."""
+        ...
+
+    def tally(self, keys: Sequence[str], flt: RecordFilter, by_hour: bool = False, earliest: Sequence[str] = (),
+              newest: int = 20) -> list[Tally]:
+        """The records matching `flt` grouped by the attrs `keys` (and the hour of day of
+        their start with `by_hour`), one Tally per group; records lacking a key (or holding
+        an empty one) are left out. Aggregated where the records are, so a regularity over a
+        year of memory costs no more memory than its groups."""
+        ...
+
+    def timeline(self, key: str, flt: RecordFilter) -> list[tuple[int, datetime, datetime, object]]:
+        """(id, wall_start, wall_end, value of the attr `key`) of the records matching `flt`
+        that hold it, in time order: a sequence without reading whole records."""
         ...
 
     def search_dense(self, text: str, flt: RecordFilter, k: int) -> list[tuple[MemoryRecord, float]]:

@@ -6,6 +6,12 @@ each vector's score is still its exact inner product, only the lists probed are 
 A search limited to listed ids probes every list, so a selective filter stays exact. The
 IVF segments of one namespace share their lists' centroids (memory.segments), so a search
 ranks the lists once and probes the same ones in each, as in one index.
+
+A year of one wearer is some 13 million vectors: 20 GB as float32, more than the memory of
+the machine it runs on. Big segments therefore keep product-quantized codes instead ("coded":
+FAISS fast-scan PQ with a 4-bit code per dimension: 192 bytes a 384-d vector rather than
+1,536) and scan about seven times faster; their scores are approximate, so their candidates
+are re-ranked exactly from the vectors SQLite keeps (memory.segments).
 """
 from __future__ import annotations
 
@@ -19,6 +25,7 @@ import numpy as np
 # a question may search ten times.
 APPROXIMATE_FROM = 50_000
 TRAIN_PER_LIST = 40  # k-means sample per list (FAISS warns below 39)
+PQ_TRAINING = 65_536  # vectors the product quantizer of a coded segment is trained on (FAISS's own cap)
 # Lists probed by a search over all vectors: this share of them, and at least MIN_PROBES.
 # At 157,000 vectors (395 lists) 40 probes found 96.7 % of the exact top 30's scores and 79
 # all of them. At 1M (1,000 lists) of the scale bench's text-like vectors, 64 probes find
@@ -34,15 +41,18 @@ def lists_for(n: int) -> int:
 
 
 def build_index(dim: int, ids: np.ndarray, vectors: np.ndarray, seed: int = 0,
-                centroids: np.ndarray | None = None) -> faiss.Index:
+                centroids: np.ndarray | None = None, coded: bool = False) -> faiss.Index:
     """The index for these vectors: flat while few, else IVF on lists trained on a sample (as
     many as suit four times as many vectors: the namespace grows into them), or
     on `centroids` shared with the other segments of its namespace (no training: then IVF
-    from as many vectors as lists)."""
-    if len(ids) < (APPROXIMATE_FROM if centroids is None else min(APPROXIMATE_FROM, len(centroids))):
+    from as many vectors as lists); `coded`: IVF with fast-scan PQ codes trained on them."""
+    if not coded and len(ids) < (APPROXIMATE_FROM if centroids is None else min(APPROXIMATE_FROM, len(centroids))):
         index = faiss.IndexIDMap2(faiss.IndexFlatIP(dim))
     else:
-        index = ivf_on(centroids if centroids is not None else train_centroids(vectors, lists_for(4 * len(ids)), seed))
+        lists = centroids if centroids is not None else train_centroids(vectors, lists_for(4 * len(ids)), seed)
+        index = ivf_on(lists, coded)
+        if coded:  # the lists are set; this trains the product quantizer (on residuals to them)
+            index.train(_sample(vectors, PQ_TRAINING, seed))
     if len(ids):
         index.add_with_ids(np.ascontiguousarray(vectors, dtype=np.float32), np.asarray(ids, dtype=np.int64))
     return index
@@ -51,18 +61,45 @@ def build_index(dim: int, ids: np.ndarray, vectors: np.ndarray, seed: int = 0,
 def train_centroids(vectors: np.ndarray, nlist: int, seed: int = 0) -> np.ndarray:
     """IVF list centroids (k-means under inner product) from a sample of `vectors`."""
     index = faiss.index_factory(vectors.shape[1], f"IVF{nlist},Flat", faiss.METRIC_INNER_PRODUCT)
-    rng = np.random.default_rng(seed)
-    sample = rng.choice(len(vectors), size=min(len(vectors), TRAIN_PER_LIST * nlist), replace=False)
-    index.train(np.ascontiguousarray(vectors[np.sort(sample)], dtype=np.float32))
+    index.train(_sample(vectors, TRAIN_PER_LIST * nlist, seed))
     return centroids_of(index)
 
 
-def ivf_on(centroids: np.ndarray) -> faiss.Index:
-    """An empty IVF (flat codes) whose lists are these centroids: no training."""
-    index = faiss.index_factory(centroids.shape[1], f"IVF{len(centroids)},Flat", faiss.METRIC_INNER_PRODUCT)
+def _sample(vectors: np.ndarray, size: int, seed: int) -> np.ndarray:
+    rng = np.random.default_rng(seed)
+    rows = rng.choice(len(vectors), size=min(len(vectors), size), replace=False)
+    return np.ascontiguousarray(vectors[np.sort(rows)], dtype=np.float32)
+
+
+def ivf_on(centroids: np.ndarray, coded: bool = False) -> faiss.Index:
+    """An empty IVF whose lists are these centroids: flat codes (trained already), or PQ
+    codes (to be trained)."""
+    dim = centroids.shape[1]
+    index = faiss.index_factory(dim, f"IVF{len(centroids)},{_codes(dim) if coded else 'Flat'}",
+                                faiss.METRIC_INNER_PRODUCT)
     index.quantizer.add(np.ascontiguousarray(centroids, dtype=np.float32))
-    index.is_trained = True
+    index.quantizer.is_trained = True
+    index.is_trained = not coded
     return index
+
+
+def _codes(dim: int) -> str:
+    """Fast-scan PQ, a 4-bit code per dimension. At 320,000 text-like vectors, re-ranking the
+    best 120 of these found the exact top 30 as often as flat codes did (0.997), where codes
+    of two dimensions each needed four times as many read back (docs/results/README.md)."""
+    return f"PQ{dim}x4fs"
+
+
+def is_coded(index: faiss.Index) -> bool:
+    """Whether the index keeps codes rather than the vectors themselves."""
+    ivf = _ivf(index)
+    return ivf is not None and ivf.code_size != 4 * ivf.d
+
+
+def nlist(index: faiss.Index) -> int | None:
+    """Its IVF lists; None when flat."""
+    ivf = _ivf(index)
+    return None if ivf is None else int(ivf.nlist)
 
 
 def centroids_of(index: faiss.Index) -> np.ndarray | None:
@@ -75,8 +112,22 @@ def probes(nlist: int) -> int:
     return min(nlist, max(MIN_PROBES, math.ceil(PROBE_SHARE * nlist)))
 
 
+def ids_of(index: faiss.Index) -> np.ndarray:
+    """Every id the index holds."""
+    ivf = _ivf(index)
+    if ivf is None:
+        return faiss.vector_to_array(index.id_map).astype(np.int64)
+    invlists = ivf.invlists
+    parts = [faiss.rev_swig_ptr(invlists.get_ids(lst), invlists.list_size(lst)).copy()
+             for lst in range(ivf.nlist) if invlists.list_size(lst)]
+    return np.concatenate(parts).astype(np.int64) if parts else np.zeros(0, np.int64)
+
+
 def contents(index: faiss.Index) -> tuple[np.ndarray, np.ndarray]:
-    """Every (id, vector) the index holds, to rebuild it as another kind."""
+    """Every (id, vector) the index holds, to rebuild it as another kind; a coded index
+    holds no vectors to give."""
+    if is_coded(index):
+        raise ValueError("a coded index keeps no vectors: read them from the rows it mirrors")
     ivf = _ivf(index)
     if ivf is None:
         ids = faiss.vector_to_array(index.id_map).astype(np.int64)
@@ -94,15 +145,18 @@ def contents(index: faiss.Index) -> tuple[np.ndarray, np.ndarray]:
     return np.concatenate(chunks_ids).astype(np.int64), np.concatenate(chunks)
 
 
-def search(index: faiss.Index, query: np.ndarray, k: int, selector: faiss.IDSelector | None = None
-           ) -> tuple[np.ndarray, np.ndarray]:
+def search(index: faiss.Index, query: np.ndarray, k: int, selector: faiss.IDSelector | None = None,
+           nprobe: int | None = None) -> tuple[np.ndarray, np.ndarray]:
     """(scores, ids) of the top k, among the ids `selector` admits when given (then probing
-    every list: a selective filter stays exact)."""
+    every list: a selective filter stays exact), probing `nprobe` lists of an IVF (`probes`
+    of them by default)."""
     ivf = _ivf(index)
     if ivf is None:
         params = faiss.SearchParameters(sel=selector) if selector is not None else None
     else:
-        params = faiss.SearchParametersIVF(nprobe=ivf.nlist if selector is not None else probes(ivf.nlist))
+        if nprobe is None:
+            nprobe = ivf.nlist if selector is not None else probes(ivf.nlist)
+        params = faiss.SearchParametersIVF(nprobe=nprobe)
         if selector is not None:
             params.sel = selector
     scores, ids = index.search(np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1), k, params=params)
@@ -111,7 +165,9 @@ def search(index: faiss.Index, query: np.ndarray, k: int, selector: faiss.IDSele
 
 def describe(index: faiss.Index) -> str:
     ivf = _ivf(index)
-    return f"IVF{ivf.nlist},Flat" if ivf is not None else "Flat"
+    if ivf is None:
+        return "Flat"
+    return f"IVF{ivf.nlist},{_codes(ivf.d) if is_coded(index) else 'Flat'}"
 
 
 def _ivf(index: faiss.Index):

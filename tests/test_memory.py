@@ -240,3 +240,17 @@ def test_record_texts_are_embedded_before_the_write_transaction(memory, observat
     inside = {t for in_batch, texts in calls if in_batch for t in texts}
     stored = {r.text for name in ("entity", "event") for r in memory.store(name).query(RecordFilter())}
     assert stored and not (stored & inside)
+
+
+def test_a_refresh_rewrites_only_the_behaviors_that_changed(memory, observation):
+    """Behaviors another day leaves as they were keep their rows (and vectors); those it
+    adds to are written anew, with the new day among their days."""
+    memory.ingest(observation, "me")
+    before = {b.text: b.id for b in memory.store("behavior").query(RecordFilter(namespace="me"))}
+    memory.refresh_behaviors("me")
+    assert {b.text: b.id for b in memory.store("behavior").query(RecordFilter(namespace="me"))} == before
+    memory.ingest(make_observation("vid-other", T0 + timedelta(days=1)), "me")
+    after = memory.store("behavior").query(RecordFilter(namespace="me"))
+    changed = [b for b in after if b.id not in before.values()]
+    assert changed and all((T0 + timedelta(days=1)).date().isoformat() in b.attrs["days"] for b in changed)
+    assert len(after) == len({(b.attrs["pattern"], tuple(b.attrs["key"])) for b in after})  # one per regularity

@@ -106,3 +106,86 @@ def test_an_index_behind_sqlite_is_caught_up_from_its_rows(tmp_path, embedder, d
     assert store.search_dense("where are my keys", RecordFilter(), 1)[0][0].text.startswith("the keys")
     again.close()
     assert folder.is_dir() and on_disk(again.stores["event"].partition("me"))[1] == rows
+
+
+def test_big_segments_keep_codes_whose_candidates_are_reranked_exactly(monkeypatch):
+    """Segments grown past `CODE_FROM` keep PQ codes and are then left alone (never merged
+    or rebuilt on new lists); their candidates are scored again from the exact vectors, so
+    every score is exact and the neighbours found are those flat codes find."""
+    monkeypatch.setattr(vector_index, "APPROXIMATE_FROM", 2_000)
+    monkeypatch.setattr(segments, "SMALLEST_TIER", 500)
+    monkeypatch.setattr(segments, "MERGE_FACTOR", 4)
+    rng = np.random.default_rng(4)
+    vectors = _clustered(rng, 40_000, dim=128)  # codes of two dimensions each lose less as dimensions add up
+    monkeypatch.setattr(segments, "CODE_FROM", 10**9)
+    flat = _grown(vectors, 1_000)
+    monkeypatch.setattr(segments, "CODE_FROM", 8_000)
+    coded = _grown(vectors, 1_000)
+    coded.exact = lambda ids: (ids, vectors[ids])
+    assert not any(s.coded for s in flat.segments)
+    assert sum(s.size for s in coded.segments if s.coded) >= 24_000 and "PQ" in coded.describe()
+    assert not coded.relist_due() and not any(s.coded for group in coded.due_merges() for s in group)
+    assert sorted(coded.ids().tolist()) == list(range(40_000))
+    exact = faiss.IndexFlatIP(vectors.shape[1])
+    exact.add(vectors)
+    queries = _unit(vectors[rng.integers(40_000, size=50)] + 0.1 * rng.standard_normal((50, 128), dtype=np.float32))
+    window = np.arange(9_500, 10_500)  # held by a coded segment
+    recall_coded, recall_flat, recall_wide = [], [], []
+    for q in queries:
+        _, truth = exact.search(q[None], 10)
+        scores, ids = coded.search(q, 40)
+        assert np.allclose(scores, vectors[ids] @ q, atol=1e-5) and list(scores) == sorted(scores, reverse=True)
+        recall_coded.append(len(set(truth[0]) & set(ids)) / 10)
+        recall_flat.append(len(set(truth[0]) & set(flat.search(q, 40)[1])) / 10)
+        expected = window[np.argsort(-(vectors[window] @ q), kind="stable")[:10]]
+        assert coded.search(q, 10, window)[1].tolist() == expected.tolist()  # few listed ids: scored exactly
+        recall_wide.append(len(set(truth[0]) & set(coded.search(q, 40, np.arange(40_000))[1])) / 10)
+    assert np.mean(recall_coded) >= np.mean(recall_flat) - 0.02, (np.mean(recall_coded), np.mean(recall_flat))
+    assert np.mean(recall_wide) >= 0.95  # too many to read: every list probed, the best re-ranked
+    coded.exact = None  # without the exact vectors the codes' scores stand: approximate, still ranked
+    scores, ids = coded.search(queries[0], 10)
+    assert len(ids) == 10 and not np.allclose(scores, vectors[ids] @ queries[0], atol=1e-5)
+    coded.remove(np.arange(9_000, 11_000))
+    assert coded.ntotal == 38_000 and not set(range(9_000, 11_000)) & set(coded.ids().tolist())
+
+
+def test_coded_segments_persist_and_answer_from_sqlite_vectors(tmp_path, embedder, monkeypatch):
+    """Through a store: a merge past `CODE_FROM` writes a coded segment; searches score its
+    candidates with the vectors SQLite keeps; a delete rewrites it without them; it reads back
+    as written and agrees with SQLite."""
+    monkeypatch.setattr(vector_index, "APPROXIMATE_FROM", 6_000)
+    monkeypatch.setattr(segments, "SMALLEST_TIER", 1_000)
+    monkeypatch.setattr(segments, "MERGE_FACTOR", 3)
+    monkeypatch.setattr(segments, "CODE_FROM", 10_000)
+    rng = np.random.default_rng(5)
+    vectors = _clustered(rng, 10_500, dim=embedder.dim)
+    db = MemoryDatabase(tmp_path, embedder)
+    store = db.stores["event"]
+    for lo in range(0, 10_500, 3_500):
+        store.add([_rec(f"note {i}", i % 600) for i in range(lo, lo + 3_500)], vectors[lo:lo + 3_500])
+    mirror = store.partition("me")
+    assert [s.coded for s in mirror.index.segments] == [True]
+    ids = np.array(sorted(r.id for r in store.query(RecordFilter())))
+    by_id = dict(zip(ids.tolist(), vectors))
+
+    def agrees(mirror, q) -> float:
+        """The share of the exact top 10 among the 40 found (a store fetches several times
+        what it returns), each found with its exact score."""
+        found = mirror.search(q, None, 40)
+        assert all(abs(score - float(by_id[i] @ q)) < 1e-5 for i, score in found)
+        truth = sorted(by_id, key=lambda i: -float(by_id[i] @ q))[:10]
+        return len(set(truth) & {i for i, _ in found}) / 10
+
+    queries = _unit(vectors[:20] + 0.1 * rng.standard_normal((20, embedder.dim), dtype=np.float32))
+    assert np.mean([agrees(mirror, q) for q in queries]) >= 0.9
+    gone = ids[100:200]
+    store.delete(RecordFilter(ids=tuple(int(i) for i in gone)))
+    for i in gone.tolist():
+        del by_id[i]
+    db.close()
+    again = MemoryDatabase(tmp_path, embedder)
+    mirror = again.stores["event"].partition("me")
+    assert [s.coded for s in mirror.index.segments] == [True] and indexed_ids(again.stores["event"]) == sorted(by_id)
+    assert np.mean([agrees(mirror, q) for q in queries]) >= 0.9
+    again.close()
+    assert on_disk(mirror)[1] == sorted(by_id)

@@ -505,3 +505,26 @@ def test_newest_first_keeps_the_latest_and_a_store_knows_the_kinds_it_was_given(
     assert [r.text for r in store.query(RecordFilter(), limit=2, newest_first=True)] == ["note 4", "note 3"]
     assert store.may_hold(("utterance", "text")) and not store.may_hold(("sighting",))
     assert not db.stores["entity"].may_hold(("utterance",))  # a search for turns can skip it
+
+
+def test_tally_groups_where_the_records_are_and_timeline_reads_one_attr_in_order(db):
+    """Groups by attrs (and hour of day), leaving out records without the key; days, first
+    start and last end, the earliest record's other attrs, the newest ids (capped); a
+    timeline lists one attr's values in time order."""
+    store = db.stores["event"]
+    ids = store.add([
+        _rec("a", 0, speaker="ann", mood="calm"), _rec("b", 5, speaker="bob"), _rec("c", 65, speaker="ann", mood="tense"),
+        _rec("d", 24 * 60 + 1, speaker="ann"), _rec("e", 10), _rec("f", 12, speaker=""),
+        _rec("g", 20, speaker="ann", ns="other"),
+    ])
+    tallies = {t.key: t for t in store.tally(("speaker",), RecordFilter(namespace="me"), earliest=("mood",), newest=2)}
+    assert set(tallies) == {("ann",), ("bob",)}
+    ann = tallies[("ann",)]
+    assert ann.count == 3 and ann.days == (T0.date().isoformat(), (T0 + timedelta(days=1)).date().isoformat())
+    assert ann.first == T0 and ann.last == T0 + timedelta(days=1, minutes=1, seconds=30)
+    assert ann.earliest == ("calm",) and ann.newest == (ids[2], ids[3])
+    by_hour = {t.key: t.count for t in store.tally(("speaker",), RecordFilter(namespace="me"), by_hour=True)}
+    assert by_hour == {("ann", T0.hour): 2, ("ann", T0.hour + 1): 1, ("bob", T0.hour): 1}
+    line = store.timeline("speaker", RecordFilter(namespace="me", before=T0 + timedelta(hours=2)))
+    assert [(i, v) for i, _, _, v in line] == [(ids[0], "ann"), (ids[1], "bob"), (ids[5], ""), (ids[2], "ann")]
+    assert line[0][1] == T0 and line[0][2] == T0 + timedelta(seconds=30)
