@@ -196,6 +196,9 @@ class SegmentedIndex:
                     found[False].append(_scored(self.exact(inside), query))
                     continue
             nlist = vector_index.nlist(segment.index)
+            if nlist is None:
+                found[False].append(vector_index.flat_search(segment.index, query, part_k, wanted))
+                continue
             nprobe = nlist if selector is not None or nlist is None else self._probes(nlist, segment.coded)
             if owner is not None and segment.lists == owner.lists:
                 if ranked is None:
