@@ -1,10 +1,13 @@
 """Regularities aggregated over events: where things usually are, where the wearer
 usually is at an hour of the day, what usually follows what, who talks how often.
 
-Behaviors are derived data: they are recomputed from the entity and event stores after
-every ingest or forget, so deleting a video can never leave a stale aggregate behind. The
-stores tally the groups where the records are (`RecordStore.tally`), so a refresh over a
-year of memory holds its groups, not its records; a behavior cites the newest
+Behaviors are derived data, kept in step with the entity and event stores after every
+ingest or forget, so deleting a video can never leave a stale aggregate behind. The stores
+tally the groups where the records are (`RecordStore.tally`), so a refresh holds groups,
+not records. An ingest that only adds records later than those held (the usual one: the
+next video) folds the tallies of its own records into the behaviors held, in time
+proportional to the video, not to the memory; anything else (a forget, a re-ingest, a
+video from before the last one) recomputes them all. A behavior cites the newest
 `SUPPORT_KEPT` records it rests on, as evidence rather than an inventory.
 """
 from __future__ import annotations
@@ -16,33 +19,53 @@ from memory.records import BEHAVIOR, ENTITY_SIGHTING, PLACE_VISIT, UTTERANCE, Me
 from memory.store import RecordStore
 
 SUPPORT_KEPT = 20
+Visit = tuple[int, datetime, datetime, object]  # (id, wall_start, wall_end, place), as `RecordStore.timeline` gives
 
 
 def aggregate_behaviors(entity: RecordStore, event: RecordStore, namespace: str) -> list[MemoryRecord]:
     """Every behavior of a namespace, from what its entity and event stores hold."""
-    def scope(kind: str) -> RecordFilter:
-        return RecordFilter(namespace=namespace, kinds=(kind,))
-
-    out = []
-    for t in entity.tally(("entity", "place"), scope(ENTITY_SIGHTING), earliest=("label",), newest=SUPPORT_KEPT):
-        label = t.earliest[0] or t.key[0]
-        out.append(_record(namespace, ("object_place", *t.key), t,
-                           f"{label} is kept in the {t.key[1]}: seen there {t.count} times on {len(t.days)} day(s)"))
-    for t in event.tally(("place",), scope(PLACE_VISIT), by_hour=True, newest=SUPPORT_KEPT):
-        out.append(_record(namespace, ("place_hour", *t.key), t,
-                           f"In the {t.key[0]} around {t.key[1]:02d}:00 on {len(t.days)} day(s) ({t.count} visits)"))
-    for t in _transitions(event.timeline("place", scope(PLACE_VISIT))):
-        out.append(_record(namespace, ("transition", *t.key), t,
-                           f"After the {t.key[0]}, goes to the {t.key[1]} ({t.count} times on {len(t.days)} day(s))"))
-    for t in event.tally(("speaker_name",), scope(UTTERANCE), newest=SUPPORT_KEPT):
-        out.append(_record(namespace, ("speaker", *t.key), t,
-                           f"{t.key[0]} talks with the wearer: {t.count} utterances on {len(t.days)} day(s)"))
-    return out
+    tallies = _tallies(entity, event, RecordFilter(namespace=namespace))
+    tallies["transition"] = _transitions(event.timeline("place", RecordFilter(namespace=namespace, kinds=(PLACE_VISIT,))))
+    return [_record(namespace, pattern, t) for pattern, found in tallies.items() for t in found]
 
 
-def _transitions(visits: list[tuple[int, datetime, datetime, object]]) -> list[Tally]:
+def fold_behaviors(held: list[MemoryRecord], entity: RecordStore, event: RecordStore, namespace: str,
+                   since: int) -> list[MemoryRecord] | None:
+    """The behaviors `held` with the records added after id `since` folded in; None when
+    they cannot be: a visit added before one already held may break a transition between
+    two held visits, which only a recomputation sees."""
+    visits = RecordFilter(namespace=namespace, kinds=(PLACE_VISIT,))
+    added = event.timeline("place", RecordFilter(namespace=namespace, kinds=(PLACE_VISIT,), after_id=since))
+    latest = event.query(visits, limit=len(added) + 1, newest_first=True)
+    if sorted(r.id for r in latest[:len(added)]) != sorted(v[0] for v in added):
+        return None  # an added visit is not among the latest
+    before = [(r.id, r.wall_start, r.wall_end, r.attrs.get("place")) for r in latest[len(added):]]
+    tallies = _tallies(entity, event, RecordFilter(namespace=namespace, after_id=since))
+    tallies["transition"] = _transitions(before + added)
+    by_key = {(b.attrs.get("pattern"), tuple(b.attrs.get("key") or ())): b for b in held}
+    out = {key: record for key, record in by_key.items()}
+    for pattern, found in tallies.items():
+        for new in found:
+            old = by_key.get((pattern, new.key))
+            out[(pattern, new.key)] = _record(namespace, pattern, new if old is None else _combined(_tally_of(old), new))
+    return list(out.values())
+
+
+def _tallies(entity: RecordStore, event: RecordStore, scope: RecordFilter) -> dict[str, list[Tally]]:
+    """The tallied patterns among the records `scope` admits (transitions aside)."""
+    def of(kind: str) -> RecordFilter:
+        return RecordFilter(namespace=scope.namespace, kinds=(kind,), after_id=scope.after_id)
+
+    return {
+        "object_place": entity.tally(("entity", "place"), of(ENTITY_SIGHTING), earliest=("label",), newest=SUPPORT_KEPT),
+        "place_hour": event.tally(("place",), of(PLACE_VISIT), by_hour=True, newest=SUPPORT_KEPT),
+        "speaker": event.tally(("speaker_name",), of(UTTERANCE), newest=SUPPORT_KEPT),
+    }
+
+
+def _transitions(visits: list[Visit]) -> list[Tally]:
     """Moves from one place to another within a day, tallied by (from, to) over the visits
-    arrived at."""
+    arrived at; `visits` in time order."""
     arrivals: dict[tuple, list[tuple[int, datetime, datetime]]] = defaultdict(list)
     for (_, start0, _, place0), (i, start, end, place) in zip(visits, visits[1:]):
         if place0 and place and place0 != place and start0.date() == start.date():
@@ -53,10 +76,34 @@ def _transitions(visits: list[tuple[int, datetime, datetime, object]]) -> list[T
             for key, seen in arrivals.items()]
 
 
-def _record(namespace: str, key: tuple, tally: Tally, text: str) -> MemoryRecord:
-    return MemoryRecord(
-        store="behavior", kind=BEHAVIOR, namespace=namespace, text=text, wall_start=tally.first,
-        wall_end=tally.last,
-        attrs={"pattern": key[0], "key": list(key[1:]), "count": tally.count, "days": list(tally.days),
-               "support": list(tally.newest)},
-    )
+def _combined(old: Tally, new: Tally) -> Tally:
+    return Tally(old.key, old.count + new.count, tuple(sorted(set(old.days) | set(new.days))),
+                 min(old.first, new.first), max(old.last, new.last),
+                 new.earliest if new.first < old.first or None in old.earliest else old.earliest,
+                 tuple(sorted(set(old.newest) | set(new.newest))[-SUPPORT_KEPT:]))
+
+
+def _tally_of(behavior: MemoryRecord) -> Tally:
+    a = behavior.attrs
+    return Tally(tuple(a.get("key") or ()), int(a["count"]), tuple(a["days"]), behavior.wall_start,
+                 behavior.wall_end, (a.get("label"),), tuple(a.get("support") or ()))
+
+
+def _text(pattern: str, t: Tally) -> str:
+    n, d = t.count, len(t.days)
+    if pattern == "object_place":
+        return f"{t.earliest[0] or t.key[0]} is kept in the {t.key[1]}: seen there {n} times on {d} day(s)"
+    if pattern == "place_hour":
+        return f"In the {t.key[0]} around {t.key[1]:02d}:00 on {d} day(s) ({n} visits)"
+    if pattern == "transition":
+        return f"After the {t.key[0]}, goes to the {t.key[1]} ({n} times on {d} day(s))"
+    return f"{t.key[0]} talks with the wearer: {n} utterances on {d} day(s)"
+
+
+def _record(namespace: str, pattern: str, tally: Tally) -> MemoryRecord:
+    attrs = {"pattern": pattern, "key": list(tally.key), "count": tally.count, "days": list(tally.days),
+             "support": list(tally.newest)}
+    if pattern == "object_place":
+        attrs["label"] = tally.earliest[0]
+    return MemoryRecord(store="behavior", kind=BEHAVIOR, namespace=namespace, text=_text(pattern, tally),
+                        wall_start=tally.first, wall_end=tally.last, attrs=attrs)

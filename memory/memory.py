@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 
 import numpy as np
 
-from memory.behaviors import aggregate_behaviors
+from memory.behaviors import aggregate_behaviors, fold_behaviors
 from memory.builder import RecordBuilder
 from memory.captions import ClipCaptioner, Summarizer
 from memory.config import MemoryConfig
@@ -113,7 +113,8 @@ class Memory:
         # embedded before the write transaction, which other writers wait for
         vectors = {name: self.embedder.embed([r.text for r in rs]) for name, rs in by_store.items()}
         with self.db.batch():  # the old memories go only when the new ones are all in
-            self._delete(RecordFilter(namespace=namespace, video_ids=(video_id,)))
+            since = self.db.newest_id()
+            replaced = self._delete(RecordFilter(namespace=namespace, video_ids=(video_id,)))
             self.tracks.delete(namespace, video_id=video_id)
             self.frames.delete(namespace, video_id=video_id)
             if frames is not None:
@@ -124,7 +125,7 @@ class Memory:
                 self.tracks.put(namespace, video_id, kind, wall_start, duration, payload)
             self.people.save(namespace, list({p.id: p for p in people}.values()))
             self.places.save(namespace, list({p.id: p for p in places}.values()))
-            self.refresh_behaviors(namespace)
+            self.refresh_behaviors(namespace, since=None if replaced else since)
         return dict(Counter(r.kind for r in records))
 
     def name_person(self, namespace: str, who: str, name: str) -> tuple[Known, int]:
@@ -181,14 +182,19 @@ class Memory:
     def _delete(self, flt: RecordFilter) -> int:
         return sum(self.store(name).delete(flt) for name in ("entity", "event"))
 
-    def refresh_behaviors(self, namespace: str) -> None:
-        """Behaviors recomputed from the stores; only those that changed are written again
-        (and embedded), so a refresh after a day of video rewrites that day's regularities,
-        not every one."""
+    def refresh_behaviors(self, namespace: str, since: int | None = None) -> None:
+        """Behaviors brought up to the stores: the records added after id `since` folded in
+        when that is all that changed (memory.behaviors), else recomputed. Only those that
+        changed are written again (and embedded), so a refresh after a day of video rewrites
+        that day's regularities, not every one."""
         behaviors = self.store("behavior")
-        fresh = {_behavior_key(b): b for b in aggregate_behaviors(self.store("entity"), self.store("event"), namespace)}
+        held = behaviors.query(RecordFilter(namespace=namespace, kinds=(BEHAVIOR,)))
+        entity, event = self.store("entity"), self.store("event")
+        folded = fold_behaviors(held, entity, event, namespace, since) if since is not None else None
+        fresh = {_behavior_key(b): b for b in (folded if folded is not None else
+                                                aggregate_behaviors(entity, event, namespace))}
         stale = []
-        for old in behaviors.query(RecordFilter(namespace=namespace, kinds=(BEHAVIOR,))):
+        for old in held:
             new = fresh.get(_behavior_key(old))
             if new is not None and (new.text, new.attrs, new.wall_start, new.wall_end) == \
                     (old.text, old.attrs, old.wall_start, old.wall_end):

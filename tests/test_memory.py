@@ -1,6 +1,7 @@
 """Memory: records built from observations, idempotent ingest, cascading forget, behaviors."""
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import numpy as np
@@ -254,3 +255,31 @@ def test_a_refresh_rewrites_only_the_behaviors_that_changed(memory, observation)
     changed = [b for b in after if b.id not in before.values()]
     assert changed and all((T0 + timedelta(days=1)).date().isoformat() in b.attrs["days"] for b in changed)
     assert len(after) == len({(b.attrs["pattern"], tuple(b.attrs["key"])) for b in after})  # one per regularity
+
+
+def test_behaviors_folded_in_by_an_ingest_equal_those_recomputed(memory, observation, monkeypatch):
+    """The next video's tallies folded into the behaviors held give what a recomputation
+    over every record gives; a video from before the last one is recomputed instead."""
+    import memory.memory as memory_module
+
+    recomputed = []
+    recompute = memory_module.aggregate_behaviors
+    monkeypatch.setattr(memory_module, "aggregate_behaviors", lambda *a: recomputed.append(1) or recompute(*a))
+
+    def behaviors() -> list[tuple]:
+        return sorted((b.text, b.wall_start, b.wall_end, json.dumps(b.attrs, sort_keys=True))
+                      for b in memory.store("behavior").query(RecordFilter(namespace="me")))
+
+    memory.ingest(make_observation("vid-early", T0 - timedelta(days=1)), "me")
+    memory.ingest(observation, "me")
+    memory.ingest(make_observation("vid-other", T0 + timedelta(days=1)), "me")
+    assert not recomputed  # each video came after the last: folded in
+    folded = behaviors()
+    memory.refresh_behaviors("me")
+    assert behaviors() == folded and any(len(json.loads(b[3])["days"]) == 3 for b in folded)
+    recomputed.clear()
+    memory.ingest(make_observation("vid-backfill", T0 - timedelta(days=2)), "me")  # before the last: recomputed
+    assert recomputed
+    backfilled = behaviors()
+    memory.refresh_behaviors("me")
+    assert behaviors() == backfilled and any(len(json.loads(b[3])["days"]) == 4 for b in backfilled)
