@@ -68,8 +68,10 @@ CREATE TABLE IF NOT EXISTS record_tags (
 CREATE TRIGGER IF NOT EXISTS records_tags_ai AFTER INSERT ON records BEGIN
     INSERT OR IGNORE INTO record_tags(key, value, record_id) {_tag_rows("new")};
 END;
-CREATE TRIGGER IF NOT EXISTS records_tags_ad AFTER DELETE ON records BEGIN
-    DELETE FROM record_tags WHERE (key, value, record_id) IN ({_tag_rows("old")});
+CREATE INDEX IF NOT EXISTS record_tags_record ON record_tags(record_id);
+DROP TRIGGER IF EXISTS records_tags_ad;
+CREATE TRIGGER records_tags_ad AFTER DELETE ON records BEGIN
+    DELETE FROM record_tags WHERE record_id = old.id;
 END;
 CREATE INDEX IF NOT EXISTS records_video ON records(video_id);
 CREATE VIRTUAL TABLE IF NOT EXISTS records_fts USING fts5(text, content='records', content_rowid='id');

@@ -207,6 +207,19 @@ def test_tags_are_kept_for_a_database_from_before_them(tmp_path, embedder):
         reopened.close()
 
 
+def test_a_delete_takes_its_records_tags_and_no_others(db):
+    """Tags go with their record, found by its id (an index), not by scanning every tag."""
+    store = db.stores["event"]
+    kept, gone = store.add([_rec("I will send it", 0, acts=["commitment"], speaker_name="ann"),
+                            _rec("I promise to call", 1, acts=["commitment"], speaker_name="ann")])
+    store.delete(RecordFilter(ids=(gone,)))
+    assert {r[0] for r in db.conn.execute("SELECT record_id FROM record_tags")} == {kept}
+    assert [r.id for r in store.query(RecordFilter(attrs_in=(("acts", ("commitment",)),)))] == [kept]
+    plan = " ".join(str(tuple(r)) for r in db.conn.execute(
+        "EXPLAIN QUERY PLAN DELETE FROM record_tags WHERE record_id = ?", (gone,)))
+    assert "record_tags_record" in plan
+
+
 def test_words_in_most_rows_do_not_drown_a_lexical_query(db):
     """'the' is in every row: left out, the rare word ranks; a query of common words only
     still finds rows by them."""
