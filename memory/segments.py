@@ -45,10 +45,10 @@ LARGEST_MERGE = 2_000_000  # vectors: no merge makes a segment bigger (its rebui
 # Vectors: from here a segment keeps PQ codes. The flat vectors held stay below about seven
 # segments of each tier under it (a few per cent of a year), while a day's merges still read
 # vectors from memory. At 1M text-like vectors, re-ranking the coded candidates found what
-# flat codes did (docs/results/README.md, "Coded segments, stop 10").
+# flat codes did (docs/results/README.md, "Coded segments and folded behaviors, stop 10").
 CODE_FROM = 256_000
 RERANK_DEPTH = 2  # candidates of coded segments re-ranked exactly, per result asked for
-# Lists a coded segment probes, against a flat one's: its codes scan about eight times
+# Lists a coded segment probes, against a flat one's: its codes scan about seven times
 # faster, and its lists may be older and coarser (it is never rebuilt on new ones).
 CODED_PROBES = 4
 # Listed ids (a time window) a coded segment may hold: up to this many, their exact vectors
@@ -199,7 +199,7 @@ class SegmentedIndex:
             if nlist is None:
                 found[False].append(vector_index.flat_search(segment.index, query, part_k, wanted))
                 continue
-            nprobe = nlist if selector is not None or nlist is None else self._probes(nlist, segment.coded)
+            nprobe = nlist if selector is not None else self._probes(nlist, segment.coded)
             if owner is not None and segment.lists == owner.lists:
                 if ranked is None:
                     ranked = self._rank_lists(owner, query, nlist if selector is not None else self._probes(nlist, True))
@@ -294,14 +294,19 @@ def _scored(found: tuple[np.ndarray, np.ndarray], query: np.ndarray) -> tuple[np
 
 
 def _best(parts: Sequence[tuple[np.ndarray, np.ndarray]], k: int) -> tuple[np.ndarray, np.ndarray]:
-    """The top k of some (scores, ids) results, FAISS's empty slots (id -1) left out."""
+    """The top k of some (scores, ids) results, each id once, FAISS's empty slots (id -1)
+    left out. An id can come twice when a coded segment's listed ids, read from SQLite by
+    its id range, include some another segment holds (ranges may interleave)."""
     if not parts:
         return np.zeros(0, np.float32), np.zeros(0, np.int64)
     scores = np.concatenate([np.asarray(p[0], np.float32) for p in parts])
     ids = np.concatenate([np.asarray(p[1], np.int64) for p in parts])
     keep = ids >= 0
     scores, ids = scores[keep], ids[keep]
-    top = np.argsort(-scores, kind="stable")[:k]
+    order = np.argsort(-scores, kind="stable")
+    scores, ids = scores[order], ids[order]
+    _, first = np.unique(ids, return_index=True)
+    top = np.sort(first)[:k]
     return scores[top], ids[top]
 
 

@@ -189,3 +189,21 @@ def test_coded_segments_persist_and_answer_from_sqlite_vectors(tmp_path, embedde
     assert np.mean([agrees(mirror, q) for q in queries]) >= 0.9
     again.close()
     assert on_disk(mirror)[1] == sorted(by_id)
+
+
+def test_a_window_over_interleaved_segments_finds_each_id_once(monkeypatch):
+    """A coded segment's id range can span ids another segment holds (a catch-up, a tier
+    merge around a bigger commit); its listed ids are read from SQLite by range, and each
+    id is still returned once, with its exact score."""
+    monkeypatch.setattr(segments, "CODE_FROM", 1_000)
+    rng = np.random.default_rng(6)
+    vectors = _clustered(rng, 3_000, dim=64)
+    outer = np.setdiff1d(np.arange(3_000), np.arange(1_000, 1_100))
+    index = SegmentedIndex(64, [segments.Segment.of(64, outer, vectors[outer]),
+                                segments.Segment.of(64, np.arange(1_000, 1_100), vectors[1_000:1_100])],
+                           exact=lambda ids: (ids, vectors[ids]))
+    assert [s.coded for s in index.segments] == [True, False]
+    window = np.arange(900, 1_200)
+    scores, ids = index.search(vectors[1_050], 50, window)
+    expected = window[np.argsort(-(vectors[window] @ vectors[1_050]), kind="stable")[:50]]
+    assert ids.tolist() == expected.tolist() and len(set(ids.tolist())) == 50
