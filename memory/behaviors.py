@@ -13,6 +13,7 @@ video from before the last one) recomputes them all. A behavior cites the newest
 from __future__ import annotations
 
 from collections import defaultdict
+from dataclasses import replace
 from datetime import datetime
 
 from memory.records import BEHAVIOR, ENTITY_SIGHTING, PLACE_VISIT, UTTERANCE, MemoryRecord, RecordFilter, Tally
@@ -35,20 +36,25 @@ def fold_behaviors(held: list[MemoryRecord], entity: RecordStore, event: RecordS
     they cannot be: a visit added before one already held may break a transition between
     two held visits, which only a recomputation sees."""
     visits = RecordFilter(namespace=namespace, kinds=(PLACE_VISIT,))
-    added = event.timeline("place", RecordFilter(namespace=namespace, kinds=(PLACE_VISIT,), after_id=since))
+    added = event.timeline("place", replace(visits, after_id=since))
     latest = event.query(visits, limit=len(added) + 1, newest_first=True)
     if sorted(r.id for r in latest[:len(added)]) != sorted(v[0] for v in added):
         return None  # an added visit is not among the latest
     before = [(r.id, r.wall_start, r.wall_end, r.attrs.get("place")) for r in latest[len(added):]]
     tallies = _tallies(entity, event, RecordFilter(namespace=namespace, after_id=since))
     tallies["transition"] = _transitions(before + added)
-    by_key = {(b.attrs.get("pattern"), tuple(b.attrs.get("key") or ())): b for b in held}
-    out = {key: record for key, record in by_key.items()}
+    by_key = {behavior_key(b): b for b in held}
+    out = dict(by_key)
     for pattern, found in tallies.items():
         for new in found:
             old = by_key.get((pattern, new.key))
             out[(pattern, new.key)] = _record(namespace, pattern, new if old is None else _combined(_tally_of(old), new))
     return list(out.values())
+
+
+def behavior_key(behavior: MemoryRecord) -> tuple:
+    """(pattern, key): which regularity a behavior record is."""
+    return behavior.attrs.get("pattern"), tuple(behavior.attrs.get("key") or ())
 
 
 def _tallies(entity: RecordStore, event: RecordStore, scope: RecordFilter) -> dict[str, list[Tally]]:

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 
 import numpy as np
 
-from memory.behaviors import aggregate_behaviors, fold_behaviors
+from memory.behaviors import aggregate_behaviors, behavior_key, fold_behaviors
 from memory.builder import RecordBuilder
 from memory.captions import ClipCaptioner, Summarizer
 from memory.config import MemoryConfig
@@ -191,14 +191,14 @@ class Memory:
         held = behaviors.query(RecordFilter(namespace=namespace, kinds=(BEHAVIOR,)))
         entity, event = self.store("entity"), self.store("event")
         folded = fold_behaviors(held, entity, event, namespace, since) if since is not None else None
-        fresh = {_behavior_key(b): b for b in (folded if folded is not None else
+        fresh = {behavior_key(b): b for b in (folded if folded is not None else
                                                 aggregate_behaviors(entity, event, namespace))}
         stale = []
         for old in held:
-            new = fresh.get(_behavior_key(old))
+            new = fresh.get(behavior_key(old))
             if new is not None and (new.text, new.attrs, new.wall_start, new.wall_end) == \
                     (old.text, old.attrs, old.wall_start, old.wall_end):
-                del fresh[_behavior_key(old)]
+                del fresh[behavior_key(old)]
             else:
                 stale.append(old.id)
         if stale:
@@ -217,10 +217,6 @@ class Memory:
 
     def close(self) -> None:
         self.db.close()
-
-
-def _behavior_key(record: MemoryRecord) -> tuple:
-    return record.attrs.get("pattern"), tuple(record.attrs.get("key") or ())
 
 
 def _renamed(record: MemoryRecord, old: str, new: str) -> MemoryRecord:
