@@ -8,7 +8,8 @@ not records. An ingest that only adds records later than those held (the usual o
 next video) folds the tallies of its own records into the behaviors held, in time
 proportional to the video, not to the memory; anything else (a forget, a re-ingest, a
 video from before the last one) recomputes them all. A behavior cites the newest
-`SUPPORT_KEPT` records it rests on, as evidence rather than an inventory.
+`SUPPORT_KEPT` records it rests on, as evidence rather than an inventory; its vector is its
+gist's, without the counts that change with every day.
 """
 from __future__ import annotations
 
@@ -95,15 +96,24 @@ def _tally_of(behavior: MemoryRecord) -> Tally:
                  behavior.wall_end, (a.get("label"),), tuple(a.get("support") or ()))
 
 
-def _text(pattern: str, t: Tally) -> str:
+def behavior_gist(behavior: MemoryRecord) -> str:
+    """What a behavior says without its counts: the text its vector is made of, so that a
+    day that only adds to the counts keeps the vector (an embedder's cache holds it) and an
+    ingest embeds only regularities that are new."""
+    return _text(behavior.attrs.get("pattern"), _tally_of(behavior), counted=False)
+
+
+def _text(pattern: str, t: Tally, counted: bool = True) -> str:
     n, d = t.count, len(t.days)
     if pattern == "object_place":
-        return f"{t.earliest[0] or t.key[0]} is kept in the {t.key[1]}: seen there {n} times on {d} day(s)"
-    if pattern == "place_hour":
-        return f"In the {t.key[0]} around {t.key[1]:02d}:00 on {d} day(s) ({n} visits)"
-    if pattern == "transition":
-        return f"After the {t.key[0]}, goes to the {t.key[1]} ({n} times on {d} day(s))"
-    return f"{t.key[0]} talks with the wearer: {n} utterances on {d} day(s)"
+        gist, counts = f"{t.earliest[0] or t.key[0]} is kept in the {t.key[1]}", f": seen there {n} times on {d} day(s)"
+    elif pattern == "place_hour":
+        gist, counts = f"In the {t.key[0]} around {t.key[1]:02d}:00", f" on {d} day(s) ({n} visits)"
+    elif pattern == "transition":
+        gist, counts = f"After the {t.key[0]}, goes to the {t.key[1]}", f" ({n} times on {d} day(s))"
+    else:
+        gist, counts = f"{t.key[0]} talks with the wearer", f": {n} utterances on {d} day(s)"
+    return gist + counts if counted else gist
 
 
 def _record(namespace: str, pattern: str, tally: Tally) -> MemoryRecord:

@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 
 import numpy as np
 
-from memory.behaviors import aggregate_behaviors, behavior_key, fold_behaviors
+from memory.behaviors import aggregate_behaviors, behavior_gist, behavior_key, fold_behaviors
 from memory.builder import RecordBuilder
 from memory.captions import ClipCaptioner, Summarizer
 from memory.config import MemoryConfig
@@ -203,7 +203,8 @@ class Memory:
                 stale.append(old.id)
         if stale:
             behaviors.delete(RecordFilter(namespace=namespace, ids=tuple(stale)))
-        behaviors.add(list(fresh.values()))
+        written = list(fresh.values())
+        behaviors.add(written, self.embedder.embed([behavior_gist(b) for b in written]) if written else None)
 
     def videos(self, namespace: str) -> list[VideoSummary]:
         by_video: dict[str, list[MemoryRecord]] = {}

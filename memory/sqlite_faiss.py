@@ -107,9 +107,16 @@ WINDOW_LEADS_AT = 50
 # all and filters the nearest few, instead of listing every matching id for FAISS.
 POST_FILTER_SHARE = 0.25
 # A filter with no time window (a namespace's kinds up to the question) is taken as broad
-# without counting its rows: it is searched and filtered, in rounds that fetch this many
-# times more, and only a filter that keeps too few of the nearest falls back to ids.
+# without counting its rows: it is searched and filtered, in rounds that fetch four times
+# more, and a filter that keeps too few of the nearest falls back to its ids when it keeps
+# at most LISTED_AT_MOST rows (listing a year of one kind's ids costs a second); else the
+# nearest are fetched up to FETCH_AT_MOST and what the filter keeps of them is the answer.
 POST_FILTER_ROUNDS = 2
+LISTED_AT_MOST = 20_000
+# Rows beyond the asked number taken from a word index for the newest matches: a few that
+# overlap t_q pass its time test there but not SQL's.
+NEWEST_MARGIN = 32
+FETCH_AT_MOST = 1_024
 
 
 def _ts(value: datetime) -> str:
@@ -225,6 +232,16 @@ def _windowed(flt: RecordFilter) -> bool:
     """Whether a filter narrows by more than namespace, kinds, equal attrs and question time."""
     return bool(flt.attrs_in) or any(x is not None for x in (flt.not_before, flt.overlaps, flt.video_ids, flt.ids,
                                                              flt.after_id, flt.mentions, flt.hours))
+
+
+def _word_window(flt: RecordFilter) -> tuple[datetime | None, datetime | None]:
+    """A filter's time window as a word index narrows to it: (starts before, ends from),
+    a superset of the rows the filter keeps (a row ended before t_q also began before it)."""
+    starts_before, ends_from = flt.before, flt.not_before
+    if flt.overlaps is not None:
+        starts_before = min(filter(None, (starts_before, flt.overlaps[1])))
+        ends_from = max(filter(None, (ends_from, flt.overlaps[0])))
+    return starts_before, ends_from
 
 
 def _lists_rows(flt: RecordFilter) -> bool:
@@ -857,6 +874,10 @@ class SqliteFaissStore:
         return self.query(RecordFilter(ids=tuple(ids))) if ids else []
 
     def query(self, flt: RecordFilter, limit: int | None = None, newest_first: bool = False) -> list[MemoryRecord]:
+        if limit is not None and newest_first and flt.mentions is not None:
+            newest = self._newest_mentioning(flt, limit)
+            if newest is not None:
+                return newest
         where, params = self._sql(flt)
         order = "wall_start DESC, id DESC" if newest_first else "wall_start, id"
         sql = f"SELECT {_COLUMNS} FROM records WHERE {where} ORDER BY {order}"
@@ -1015,9 +1036,14 @@ class SqliteFaissStore:
                 return hits[:k]
             if rounds is not None:
                 rounds -= 1
-                if rounds <= 0:  # the filter keeps few of the nearest: search only what it keeps
-                    return mirror.search(query, self._candidate_ids(flt), k)
-            fetch = min(total, fetch * 4)
+                if rounds <= 0:  # the filter keeps few of the nearest: search only what it keeps, if few
+                    ids = self._candidate_ids(flt, limit=LISTED_AT_MOST + 1)
+                    if len(ids) <= LISTED_AT_MOST:
+                        return mirror.search(query, ids, k) if len(ids) else []
+                    rounds = None
+            if rounds is None and fetch >= FETCH_AT_MOST:  # many rows, few of them near: the nearest it keeps
+                return hits[:k]
+            fetch = min(total, fetch * 4 if rounds is not None else min(fetch * 4, FETCH_AT_MOST))
 
     def _within(self, flt: RecordFilter, found: list[tuple[int, float]]) -> list[tuple[int, float]]:
         """The ranked (id, score) pairs whose rows `flt` keeps, in their order: the filter
@@ -1053,6 +1079,29 @@ class SqliteFaissStore:
             by_id = {r.id: cut_at(r, flt.before) for r in self.get([i for i, _ in found])}
         return [(by_id[i], score) for i, score in found if i in by_id]
 
+    def _newest_mentioning(self, flt: RecordFilter, limit: int) -> list[MemoryRecord] | None:
+        """The newest `limit` records holding `flt`'s words, taken newest first from the
+        namespace's word index and only then read from SQLite: FTS5 hands over every row
+        holding a word, and a word a year of memory holds 300,000 times takes a second to
+        read and sort. None where SQL reads them all instead (see `_search_words`)."""
+        rest = replace(flt, mentions=None)
+        if flt.namespace is None or _lists_rows(rest):
+            return None
+        phrases = tuple(mention_groups(flt.mentions))
+        if not phrases:
+            return []
+        query = WordQuery((), flt.kinds, *_word_window(flt), phrases=phrases)
+        fetch = limit + NEWEST_MARGIN
+        for _ in range(POST_FILTER_ROUNDS + 1):
+            found = self.words(flt.namespace).search(query, fetch, newest=True)
+            if found is None:
+                return None
+            rows = self.query(replace(rest, ids=tuple(i for i, _ in found)), limit, newest_first=True)
+            if len(rows) >= limit or len(found) < fetch:
+                break
+            fetch *= 4  # rows the word index holds that the filter's exact time test drops
+        return rows
+
     def _search_words(self, terms: list[str], flt: RecordFilter, k: int) -> list[tuple[int, float]] | None:
         """Top-k by BM25 from the namespace's word index, with the filter's kinds and time
         window applied inside it and the rest to the best rows, in rounds that fetch more, as
@@ -1067,11 +1116,7 @@ class SqliteFaissStore:
             return None
         # a question without a rare word keeps all of its words: they are all it has
         rare = tuple(t for t in terms if 0 < words.doc_freq(t) <= COMMON_SHARE * documents)
-        starts_before, ends_from = flt.before, flt.not_before
-        if flt.overlaps is not None:
-            starts_before = min(filter(None, (starts_before, flt.overlaps[1])))
-            ends_from = max(filter(None, (ends_from, flt.overlaps[0])))
-        query = WordQuery(rare or tuple(terms), flt.kinds, starts_before, ends_from)
+        query = WordQuery(rare or tuple(terms), flt.kinds, *_word_window(flt))
         fetch = 4 * k
         for _ in range(POST_FILTER_ROUNDS + 1):
             found = words.search(query, fetch)

@@ -55,13 +55,15 @@ class WordRow:
 
 @dataclass(frozen=True)
 class WordQuery:
-    """Rows holding any of `words` (lower case, as the index splits text), of `kinds`, that
-    began before `starts_before` and ended at or after `ends_from` (each when given)."""
+    """Rows holding any of `words` (lower case, as the index splits text), or with `phrases`
+    every word of one of them, of `kinds`, that began before `starts_before` and ended at or
+    after `ends_from` (each when given)."""
 
     words: tuple[str, ...]
     kinds: tuple[str, ...] | None = None
     starts_before: datetime | None = None
     ends_from: datetime | None = None
+    phrases: tuple[frozenset[str], ...] = ()
 
 
 def _torn(error: BaseException) -> bool:
@@ -188,15 +190,19 @@ class MirroredWordIndex:
                 self._rebuild(generation)
 
     # -- reading -----------------------------------------------------------------------
-    def search(self, query: WordQuery, k: int) -> list[tuple[int, float]] | None:
-        """Top-k (row id, BM25) in the index of the caller's commit; None when the index does
-        not hold that commit (the caller ranks with SQLite's FTS5 instead)."""
+    def search(self, query: WordQuery, k: int, newest: bool = False) -> list[tuple[int, float]] | None:
+        """Top-k (row id, BM25) in the index of the caller's commit, or with `newest` the k
+        that began last (newest first, score 0): the matches are ordered on the index's start
+        column, never read from SQLite. None when the index does not hold that commit (the
+        caller ranks with SQLite's FTS5 instead)."""
         with self.lock:  # a searcher stays whole while a commit loads the next: searched unlocked
             if not self._readable(self.db.generation()):
                 return None
             searcher = self._searcher
-        parts = [(tantivy.Occur.Must, tantivy.Query.boolean_query(
-            [(tantivy.Occur.Should, tantivy.Query.term_query(self.schema, "text", w)) for w in query.words]))]
+        term = lambda word: tantivy.Query.term_query(self.schema, "text", word)  # noqa: E731
+        matching = [tantivy.Query.boolean_query([(tantivy.Occur.Must, term(w)) for w in sorted(phrase)])
+                    for phrase in query.phrases] or [term(w) for w in query.words]
+        parts = [(tantivy.Occur.Must, tantivy.Query.boolean_query([(tantivy.Occur.Should, q) for q in matching]))]
         if query.kinds is not None:
             parts.append((tantivy.Occur.Must, tantivy.Query.term_set_query(self.schema, "kind", list(query.kinds))))
         if query.starts_before is not None:
@@ -207,8 +213,11 @@ class MirroredWordIndex:
             parts.append((tantivy.Occur.Must, tantivy.Query.range_query(
                 self.schema, "end", tantivy.FieldType.Integer, micros(query.ends_from), None)))
         try:
-            found = searcher.search(tantivy.Query.boolean_query(parts), limit=k, count=False).hits
+            found = searcher.search(tantivy.Query.boolean_query(parts), limit=k, count=False,
+                                    order_by_field="start" if newest else None).hits
             ids = searcher.fast_field_values("id", [address for _, address in found])
+            if newest:
+                found = [(0.0, address) for _, address in found]
         except BaseException as error:
             if not _torn(error):
                 raise

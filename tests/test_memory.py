@@ -257,6 +257,29 @@ def test_a_refresh_rewrites_only_the_behaviors_that_changed(memory, observation)
     assert len(after) == len({(b.attrs["pattern"], tuple(b.attrs["key"])) for b in after})  # one per regularity
 
 
+def test_a_behavior_is_embedded_by_its_gist_so_new_counts_reach_no_model(memory, observation):
+    """A day that only adds to the counts of regularities already held rewrites their text,
+    not their meaning: their vectors are their gists' (no counts), which the embedder's cache
+    answers, so no behavior text reaches the model."""
+    from memory.behaviors import behavior_gist
+
+    memory.ingest(observation, "me")
+    model = memory.embedder.model()
+    calls = []
+    encode = model.encode
+    model.encode = lambda texts, **kw: calls.append(list(texts)) or encode(texts, **kw)
+    held = {behavior_gist(b) for b in memory.store("behavior").query(RecordFilter(namespace="me"))}
+    memory.ingest(make_observation("vid-other", T0 + timedelta(days=1)), "me")
+    after = memory.store("behavior").query(RecordFilter(namespace="me"))
+    recounted = [b for b in after if behavior_gist(b) in held and b.attrs["count"] > 1]
+    sent = {t for texts in calls for t in texts}
+    assert recounted and not sent & (held | {b.text for b in recounted})
+    rows = memory.db.read(f"SELECT id, vector FROM records WHERE id IN ({','.join('?' * len(after))})", [b.id for b in after])
+    stored = {r["id"]: np.frombuffer(r["vector"], dtype=np.float32) for r in rows}
+    for b in recounted:
+        assert b.text != behavior_gist(b) and np.allclose(stored[b.id], memory.embedder.embed([behavior_gist(b)])[0], atol=1e-5)
+
+
 def test_behaviors_folded_in_by_an_ingest_equal_those_recomputed(memory, observation, monkeypatch):
     """The next video's tallies folded into the behaviors held give what a recomputation
     over every record gives; a video from before the last one is recomputed instead."""

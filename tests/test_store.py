@@ -4,6 +4,7 @@ from __future__ import annotations
 import random
 from datetime import timedelta
 
+import numpy as np
 import pytest
 
 from memory import sqlite_faiss
@@ -304,6 +305,30 @@ def test_dense_search_within_a_filter_is_exact_either_way(db, embedder, monkeypa
             ranked = sorted(((float(v @ q), r.id) for r, v in zip(stored, vectors) if flt.matches(r)), reverse=True)
             found = store.search_dense(query, flt, 5)
             assert [r.id for r, _ in found] == [i for _, i in ranked[:5]]
+
+
+@pytest.mark.parametrize("fetch_at_most", [10_000, 6])
+def test_a_broad_filter_the_nearest_rarely_meet_is_not_listed(db, embedder, monkeypatch, fetch_at_most):
+    """A filter keeping too many rows to list their ids is met from the nearest, fetched up
+    to FETCH_AT_MOST: its hits are the first of the exact answer (all of it when the cap
+    passes the index), never other rows, and never more than the nearest it fetched."""
+    monkeypatch.setattr("memory.sqlite_faiss.LISTED_AT_MOST", 0)
+    monkeypatch.setattr("memory.sqlite_faiss.FETCH_AT_MOST", fetch_at_most)
+    listed = []
+    monkeypatch.setattr(sqlite_faiss.SqliteFaissStore, "_candidate_ids",
+                        lambda self, flt, limit=None: listed.append(limit) or np.array([1], dtype=np.int64))
+    records = [_rec(f"keys on the hook {i}", i % 60) for i in range(300)] + \
+              [_rec(f"a note about the keys, train timetable {i}", i % 60, kind="text") for i in range(100)]
+    store = db.stores["event"]
+    stored = [r.with_id(i) for r, i in zip(records, store.add(records))]
+    q = embedder.embed(["where are my keys"])[0]
+    flt = RecordFilter(namespace="me", kinds=("text",))
+    vectors = embedder.embed([r.text for r in stored])
+    exact = [i for _, i in sorted(((float(v @ q), r.id) for r, v in zip(stored, vectors) if flt.matches(r)), reverse=True)]
+    found = [r.id for r, _ in store.search_dense("where are my keys", flt, 5)]
+    assert listed == [1]  # asked whether the rows are few enough to list, told they are not
+    assert found == exact[:len(found)]
+    assert len(found) == 5 if fetch_at_most > len(stored) else len(found) < 5
 
 
 def test_delete_removes_rows_text_index_and_vectors(db):

@@ -74,6 +74,31 @@ def test_the_word_index_finds_the_rows_fts5_finds_under_each_filter(db, monkeypa
     assert {i for i, _ in _lexical(store, "tom keys", flt, 500)} == expected
 
 
+@pytest.mark.parametrize("flt", [
+    RecordFilter(namespace="me", mentions=(("keys",),)),
+    RecordFilter(namespace="you", kinds=("text",), mentions=(("tom", "bus"), ("milk",))),
+    # a cut inside rows: a text sighting under way is kept, an utterance is not
+    RecordFilter(namespace="me", mentions=(("keys",), ("door",)), before=T0 + timedelta(minutes=60, seconds=15)),
+    RecordFilter(namespace="me", kinds=("utterance",), mentions=(("rain",),), not_before=T0 + timedelta(minutes=30),
+                 before=T0 + timedelta(minutes=90)),
+])
+def test_the_newest_rows_holding_words_come_from_the_word_index_as_sql_finds_them(db, monkeypatch, flt):
+    """A tool's "the latest moments mentioning X" is read newest first from the word index,
+    then exactly filtered in SQL: the same rows as SQL sorting every match."""
+    _fill(db, n=600)
+    store = db.stores["event"]
+    seen, real = [], sqlite_faiss.SqliteFaissStore._newest_mentioning
+    monkeypatch.setattr(sqlite_faiss.SqliteFaissStore, "_newest_mentioning",
+                        lambda self, *a: seen.append(real(self, *a)) or seen[-1])
+    for limit in (1, 7, 40):
+        found = [(r.id, r.wall_end) for r in store.query(flt, limit=limit, newest_first=True)]
+        assert seen[-1] is not None and len(found) == min(limit, len(store.query(flt)))
+        monkeypatch.setattr(sqlite_faiss.SqliteFaissStore, "_newest_mentioning", lambda self, *a: None)
+        assert found == [(r.id, r.wall_end) for r in store.query(flt, limit=limit, newest_first=True)]
+        monkeypatch.setattr(sqlite_faiss.SqliteFaissStore, "_newest_mentioning",
+                            lambda self, *a: seen.append(real(self, *a)) or seen[-1])
+
+
 def test_a_row_holding_more_of_the_rarer_words_ranks_first(db, monkeypatch):
     store = db.stores["event"]
     store.add([_rec(f"the lamp by the door {i}", i) for i in range(40)]

@@ -24,6 +24,9 @@ from retrieval.operators import MemoryOperators, order_by_time
 from retrieval.search import HybridRetriever, SearchQuery
 
 FINE_KINDS = (UTTERANCE, TEXT_SIGHTING, ENTITY_SIGHTING, PLACE_VISIT)
+# The most records one read of a tool takes, newest first: "when did I last see my glasses"
+# over a year of memory is answered from the latest thousands of moments, not every one.
+RECALL = 2000
 
 
 @dataclass
@@ -51,6 +54,7 @@ class ToolContext:
     people_in: Callable[[str], list[str]] = lambda text: []  # person names a text mentions (NER)
     # dates a remembered sentence names, resolved against when it was said
     dates_in: Callable[[str, datetime], list[tuple[str, datetime]]] = lambda text, said_at: []
+    recall: int = RECALL
     _recording_visits: dict[str | None, list[MemoryRecord]] = field(default_factory=dict, init=False, repr=False)
     _days_in_hours: dict[tuple[float, float], date | None] = field(default_factory=dict, init=False, repr=False)
 
@@ -88,15 +92,27 @@ class ToolContext:
     def _latest_day_in_hours(self, hours: tuple[float, float]) -> date | None:
         """The last day before t_q with a stay begun in these hours (read once per context)."""
         if hours not in self._days_in_hours:
-            stays = self.operators.memory.store("event").query(self.filter((PLACE_VISIT,), hours=hours))
-            self._days_in_hours[hours] = max(v.wall_start for v in stays).date() if stays else None
+            last = self.operators.memory.store("event").query(self.filter((PLACE_VISIT,), hours=hours), limit=1,
+                                                              newest_first=True)
+            self._days_in_hours[hours] = last[0].wall_start.date() if last else None
         return self._days_in_hours[hours]
 
     def records(self, kinds: tuple[str, ...], store: str = "event", after: datetime | None = None,
-                before: datetime | None = None, mentions: Sequence[str] | None = None) -> list[MemoryRecord]:
-        """This namespace's records of these kinds in the window; with `mentions`, only those
-        whose text has all the words of one of the phrases (found through the text index)."""
-        return order_by_time(self.operators.memory.store(store).query(self.filter(kinds, after, before, mentions)))
+                before: datetime | None = None, mentions: Sequence[str] | None = None,
+                hours: tuple[float, float] | None = None, places: Sequence[str] = ()) -> list[MemoryRecord]:
+        """This namespace's records of these kinds in the window (begun in `hours`, at one of
+        `places`, when given), the newest `recall` of them in time order; with `mentions`,
+        only those whose text has all the words of one of the phrases (found through the
+        text index)."""
+        flt = self.filter(kinds, after, before, mentions, hours)
+        if places:
+            flt = replace(flt, attrs_in=(("place", tuple(places)),))
+        return self.newest(self.operators.memory.store(store), flt)
+
+    def newest(self, store, flt: RecordFilter) -> list[MemoryRecord]:
+        """The newest `recall` records `flt` keeps, in time order: a tool's read costs the
+        same after a day of memory and after a year."""
+        return order_by_time(store.query(flt, limit=self.recall, newest_first=True))
 
     def filter(self, kinds: tuple[str, ...], after: datetime | None = None, before: datetime | None = None,
                mentions: Sequence[str] | None = None, hours: tuple[float, float] | None = None) -> RecordFilter:
@@ -108,8 +124,9 @@ class ToolContext:
 
     def visits(self, after: datetime | None = None, before: datetime | None = None,
                place: str | None = None) -> list[MemoryRecord]:
-        """Stays in the window, at `place` when given (filtered in the store, not here)."""
-        return order_by_time(self.operators.memory.store("event").query(self._stays_filter(after, before, place)))
+        """Stays in the window (the newest `recall`), at `place` when given (filtered in the
+        store, not here)."""
+        return self.newest(self.operators.memory.store("event"), self._stays_filter(after, before, place))
 
     def latest_visit(self, before: datetime | None, place: str | None = None) -> MemoryRecord | None:
         """The last stay (at `place` when given) over by `before`, read without the others."""

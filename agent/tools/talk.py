@@ -14,7 +14,6 @@ from agent.tools.base import ToolContext, ToolResult, in_hours, moment_phrase
 from memory.conversation import CORRECTION_CUE
 from memory.records import ENTITY_SIGHTING, TEXT_SIGHTING, UTTERANCE, MemoryRecord
 from memory.scene import normalise
-from retrieval.operators import order_by_time
 
 READ_COSINE = 0.3  # a text block this close in meaning to the question is about it
 
@@ -164,10 +163,10 @@ def speech_acts(ctx: ToolContext, act: str, speaker: str | None = None, topic: S
     acts = ("commitment", "intention") if act == "commitment" else (act,)
     after, before = ctx.window()
     events, spoken = ctx.operators.memory.store("event"), ctx.filter((UTTERANCE,), after, before)
-    turns = order_by_time(events.query(replace(spoken, attrs_in=(("acts", acts),))))
+    turns = ctx.newest(events, replace(spoken, attrs_in=(("acts", acts),)))
     if listener and listener != WEARER:
         names = tuple(n for (n,) in events.distinct(("speaker_name",), spoken) if n.lower() == listener.lower())
-        heard = {r.video_id for r in events.query(replace(spoken, attrs_in=(("speaker_name", names),)))} if names else set()
+        heard = {r.video_id for r in ctx.newest(events, replace(spoken, attrs_in=(("speaker_name", names),)))} if names else set()
         turns = [r for r in turns if r.video_id in heard] or turns
     named = speaker and speaker != WEARER
     by_speaker = [r for r in turns if spoken_by(r, speaker)] if named else turns

@@ -42,8 +42,9 @@ def moments(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = ()) 
     if not wanted:
         return []
     found = []
-    for r in (ctx.records(FINE_KINDS[:2], "event", after, before, mentions=wanted)
-              + ctx.records((ENTITY_SIGHTING,), "entity", after, before, mentions=wanted)):
+    hours = ctx.time.hours
+    for r in (ctx.records(FINE_KINDS[:2], "event", after, before, wanted, hours, places)
+              + ctx.records((ENTITY_SIGHTING,), "entity", after, before, wanted, hours, places)):
         words = set(normalise(r.text).split()) | set(normalise(r.attrs.get("entity", "")).split())
         if not any(w in words or all(x in words for x in w.split()) for w in wanted):
             continue
@@ -78,7 +79,7 @@ def when(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = (), ans
             latest = max(stated, key=lambda r: r.support[-1].record.wall_start)
             return ToolResult("when", latest.answer, latest.support, True, latest.value, f"time stated ({latest.tool})")
     if not terms and places:  # "what time did I get to the gym": an arrival
-        stays = [v for v in _stays(ctx) if v.attrs.get("place") in places]
+        stays = order_by_time([v for place in places for v in _stays(ctx, place)])
         if stays:
             arrival = stays[0] if ctx.time.day_offset is not None else stays[-1]
             day = arrival.wall_start.date()
@@ -158,19 +159,19 @@ def order(ctx: ToolContext, steps: Sequence[str]) -> ToolResult:
                       f"located {len(found)}/{len(located)} steps")
 
 
-def _stays(ctx: ToolContext) -> list[MemoryRecord]:
-    """The stays the plan's time slot selects: those in its window and hours, or, for "after
-    lunch" / "before dinner", those after the stay in that meal's hours somewhere else, or
-    before it, on the latest such day in the window."""
-    visits = ctx.visits(*ctx.window())
+def _stays(ctx: ToolContext, place: str | None = None) -> list[MemoryRecord]:
+    """The stays (at `place` when given) the plan's time slot selects: those in its window
+    and hours, or, for "after lunch" / "before dinner", those after the stay in that meal's
+    hours somewhere else, or before it, on the latest such day in the window."""
     if not (ctx.time.hours and ctx.time.relation in ("after", "before")):
-        return [v for v in visits if in_hours(v.wall_start, ctx.time.hours)]
+        return [v for v in ctx.visits(*ctx.window(), place=place) if in_hours(v.wall_start, ctx.time.hours)]
+    visits = ctx.visits(*ctx.window())
     in_part = [v for v in visits if in_hours(v.wall_start, ctx.time.hours)]
     if not in_part:
         return []
     day = in_part[-1].wall_start.date()
     anchor = next(v for v in in_part if v.wall_start.date() == day)
-    same_day = [v for v in visits if v.wall_start.date() == day]
+    same_day = [v for v in visits if v.wall_start.date() == day and place in (None, v.attrs.get("place"))]
     if ctx.time.relation == "after":
         return [v for v in same_day if v.wall_start > anchor.wall_start and v.attrs.get("place") != anchor.attrs.get("place")]
     return [v for v in same_day if v.wall_end <= anchor.wall_start]
