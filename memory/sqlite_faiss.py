@@ -113,10 +113,10 @@ POST_FILTER_SHARE = 0.25
 # nearest are fetched up to FETCH_AT_MOST and what the filter keeps of them is the answer.
 POST_FILTER_ROUNDS = 2
 LISTED_AT_MOST = 20_000
+FETCH_AT_MOST = 1_024
 # Rows beyond the asked number taken from a word index for the newest matches: a few that
 # overlap t_q pass its time test there but not SQL's.
 NEWEST_MARGIN = 32
-FETCH_AT_MOST = 1_024
 
 
 def _ts(value: datetime) -> str:
