@@ -12,6 +12,7 @@ store and namespace) and the keyframe store (one per CLIP model) share this life
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import sqlite3
 import threading
@@ -65,7 +66,6 @@ class MirroredIndex:
     kept in the folder `path`."""
 
     CATCH_UP_CHUNK = 50_000  # rows read from SQLite at a time when catching up
-    IDS_PER_READ = 10_000  # ids one query asks for (SQLite allows 32,766 parameters)
 
     def __init__(self, db: MemoryDatabase, path: Path, source: str, params: Sequence = (),
                  dim: Callable[[], int] | None = None):
@@ -172,14 +172,13 @@ class MirroredIndex:
         return SegmentedIndex(dim, exact=self._exact)
 
     def _exact(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The vectors SQLite keeps for these ids (those it still has), read as of the
-        caller's commit: what a coded segment's candidates are scored with."""
-        wanted = [int(i) for i in ids]
-        rows = []
-        for at in range(0, len(wanted), self.IDS_PER_READ):
-            part = wanted[at:at + self.IDS_PER_READ]
-            rows += self.db.read(f"SELECT id, vector FROM ({self.source}) WHERE id IN ({','.join('?' * len(part))})",
-                                 (*self.params, *part))
+        """The vectors SQLite keeps for these ids (those of them `source` still selects),
+        read as of the caller's commit, in their order: what a coded segment's candidates are
+        scored with. The ids drive the join (CROSS JOIN keeps that order), so each is one key
+        lookup; `WHERE id IN` on `source` may be planned as a walk of its whole filter's index."""
+        rows = self.db.read(f"SELECT s.id AS id, s.vector AS vector FROM json_each(?) j "
+                            f"CROSS JOIN ({self.source}) s ON s.id = j.value",
+                            (json.dumps([int(i) for i in ids]), *self.params))
         return ids_and_vectors(rows)
 
     def _load_or_catch_up(self) -> SegmentedIndex:
@@ -206,17 +205,12 @@ class MirroredIndex:
         index.remove(np.setdiff1d(have, rows, assume_unique=True))
         missing = np.setdiff1d(rows, have, assume_unique=True)
         ids, vectors = [], []
-        after = int(missing.min()) - 1 if missing.size else None
-        while after is not None:
-            chunk = self.db.read(f"SELECT id, vector FROM ({self.source}) WHERE id > ? ORDER BY id LIMIT ?",
-                                 (*self.params, after, self.CATCH_UP_CHUNK))
-            if not chunk:
-                break
-            chunk_ids, chunk_vectors = ids_and_vectors(chunk)
-            keep = np.isin(chunk_ids, missing, assume_unique=True)
-            ids.append(chunk_ids[keep])
-            vectors.append(chunk_vectors[keep])
-            after = int(chunk_ids[-1]) if len(chunk) == self.CATCH_UP_CHUNK else None
+        for at in range(0, len(missing), self.CATCH_UP_CHUNK):
+            chunk_ids, chunk_vectors = self._exact(missing[at:at + self.CATCH_UP_CHUNK])
+            if not len(chunk_ids):
+                continue
+            ids.append(chunk_ids)
+            vectors.append(chunk_vectors)
             if sum(map(len, ids)) >= segments.LARGEST_MERGE:
                 index.add(np.concatenate(ids), np.concatenate(vectors))
                 ids, vectors = [], []

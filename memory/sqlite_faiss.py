@@ -1,7 +1,8 @@
 """SQLite (metadata, text, BM25 via FTS5) + FAISS (vectors) implementation of RecordStore.
 
-SQLite is the source of truth: it also keeps every vector, so a FAISS index file that is
-missing, stale or written by another embedder is rebuilt on open instead of trusted.
+SQLite is the source of truth: it also keeps every vector (in a table of its own), so a FAISS
+index file that is missing, stale or written by another embedder is rebuilt on open instead of
+trusted.
 All three stores share one database file; each keeps a FAISS index file per namespace, kept
 in step with the commits by memory.mirrored_index.
 """
@@ -22,6 +23,7 @@ from pathlib import Path
 
 import numpy as np
 
+from memory import migrations
 from memory.embedding import TextEmbedder
 from memory.language import STOP
 from memory.mirrored_index import Mirror, MirroredIndex, exact_top
@@ -50,14 +52,27 @@ def _tag_rows(row: str, table: str = "") -> str:
             f"WHERE e.key IN ({keys}) AND e.type = 'array' AND i.type NOT IN ('array', 'object', 'null')")
 
 
-_SCHEMA = f"""
-CREATE TABLE IF NOT EXISTS records (
+_RECORDS = """CREATE TABLE IF NOT EXISTS records (
     id INTEGER PRIMARY KEY AUTOINCREMENT,
     store TEXT NOT NULL, kind TEXT NOT NULL, namespace TEXT NOT NULL, text TEXT NOT NULL,
     video_id TEXT, start REAL NOT NULL, end REAL NOT NULL,
     wall_start TEXT NOT NULL, wall_end TEXT NOT NULL,
-    keyframes TEXT NOT NULL, attrs TEXT NOT NULL, vector BLOB NOT NULL
-);
+    keyframes TEXT NOT NULL, attrs TEXT NOT NULL
+)"""
+# A record's vector, apart from its row: read only to build an index or re-score candidates,
+# so the rows questions read stay a quarter of the pages (and a year's fit in memory).
+_VECTORS = "CREATE TABLE IF NOT EXISTS record_vectors (id INTEGER PRIMARY KEY, vector BLOB NOT NULL)"
+# (id, vector) of the records a WHERE clause on `records` keeps. The vector is a subquery on its
+# key, so a query that reads no vector (a count, the ids) never touches record_vectors, and one
+# that asks for ids is planned on records alone (a join would be planned on the namespace index).
+_WITH_VECTORS = "SELECT id, (SELECT vector FROM record_vectors v WHERE v.id = records.id) AS vector FROM records"
+
+_SCHEMA = f"""
+{_RECORDS};
+{_VECTORS};
+CREATE TRIGGER IF NOT EXISTS records_vectors_ad AFTER DELETE ON records BEGIN
+    DELETE FROM record_vectors WHERE id = old.id;
+END;
 CREATE INDEX IF NOT EXISTS records_scope ON records(store, namespace, wall_end);
 CREATE INDEX IF NOT EXISTS records_kind ON records(store, namespace, kind, wall_end);
 DROP INDEX IF EXISTS records_entity;
@@ -349,6 +364,7 @@ class MemoryDatabase:
         self.conn.execute("PRAGMA journal_mode=WAL")
         self.conn.execute("PRAGMA secure_delete=ON")  # deleted rows are overwritten, not left in free pages
         self.conn.execute("PRAGMA foreign_keys=ON")
+        migrations.move_vectors_out(self.conn, _RECORDS, _VECTORS, _COLUMNS)
         self.conn.executescript(_SCHEMA)
         self._mirrors: list[Mirror] = []  # every FAISS and word index kept in step with the commits
         self._mirrors_lock = threading.Lock()  # not the writer's: a reader may add an index during a batch
@@ -368,7 +384,7 @@ class MemoryDatabase:
         rows = self.conn.execute("SELECT id, text FROM records").fetchall()
         vectors = self.embedder.embed([r["text"] for r in rows]) if rows else []
         with self.batch():
-            self.conn.executemany("UPDATE records SET vector=? WHERE id=?",
+            self.conn.executemany("UPDATE record_vectors SET vector=? WHERE id=?",
                                   [(v.tobytes(), r["id"]) for v, r in zip(vectors, rows)])
             for store in self.stores.values():
                 store.rebuild_index()
@@ -792,7 +808,7 @@ class SqliteFaissStore:
         """The vector index of one namespace's records, current as of the caller's commit.
         Created before a batch writes that namespace's first rows, so it takes them."""
         return self._mirror_of(self._partitions, namespace, lambda path: self.db.mirror(
-            Path(f"{path}.faiss"), "SELECT id, vector FROM records WHERE store=? AND namespace=?",
+            Path(f"{path}.faiss"), f"{_WITH_VECTORS} WHERE store=? AND namespace=?",
             (self.name, namespace), dim=self._dim), load=True)
 
     def words(self, namespace: str) -> MirroredWordIndex:
@@ -823,7 +839,7 @@ class SqliteFaissStore:
 
     def _dim(self) -> int:
         """Of an empty store: the other stores' vectors', else the embedder's."""
-        rows = self.db.read("SELECT vector FROM records LIMIT 1")
+        rows = self.db.read("SELECT vector FROM record_vectors LIMIT 1")
         return len(rows[0]["vector"]) // 4 if rows else (self.db.embedder.dim or 384)
 
     def may_hold(self, kinds: Sequence[str]) -> bool:
@@ -855,13 +871,14 @@ class SqliteFaissStore:
             with self.db.writing():
                 for record, vector in zip(records, vectors):
                     cursor = self.db.conn.execute(
-                        f"INSERT INTO records({_COLUMNS[4:]}, vector) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                        f"INSERT INTO records({_COLUMNS[4:]}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                         (record.store, record.kind, record.namespace, record.text, record.video_id,
                          record.start, record.end, _ts(record.wall_start), _ts(record.wall_end),
-                         json.dumps(record.keyframes), json.dumps(record.attrs, default=str),
-                         vector.tobytes()),
+                         json.dumps(record.keyframes), json.dumps(record.attrs, default=str)),
                     )
                     ids.append(int(cursor.lastrowid))
+                self.db.conn.executemany("INSERT INTO record_vectors(id, vector) VALUES (?, ?)",
+                                         [(i, np.asarray(v, np.float32).tobytes()) for i, v in zip(ids, vectors)])
                 self.db.note_durations(self.name, records)
                 for namespace, mirror in mirrors.items():
                     rows = [j for j, owner in enumerate(namespaces) if owner == namespace]
@@ -1054,7 +1071,7 @@ class SqliteFaissStore:
 
     def _search_rows(self, query: np.ndarray, flt: RecordFilter, k: int) -> list[tuple[int, float]]:
         where, params = self._sql(flt)
-        return exact_top(self.db.read(f"SELECT id, vector FROM records WHERE {where}", params), query, k)
+        return exact_top(self.db.read(f"{_WITH_VECTORS} WHERE {where}", params), query, k)
 
     def search_lexical(self, text: str, flt: RecordFilter, k: int) -> list[tuple[MemoryRecord, float]]:
         terms = list(dict.fromkeys(w.lower() for w in _WORD.findall(text)))

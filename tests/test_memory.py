@@ -274,7 +274,7 @@ def test_a_behavior_is_embedded_by_its_gist_so_new_counts_reach_no_model(memory,
     recounted = [b for b in after if behavior_gist(b) in held and b.attrs["count"] > 1]
     sent = {t for texts in calls for t in texts}
     assert recounted and not sent & (held | {b.text for b in recounted})
-    rows = memory.db.read(f"SELECT id, vector FROM records WHERE id IN ({','.join('?' * len(after))})", [b.id for b in after])
+    rows = memory.db.read(f"SELECT id, vector FROM record_vectors WHERE id IN ({','.join('?' * len(after))})", [b.id for b in after])
     stored = {r["id"]: np.frombuffer(r["vector"], dtype=np.float32) for r in rows}
     for b in recounted:
         assert b.text != behavior_gist(b) and np.allclose(stored[b.id], memory.embedder.embed([behavior_gist(b)])[0], atol=1e-5)

@@ -2,12 +2,13 @@
 from __future__ import annotations
 
 import random
+import sqlite3
 from datetime import timedelta
 
 import numpy as np
 import pytest
 
-from memory import sqlite_faiss
+from memory import migrations, sqlite_faiss
 from memory.records import MemoryRecord, RecordFilter
 from memory.sqlite_faiss import MemoryDatabase
 from tests.conftest import T0
@@ -204,6 +205,86 @@ def test_tags_are_kept_for_a_database_from_before_them(tmp_path, embedder):
     try:
         found = reopened.stores["event"].query(RecordFilter(attrs_in=(("acts", ("commitment",)),)))
         assert [r.text for r in found] == ["I will send it"]
+    finally:
+        reopened.close()
+
+
+# The records table as memlens wrote it before vectors had a table of their own.
+_RECORDS_WITH_VECTORS_INLINE = """CREATE TABLE records (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    store TEXT NOT NULL, kind TEXT NOT NULL, namespace TEXT NOT NULL, text TEXT NOT NULL,
+    video_id TEXT, start REAL NOT NULL, end REAL NOT NULL,
+    wall_start TEXT NOT NULL, wall_end TEXT NOT NULL,
+    keyframes TEXT NOT NULL, attrs TEXT NOT NULL, vector BLOB NOT NULL)"""
+
+
+def _with_vectors_inline(conn: sqlite3.Connection) -> None:
+    """A memory put back in the layout before record_vectors: each vector in its record's
+    row, with that table's indexes and triggers; the full-text index and tags as they were."""
+    schema = [r[0] for r in conn.execute("SELECT sql FROM sqlite_schema WHERE tbl_name='records' AND sql IS NOT NULL "
+                                         "AND type IN ('index', 'trigger') AND name != 'records_vectors_ad'")]
+    high = conn.execute("SELECT seq FROM sqlite_sequence WHERE name='records'").fetchone()[0]
+    rows = conn.execute(f"SELECT {sqlite_faiss._COLUMNS}, v.vector FROM records JOIN record_vectors v USING (id)").fetchall()
+    conn.execute("DROP TABLE records")
+    conn.execute("DROP TABLE record_vectors")
+    conn.execute(_RECORDS_WITH_VECTORS_INLINE)
+    conn.executemany(f"INSERT INTO records VALUES ({','.join('?' * 13)})", rows)
+    conn.execute("UPDATE sqlite_sequence SET seq=? WHERE name='records'", (high,))
+    for sql in schema:
+        conn.execute(sql)
+    conn.commit()
+
+
+class _KilledOnSecondMove(sqlite3.Connection):
+    """A connection whose process is killed as the migration moves its second chunk."""
+
+    moves = 0
+
+    def execute(self, sql, *args):
+        if sql.startswith(f"DELETE FROM {migrations.RECORDS_WITH_VECTORS}"):
+            type(self).moves += 1
+            if self.moves == 2:
+                raise KeyboardInterrupt
+        return super().execute(sql, *args)
+
+
+def test_a_memory_with_vectors_in_its_rows_is_moved_on_open_resumes_after_a_kill_and_loses_nothing(
+        tmp_path, embedder):
+    database = MemoryDatabase(tmp_path, embedder)
+    store = database.stores["event"]
+    topics = ["oat milk", "dentist", "car keys", "passport", "birthday cake", "train ticket", "umbrella",
+              "library book", "gym bag", "plant watering", "rent payment"]
+    ids = store.add([_rec(f"remember the {topic}", i, acts=["commitment"] if i % 3 == 0 else [])
+                     for i, topic in enumerate(topics)])
+    store.delete(RecordFilter(ids=(ids[-1],)))  # the ids handed out run past every row left
+    kept = {r.id: r for r in store.query(RecordFilter())}
+    vectors = dict(database.conn.execute("SELECT id, vector FROM record_vectors").fetchall())
+    promised = [r.id for r in store.query(RecordFilter(attrs_in=(("acts", ("commitment",)),)))]
+    _with_vectors_inline(database.conn)
+    database.close()
+
+    killed = sqlite3.connect(tmp_path / "memory.sqlite", factory=_KilledOnSecondMove)
+    with pytest.raises(KeyboardInterrupt):
+        migrations.move_vectors_out(killed, sqlite_faiss._RECORDS, sqlite_faiss._VECTORS, sqlite_faiss._COLUMNS, chunk=4)
+    moved = killed.execute("SELECT COUNT(*) FROM records").fetchone()[0]
+    waiting = killed.execute(f"SELECT COUNT(*) FROM {migrations.RECORDS_WITH_VECTORS}").fetchone()[0]
+    killed.close()
+    assert moved and waiting and moved + waiting == len(kept)  # one chunk landed whole, the next not at all
+
+    reopened = MemoryDatabase(tmp_path, embedder)
+    try:
+        store = reopened.stores["event"]
+        assert "vector" not in migrations.columns(reopened.conn, "records")
+        assert {r.id: r for r in store.query(RecordFilter())} == kept
+        assert dict(reopened.conn.execute("SELECT id, vector FROM record_vectors").fetchall()) == vectors
+        assert [r.id for r in store.query(RecordFilter(attrs_in=(("acts", ("commitment",)),)))] == promised
+        assert [r.text for r, _ in store.search_lexical("passport", RecordFilter(), 3)] == ["remember the passport"]
+        assert store.search_dense("where are my car keys", RecordFilter(), 1)[0][0].text == "remember the car keys"
+        [added] = store.add([_rec("remember the milk", 20)])
+        assert added > ids[-1]
+        store.delete(RecordFilter(ids=(added, ids[0])))
+        assert reopened.conn.execute("SELECT COUNT(*) FROM record_vectors WHERE id IN (?, ?)",
+                                     (added, ids[0])).fetchone()[0] == 0
     finally:
         reopened.close()
 
