@@ -149,6 +149,16 @@ def _row_to_record(row: sqlite3.Row) -> MemoryRecord:
     )
 
 
+def _read_by_ids(flt: RecordFilter) -> bool:
+    """Whether a filter's rows are found from ids (listed, past an id, holding words, tagged)."""
+    return flt.ids is not None or flt.after_id is not None or flt.mentions is not None or any(
+        key in TAGGED_ATTRS for key, _ in flt.attrs_in)
+
+
+def _by_indexed_attr(flt: RecordFilter) -> bool:
+    return any(key in INDEXED_ATTRS for key, _ in flt.attrs)
+
+
 def _where(store: str, flt: RecordFilter, alias: str = "records", longest: float | None = None
            ) -> tuple[str, list]:
     """Translate a RecordFilter to SQL; must agree with RecordFilter.matches. With ids, words or
@@ -158,10 +168,9 @@ def _where(store: str, flt: RecordFilter, alias: str = "records", longest: float
     no matching record outlasts) bounds the end of a record the question time cuts, so the
     time index is read over the window only.
     """
-    by_id = flt.ids is not None or flt.after_id is not None or flt.mentions is not None or any(
-        key in TAGGED_ATTRS for key, _ in flt.attrs_in)
+    by_id = _read_by_ids(flt)
     scope = f"+{alias}" if by_id else alias
-    col = f"+{alias}" if by_id or any(key in INDEXED_ATTRS for key, _ in flt.attrs) else alias
+    col = f"+{alias}" if by_id or _by_indexed_attr(flt) else alias
     clauses, params = [f"{scope}.store = ?"], [store]
     if flt.namespace is not None:
         clauses.append(f"{scope}.namespace = ?"), params.append(flt.namespace)
@@ -897,10 +906,33 @@ class SqliteFaissStore:
                 return newest
         where, params = self._sql(flt)
         order = "wall_start DESC, id DESC" if newest_first else "wall_start, id"
+        if limit is not None and newest_first and limit > 0:
+            floor = self._newest_start_floor(flt, where, params, int(limit))
+            if floor is not None:
+                where, params = f"{where} AND records.wall_end >= ?", [*params, floor]
         sql = f"SELECT {_COLUMNS} FROM records WHERE {where} ORDER BY {order}"
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
         return [cut_at(_row_to_record(r), flt.before) for r in self.db.read(sql, params)]
+
+    def _newest_start_floor(self, flt: RecordFilter, where: str, params: list, n: int) -> str | None:
+        """A time every one of the `n` rows that start last ends at or after, read from the
+        time indexes (store, namespace[, kind], wall_end), which order rows by end, not start:
+        the n-th latest start among the n rows of each kind that end last. Those rows start
+        no later than the n that start last, so these end no earlier than it. The newest n
+        are then sorted out of the rows ending since, not out of a year's. None when no such
+        index serves the filter, or when fewer than n rows match (all are read anyway)."""
+        if flt.namespace is None or _read_by_ids(flt) or _by_indexed_attr(flt):
+            return None
+        parts, args = [], []
+        for kind in flt.kinds or (None,):
+            one = "" if kind is None else " AND records.kind = ?"
+            parts.append(f"SELECT * FROM (SELECT wall_start FROM records WHERE {where}{one} "
+                         f"ORDER BY wall_end DESC LIMIT {n})")
+            args += [*params, *(() if kind is None else (kind,))]
+        rows = self.db.read(f"SELECT wall_start FROM ({' UNION ALL '.join(parts)}) "
+                            f"ORDER BY wall_start DESC LIMIT 1 OFFSET {n - 1}", args)
+        return rows[0][0] if rows else None
 
     def count(self, flt: RecordFilter) -> int:
         where, params = self._sql(flt)

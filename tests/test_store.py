@@ -626,6 +626,32 @@ def test_newest_first_keeps_the_latest_and_a_store_knows_the_kinds_it_was_given(
     assert not db.stores["entity"].may_hold(("utterance",))  # a search for turns can skip it
 
 
+def test_the_newest_rows_read_from_the_time_indexes_are_the_newest_of_all(db, monkeypatch):
+    """Newest first by start, from indexes ordered by end: long records that started early
+    and end late must neither crowd out nor be missed among the latest starts."""
+    rng = random.Random(11)
+    records = []
+    for i in range(300):
+        start = T0 + timedelta(minutes=rng.randint(0, 600))
+        long = rng.random() < 0.1  # a stay of hours among minute-long turns
+        end = start + timedelta(minutes=rng.randint(60, 500) if long else rng.randint(0, 3))
+        records.append(MemoryRecord("event", rng.choice(["utterance", "text", "visit"]), rng.choice(["a", "b"]),
+                                    f"record {i}", start, end, video_id="v1"))
+    store = db.stores["event"]
+    stored = [r.with_id(i) for r, i in zip(records, store.add(records))]
+    floors = []
+    floor_of = store._newest_start_floor
+    monkeypatch.setattr(store, "_newest_start_floor", lambda *a: floors.append(floor_of(*a)) or floors[-1])
+    for trial in range(60):
+        flt = RecordFilter(namespace=rng.choice([None, "a", "b"]), kinds=rng.choice([None, ("text",), ("utterance", "visit")]),
+                           before=rng.choice([None, T0 + timedelta(minutes=rng.randint(100, 700))]),
+                           hours=rng.choice([None, None, (8.5, 12.0)]))
+        n = rng.choice([1, 5, 40, 400])
+        expected = sorted((r for r in stored if flt.matches(r)), key=lambda r: (r.wall_start, r.id), reverse=True)[:n]
+        assert [r.id for r in store.query(flt, limit=n, newest_first=True)] == [r.id for r in expected]
+    assert sum(f is not None for f in floors) > 20  # most were read from a floor, not by sorting every row
+
+
 def test_tally_groups_where_the_records_are_and_timeline_reads_one_attr_in_order(db):
     """Groups by attrs (and hour of day), leaving out records without the key; days, first
     start and last end, the earliest record's other attrs, the newest ids (capped); a
