@@ -74,3 +74,23 @@ def move_vectors_out(conn: sqlite3.Connection, create_records: str, create_vecto
             raise
         log.info("memory.sqlite: %s records moved, up to id %s of %s", moved, end - 1, high)
     return moved
+
+
+def put_ends_in_tags(conn: sqlite3.Connection) -> bool:
+    """Drop a tag table without the records' ends (key, value, record_id), and its trigger, so
+    the schema makes them anew and the store fills it again from the records ("tags_kept").
+    Why: with the end beside each tag, the newest rows of a tag are read in its order, not
+    sorted out of every row that ever had it (a year of one speaker's turns)."""
+    if not _exists(conn, "record_tags") or "wall_end" in columns(conn, "record_tags"):
+        return False
+    log.warning("memory.sqlite: the tags are kept again, with each record's end (once)")
+    conn.execute("BEGIN IMMEDIATE")  # all or nothing: a dropped table with tags_kept left would never refill
+    try:
+        conn.execute("DROP TRIGGER IF EXISTS records_tags_ai")
+        conn.execute("DROP TABLE record_tags")
+        conn.execute("DELETE FROM meta WHERE key = 'tags_kept'")
+        conn.commit()
+    except BaseException:
+        conn.rollback()
+        raise
+    return True

@@ -44,11 +44,11 @@ TAGGED_ATTRS = ("acts", "speaker_name")
 
 
 def _tag_rows(row: str, table: str = "") -> str:
-    """SQL for the (key, value, id) tags of `row` (a trigger's new / old, or a table's rows)."""
+    """SQL for the (key, value, wall_end, id) tags of `row` (a trigger's new / old, or a table's rows)."""
     keys, source = ",".join(f"'{key}'" for key in TAGGED_ATTRS), f"{table}, " if table else ""
-    return (f"SELECT e.key, e.value, {row}.id FROM {source}json_each({row}.attrs) e WHERE e.key IN ({keys}) "
-            f"AND e.type NOT IN ('array', 'object', 'null') UNION ALL "
-            f"SELECT e.key, i.value, {row}.id FROM {source}json_each({row}.attrs) e, json_each(e.value) i "
+    return (f"SELECT e.key, e.value, {row}.wall_end, {row}.id FROM {source}json_each({row}.attrs) e "
+            f"WHERE e.key IN ({keys}) AND e.type NOT IN ('array', 'object', 'null') UNION ALL "
+            f"SELECT e.key, i.value, {row}.wall_end, {row}.id FROM {source}json_each({row}.attrs) e, json_each(e.value) i "
             f"WHERE e.key IN ({keys}) AND e.type = 'array' AND i.type NOT IN ('array', 'object', 'null')")
 
 
@@ -78,10 +78,11 @@ CREATE INDEX IF NOT EXISTS records_kind ON records(store, namespace, kind, wall_
 DROP INDEX IF EXISTS records_entity;
 CREATE INDEX IF NOT EXISTS records_entity_time ON records(store, namespace, json_extract(attrs, '$.entity'), wall_start);
 CREATE TABLE IF NOT EXISTS record_tags (
-    key TEXT NOT NULL, value, record_id INTEGER NOT NULL, PRIMARY KEY (key, value, record_id)
+    key TEXT NOT NULL, value, wall_end TEXT NOT NULL, record_id INTEGER NOT NULL,
+    PRIMARY KEY (key, value, wall_end, record_id)
 ) WITHOUT ROWID;
 CREATE TRIGGER IF NOT EXISTS records_tags_ai AFTER INSERT ON records BEGIN
-    INSERT OR IGNORE INTO record_tags(key, value, record_id) {_tag_rows("new")};
+    INSERT OR IGNORE INTO record_tags(key, value, wall_end, record_id) {_tag_rows("new")};
 END;
 CREATE INDEX IF NOT EXISTS record_tags_record ON record_tags(record_id);
 DROP TRIGGER IF EXISTS records_tags_ad;
@@ -208,9 +209,10 @@ def _where(store: str, flt: RecordFilter, alias: str = "records", longest: float
         params.extend([float(flt.hours[0]), float(flt.hours[1])])
     for key, values in flt.attrs_in:
         if key in TAGGED_ATTRS:
+            since = "" if flt.not_before is None else " AND wall_end >= ?"  # the tags' own time index
             clauses.append(f"{alias}.id IN (SELECT record_id FROM record_tags WHERE key = ? AND value IN "
-                           f"({','.join('?' * len(values))}))")
-            params.extend([key, *values])
+                           f"({','.join('?' * len(values))}){since})")
+            params.extend([key, *values, *(() if flt.not_before is None else (_ts(flt.not_before),))])
         else:
             clauses.append(f"EXISTS (SELECT 1 FROM json_each({alias}.attrs, ?) WHERE value IN "
                            f"({','.join('?' * len(values))}))")
@@ -374,6 +376,7 @@ class MemoryDatabase:
         self.conn.execute("PRAGMA secure_delete=ON")  # deleted rows are overwritten, not left in free pages
         self.conn.execute("PRAGMA foreign_keys=ON")
         migrations.move_vectors_out(self.conn, _RECORDS, _VECTORS, _COLUMNS)
+        migrations.put_ends_in_tags(self.conn)
         self.conn.executescript(_SCHEMA)
         self._mirrors: list[Mirror] = []  # every FAISS and word index kept in step with the commits
         self._mirrors_lock = threading.Lock()  # not the writer's: a reader may add an index during a batch
@@ -560,7 +563,8 @@ class MemoryDatabase:
                 self.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('durations_kept', '1')")
         if self.conn.execute("SELECT 1 FROM meta WHERE key='tags_kept'").fetchone() is None:
             with self.batch():  # a database from before the tags were kept
-                self.conn.execute(f"INSERT OR IGNORE INTO record_tags(key, value, record_id) {_tag_rows('records', 'records')}")
+                self.conn.execute("INSERT OR IGNORE INTO record_tags(key, value, wall_end, record_id) "
+                                  f"{_tag_rows('records', 'records')}")
                 self.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('tags_kept', '1')")
         self._durations_kept = True
 
@@ -908,29 +912,42 @@ class SqliteFaissStore:
         order = "wall_start DESC, id DESC" if newest_first else "wall_start, id"
         if limit is not None and newest_first and limit > 0:
             floor = self._newest_start_floor(flt, where, params, int(limit))
-            if floor is not None:
-                where, params = f"{where} AND records.wall_end >= ?", [*params, floor]
+            if floor is not None and (flt.not_before is None or floor > _ts(flt.not_before)):
+                where, params = self._sql(replace(flt, not_before=datetime.fromisoformat(floor)))
         sql = f"SELECT {_COLUMNS} FROM records WHERE {where} ORDER BY {order}"
         if limit is not None:
             sql += f" LIMIT {int(limit)}"
         return [cut_at(_row_to_record(r), flt.before) for r in self.db.read(sql, params)]
 
     def _newest_start_floor(self, flt: RecordFilter, where: str, params: list, n: int) -> str | None:
-        """A time every one of the `n` rows that start last ends at or after, read from the
-        time indexes (store, namespace[, kind], wall_end), which order rows by end, not start:
-        the n-th latest start among the n rows of each kind that end last. Those rows start
-        no later than the n that start last, so these end no earlier than it. The newest n
-        are then sorted out of the rows ending since, not out of a year's. None when no such
-        index serves the filter, or when fewer than n rows match (all are read anyway)."""
-        if flt.namespace is None or _read_by_ids(flt) or _by_indexed_attr(flt):
+        """A time every one of the `n` rows that start last ends at or after, read from an
+        index that orders rows by end, not start (store, namespace[, kind], wall_end; or a
+        tag's key, value, wall_end): the n-th latest start among the n rows of each kind (or
+        tag value) that end last. Those rows start no later than the n that start last, so
+        these end no earlier than it. The newest n are then sorted out of the rows ending
+        since, not out of a year's. None when no such index serves the filter, or when fewer
+        than n rows match (all are read anyway)."""
+        tagged = [(key, values) for key, values in flt.attrs_in if key in TAGGED_ATTRS]
+        if flt.ids is not None or flt.after_id is not None or flt.mentions is not None:
             return None
         parts, args = [], []
-        for kind in flt.kinds or (None,):
+        if tagged:
+            key, values = tagged[0]
+            for value in values:
+                parts.append(f"SELECT * FROM (SELECT records.id, records.wall_start FROM record_tags t CROSS JOIN records "
+                             f"ON records.id = t.record_id WHERE t.key = ? AND t.value = ? AND {where} "
+                             f"ORDER BY t.wall_end DESC LIMIT {n})")
+                args += [key, value, *params]
+        elif flt.namespace is None or _by_indexed_attr(flt):
+            return None
+        for kind in () if tagged else flt.kinds or (None,):
             one = "" if kind is None else " AND records.kind = ?"
-            parts.append(f"SELECT * FROM (SELECT wall_start FROM records WHERE {where}{one} "
+            parts.append(f"SELECT * FROM (SELECT id, wall_start FROM records WHERE {where}{one} "
                          f"ORDER BY wall_end DESC LIMIT {n})")
             args += [*params, *(() if kind is None else (kind,))]
-        rows = self.db.read(f"SELECT wall_start FROM ({' UNION ALL '.join(parts)}) "
+        if not parts:
+            return None
+        rows = self.db.read(f"SELECT wall_start FROM ({' UNION '.join(parts)}) "  # a row of two tags counts once
                             f"ORDER BY wall_start DESC LIMIT 1 OFFSET {n - 1}", args)
         return rows[0][0] if rows else None
 

@@ -218,11 +218,18 @@ _RECORDS_WITH_VECTORS_INLINE = """CREATE TABLE records (
     keyframes TEXT NOT NULL, attrs TEXT NOT NULL, vector BLOB NOT NULL)"""
 
 
-def _with_vectors_inline(conn: sqlite3.Connection) -> None:
+def _as_written_before_stop_12(conn: sqlite3.Connection) -> None:
     """A memory put back in the layout before record_vectors: each vector in its record's
-    row, with that table's indexes and triggers; the full-text index and tags as they were."""
+    row, with that table's indexes and triggers, and tags without their record's end; the
+    full-text index as it was."""
     schema = [r[0] for r in conn.execute("SELECT sql FROM sqlite_schema WHERE tbl_name='records' AND sql IS NOT NULL "
-                                         "AND type IN ('index', 'trigger') AND name != 'records_vectors_ad'")]
+                                         "AND type IN ('index', 'trigger') AND name NOT IN ('records_vectors_ad', "
+                                         "'records_tags_ai')")]
+    tags = conn.execute("SELECT key, value, record_id FROM record_tags").fetchall()
+    conn.execute("DROP TABLE record_tags")
+    conn.execute("CREATE TABLE record_tags (key TEXT NOT NULL, value, record_id INTEGER NOT NULL, "
+                 "PRIMARY KEY (key, value, record_id)) WITHOUT ROWID")
+    conn.executemany("INSERT INTO record_tags VALUES (?, ?, ?)", tags)
     high = conn.execute("SELECT seq FROM sqlite_sequence WHERE name='records'").fetchone()[0]
     rows = conn.execute(f"SELECT {sqlite_faiss._COLUMNS}, v.vector FROM records JOIN record_vectors v USING (id)").fetchall()
     conn.execute("DROP TABLE records")
@@ -248,7 +255,7 @@ class _KilledOnSecondMove(sqlite3.Connection):
         return super().execute(sql, *args)
 
 
-def test_a_memory_with_vectors_in_its_rows_is_moved_on_open_resumes_after_a_kill_and_loses_nothing(
+def test_a_memory_of_the_layout_before_is_moved_on_open_resumes_after_a_kill_and_loses_nothing(
         tmp_path, embedder):
     database = MemoryDatabase(tmp_path, embedder)
     store = database.stores["event"]
@@ -260,7 +267,7 @@ def test_a_memory_with_vectors_in_its_rows_is_moved_on_open_resumes_after_a_kill
     kept = {r.id: r for r in store.query(RecordFilter())}
     vectors = dict(database.conn.execute("SELECT id, vector FROM record_vectors").fetchall())
     promised = [r.id for r in store.query(RecordFilter(attrs_in=(("acts", ("commitment",)),)))]
-    _with_vectors_inline(database.conn)
+    _as_written_before_stop_12(database.conn)
     database.close()
 
     killed = sqlite3.connect(tmp_path / "memory.sqlite", factory=_KilledOnSecondMove)
@@ -278,6 +285,7 @@ def test_a_memory_with_vectors_in_its_rows_is_moved_on_open_resumes_after_a_kill
         assert {r.id: r for r in store.query(RecordFilter())} == kept
         assert dict(reopened.conn.execute("SELECT id, vector FROM record_vectors").fetchall()) == vectors
         assert [r.id for r in store.query(RecordFilter(attrs_in=(("acts", ("commitment",)),)))] == promised
+        assert "wall_end" in migrations.columns(reopened.conn, "record_tags")
         assert [r.text for r, _ in store.search_lexical("passport", RecordFilter(), 3)] == ["remember the passport"]
         assert store.search_dense("where are my car keys", RecordFilter(), 1)[0][0].text == "remember the car keys"
         [added] = store.add([_rec("remember the milk", 20)])
@@ -627,8 +635,9 @@ def test_newest_first_keeps_the_latest_and_a_store_knows_the_kinds_it_was_given(
 
 
 def test_the_newest_rows_read_from_the_time_indexes_are_the_newest_of_all(db, monkeypatch):
-    """Newest first by start, from indexes ordered by end: long records that started early
-    and end late must neither crowd out nor be missed among the latest starts."""
+    """Newest first by start, from indexes ordered by end (the time indexes, a tag's): long
+    records that started early and end late must neither crowd out nor be missed among the
+    latest starts."""
     rng = random.Random(11)
     records = []
     for i in range(300):
@@ -636,7 +645,9 @@ def test_the_newest_rows_read_from_the_time_indexes_are_the_newest_of_all(db, mo
         long = rng.random() < 0.1  # a stay of hours among minute-long turns
         end = start + timedelta(minutes=rng.randint(60, 500) if long else rng.randint(0, 3))
         records.append(MemoryRecord("event", rng.choice(["utterance", "text", "visit"]), rng.choice(["a", "b"]),
-                                    f"record {i}", start, end, video_id="v1"))
+                                    f"record {i}", start, end, video_id="v1",
+                                    attrs={"speaker_name": rng.choice(["Tom", "Ana", None]),
+                                           "acts": rng.choice([[], ["commitment"], ["request", "commitment"]])}))
     store = db.stores["event"]
     stored = [r.with_id(i) for r, i in zip(records, store.add(records))]
     floors = []
@@ -645,11 +656,14 @@ def test_the_newest_rows_read_from_the_time_indexes_are_the_newest_of_all(db, mo
     for trial in range(60):
         flt = RecordFilter(namespace=rng.choice([None, "a", "b"]), kinds=rng.choice([None, ("text",), ("utterance", "visit")]),
                            before=rng.choice([None, T0 + timedelta(minutes=rng.randint(100, 700))]),
-                           hours=rng.choice([None, None, (8.5, 12.0)]))
+                           hours=rng.choice([None, None, (8.5, 12.0)]),
+                           not_before=rng.choice([None, None, T0 + timedelta(minutes=rng.randint(0, 400))]),
+                           attrs_in=rng.choice([(), (), (("speaker_name", ("Tom",)),), (("acts", ("request", "commitment")),),
+                                                (("acts", ("commitment",)), ("speaker_name", ("Ana", "Tom")))]))
         n = rng.choice([1, 5, 40, 400])
         expected = sorted((r for r in stored if flt.matches(r)), key=lambda r: (r.wall_start, r.id), reverse=True)[:n]
-        assert [r.id for r in store.query(flt, limit=n, newest_first=True)] == [r.id for r in expected]
-    assert sum(f is not None for f in floors) > 20  # most were read from a floor, not by sorting every row
+        assert [r.id for r in store.query(flt, limit=n, newest_first=True)] == [r.id for r in expected], (flt, n, floors[-1:])
+    assert sum(f is not None for f in floors) > 20  # many were read from a floor, not by sorting every row
 
 
 def test_tally_groups_where_the_records_are_and_timeline_reads_one_attr_in_order(db):
