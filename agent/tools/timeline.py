@@ -42,17 +42,12 @@ def moments(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = ()) 
     if not wanted:
         return []
     found = []
-    hours = ctx.time.hours
+    hours = ctx.time.hours  # the store filters hours (to the minute, as in_hours) and places
     for r in (ctx.records(FINE_KINDS[:2], "event", after, before, wanted, hours, places)
               + ctx.records((ENTITY_SIGHTING,), "entity", after, before, wanted, hours, places)):
         words = set(normalise(r.text).split()) | set(normalise(r.attrs.get("entity", "")).split())
-        if not any(w in words or all(x in words for x in w.split()) for w in wanted):
-            continue
-        if not in_hours(r.wall_start, ctx.time.hours):
-            continue
-        if places and r.attrs.get("place") not in places:
-            continue
-        found.append(r)
+        if any(w in words or all(x in words for x in w.split()) for w in wanted):
+            found.append(r)
     return found
 
 
