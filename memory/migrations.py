@@ -9,12 +9,28 @@ from __future__ import annotations
 
 import logging
 import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 log = logging.getLogger(__name__)
 
 # Where the records of a file written with vectors inline wait to be moved.
 RECORDS_WITH_VECTORS = "records_with_vectors"
 MOVE_CHUNK = 50_000  # ids moved per commit: about 100 MB of rows
+
+
+@contextmanager
+def transaction(conn: sqlite3.Connection) -> Iterator[None]:
+    """One write transaction on `conn`, taken before its first statement (other processes
+    wait), committed whole or rolled back; no generation is counted: nothing a view or an
+    index mirrors may change in it."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        conn.commit()
+    except BaseException:
+        conn.rollback()
+        raise
 
 
 def columns(conn: sqlite3.Connection, table: str) -> set[str]:
@@ -36,8 +52,7 @@ def move_vectors_out(conn: sqlite3.Connection, create_records: str, create_vecto
     index keeps its entries: the ids do not change), and its rows moved by id ranges, each
     range deleted from it as it lands, so the file grows by little more than a chunk."""
     if "vector" in columns(conn, "records"):
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with transaction(conn):
             for kind, name in conn.execute("SELECT type, name FROM sqlite_schema WHERE tbl_name='records' "
                                            "AND type IN ('index', 'trigger') AND sql IS NOT NULL").fetchall():
                 conn.execute(f'DROP {kind.upper()} "{name}"')
@@ -47,10 +62,6 @@ def move_vectors_out(conn: sqlite3.Connection, create_records: str, create_vecto
             # AUTOINCREMENT's high-water mark, so no id of a deleted record is handed out again
             conn.execute("INSERT INTO sqlite_sequence(name, seq) SELECT 'records', seq FROM sqlite_sequence "
                          "WHERE name=?", (RECORDS_WITH_VECTORS,))
-            conn.commit()
-        except BaseException:
-            conn.rollback()
-            raise
     if not _exists(conn, RECORDS_WITH_VECTORS):
         return 0
     low, high = conn.execute(f"SELECT MIN(id), MAX(id) FROM {RECORDS_WITH_VECTORS}").fetchone()
@@ -58,8 +69,7 @@ def move_vectors_out(conn: sqlite3.Connection, create_records: str, create_vecto
     moved, chunk = 0, chunk or MOVE_CHUNK
     while low is not None:
         end = low + chunk
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with transaction(conn):
             moved += conn.execute(f"INSERT INTO records({record_columns}) SELECT {record_columns} "
                                   f"FROM {RECORDS_WITH_VECTORS} WHERE id < ?", (end,)).rowcount
             conn.execute(f"INSERT INTO record_vectors(id, vector) SELECT id, vector FROM {RECORDS_WITH_VECTORS} "
@@ -68,10 +78,6 @@ def move_vectors_out(conn: sqlite3.Connection, create_records: str, create_vecto
             low = conn.execute(f"SELECT MIN(id) FROM {RECORDS_WITH_VECTORS}").fetchone()[0]
             if low is None:
                 conn.execute(f"DROP TABLE {RECORDS_WITH_VECTORS}")
-            conn.commit()
-        except BaseException:
-            conn.rollback()
-            raise
         log.info("memory.sqlite: %s records moved, up to id %s of %s", moved, end - 1, high)
     return moved
 
@@ -84,13 +90,8 @@ def put_ends_in_tags(conn: sqlite3.Connection) -> bool:
     if not _exists(conn, "record_tags") or "wall_end" in columns(conn, "record_tags"):
         return False
     log.warning("memory.sqlite: the tags are kept again, with each record's end (once)")
-    conn.execute("BEGIN IMMEDIATE")  # all or nothing: a dropped table with tags_kept left would never refill
-    try:
+    with transaction(conn):  # all or nothing: a dropped table with tags_kept left would never refill
         conn.execute("DROP TRIGGER IF EXISTS records_tags_ai")
         conn.execute("DROP TABLE record_tags")
         conn.execute("DELETE FROM meta WHERE key = 'tags_kept'")
-        conn.commit()
-    except BaseException:
-        conn.rollback()
-        raise
     return True

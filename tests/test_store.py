@@ -267,6 +267,7 @@ def test_a_memory_of_the_layout_before_is_moved_on_open_resumes_after_a_kill_and
     kept = {r.id: r for r in store.query(RecordFilter())}
     vectors = dict(database.conn.execute("SELECT id, vector FROM record_vectors").fetchall())
     promised = [r.id for r in store.query(RecordFilter(attrs_in=(("acts", ("commitment",)),)))]
+    generation = database.generation()
     _as_written_before_stop_12(database.conn)
     database.close()
 
@@ -286,6 +287,8 @@ def test_a_memory_of_the_layout_before_is_moved_on_open_resumes_after_a_kill_and
         assert dict(reopened.conn.execute("SELECT id, vector FROM record_vectors").fetchall()) == vectors
         assert [r.id for r in store.query(RecordFilter(attrs_in=(("acts", ("commitment",)),)))] == promised
         assert "wall_end" in migrations.columns(reopened.conn, "record_tags")
+        # no commit was counted: the word and vector indexes on disk are still the memory's
+        assert reopened.generation() == generation and store.words("me").documents(generation) == len(kept)
         assert [r.text for r, _ in store.search_lexical("passport", RecordFilter(), 3)] == ["remember the passport"]
         assert store.search_dense("where are my car keys", RecordFilter(), 1)[0][0].text == "remember the car keys"
         [added] = store.add([_rec("remember the milk", 20)])
