@@ -1,9 +1,10 @@
 """Layout changes that bring a memory.sqlite written by an older memlens up to date on open.
 
 Each runs before the schema script (memory.sqlite_faiss), which then creates the indexes and
-triggers the change dropped. Each works in chunks of its own commits and can be resumed, so a
-year of memory is not one transaction (whose WAL would hold every page it wrote), and a file
-left half-way by a crash or a kill goes on from where it stopped the next time it is opened.
+triggers the change dropped. Each can be resumed: a file left half-way by a crash or a kill
+goes on from where it stopped the next time it is opened. Moving every row works in chunks
+of their own commits, so a year of memory is not one transaction (whose WAL would hold every
+page it wrote). None counts a generation: the indexes on disk stay the memory's.
 """
 from __future__ import annotations
 
