@@ -943,12 +943,13 @@ class SqliteFaissStore:
                 args += [key, value, *params]
         elif flt.namespace is None or _by_indexed_attr(flt):
             return None
-        for kind in () if tagged else flt.kinds or (None,):
-            one = "" if kind is None else " AND records.kind = ?"
-            parts.append(f"SELECT * FROM (SELECT id, wall_start FROM records WHERE {where}{one} "
-                         f"ORDER BY wall_end DESC LIMIT {n})")
-            args += [*params, *(() if kind is None else (kind,))]
-        if not parts:
+        else:
+            for kind in flt.kinds or (None,):
+                one = "" if kind is None else " AND records.kind = ?"
+                parts.append(f"SELECT * FROM (SELECT id, wall_start FROM records WHERE {where}{one} "
+                             f"ORDER BY wall_end DESC LIMIT {n})")
+                args += [*params, *(() if kind is None else (kind,))]
+        if not parts:  # a tag asked with no values
             return None
         rows = self.db.read(f"SELECT wall_start FROM ({' UNION '.join(parts)}) "  # a row of two tags counts once
                             f"ORDER BY wall_start DESC LIMIT 1 OFFSET {n - 1}", args)
