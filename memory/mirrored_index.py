@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Protocol
 import faiss
 import numpy as np
 
-from memory import segments
+from memory import segments, vector_index
 from memory.segments import Manifest, SegmentedIndex, merged, read_segment, write_segment
 
 if TYPE_CHECKING:
@@ -56,7 +56,7 @@ def exact_top(rows: Sequence[sqlite3.Row], query: np.ndarray, k: int) -> list[tu
     ids, vectors = ids_and_vectors(rows)
     if not ids.size:
         return []
-    scores = vectors @ query
+    scores = vector_index.inner_products(vectors, query)
     top = np.argsort(-scores, kind="stable")[:k]
     return [(int(ids[i]), float(scores[i])) for i in top]
 

@@ -83,3 +83,58 @@ def test_follow_up_turns_stay_with_the_speaker_and_before_the_cut(filled):
     later = ops.follow_up_turns(first, before=None)
     assert [r.attrs["said"] for r in later] == ["Actually no, it moved to four thirty."]
     assert ops.follow_up_turns(first, before=T0 + timedelta(seconds=42)) == []
+
+
+def test_rankings_computed_at_once_read_the_commit_the_search_began_on(tmp_path, embedder, monkeypatch):
+    """A search's rankings run on the retriever's threads, together: a re-ingest that commits
+    while one of them runs is seen by none of them, and the fused hits are those the same
+    rankings give one after another."""
+    import threading
+
+    from memory.config import MemoryConfig
+    from memory.memory import Memory
+    from memory.records import MemoryRecord
+    from retrieval.search import RetrievalConfig
+
+    def said(text: str) -> MemoryRecord:
+        return MemoryRecord("event", "utterance", "me", text, T0, T0 + timedelta(seconds=30), video_id="v1")
+
+    memory = Memory(MemoryConfig(root=tmp_path), embedder=embedder)
+    store = memory.store("event")
+    store.add([said("the wifi password is BLUEFOX42"), said("the kettle is on")])
+    query = SearchQuery("wifi password", "me", stores=("event",), k=3)
+    one_by_one = HybridRetriever(memory, RetrievalConfig(parallel_rankings=1)).search(query)
+    together = HybridRetriever(memory, RetrievalConfig(parallel_rankings=2))
+    assert [(h.record.id, h.score, h.via) for h in together.search(query)] == \
+        [(h.record.id, h.score, h.via) for h in one_by_one]
+
+    def replace():
+        with memory.db.batch():
+            store.delete(RecordFilter(video_ids=("v1",)))
+            store.add([said("the wifi password changed to REDOWL7")])
+
+    committed, threads = threading.Event(), set()
+    dense, lexical = store.search_dense, store.search_lexical
+
+    def dense_after_a_commit(*args):
+        threads.add(threading.get_ident())
+        writer = threading.Thread(target=replace)
+        writer.start()
+        writer.join(30)
+        committed.set()
+        return dense(*args)
+
+    def lexical_once_committed(*args):
+        threads.add(threading.get_ident())
+        assert committed.wait(30)
+        return lexical(*args)
+
+    monkeypatch.setattr(store, "search_dense", dense_after_a_commit)
+    monkeypatch.setattr(store, "search_lexical", lexical_once_committed)
+    hits = together.search(query)
+    assert len(threads) == 2 and threading.get_ident() not in threads
+    assert {h.record.text for h in hits} == {"the wifi password is BLUEFOX42", "the kettle is on"}
+    assert {"dense", "lexical"} <= {v for h in hits for v in h.via}
+    monkeypatch.undo()
+    assert [h.record.text for h in together.search(query)] == ["the wifi password changed to REDOWL7"]
+    memory.close()

@@ -149,6 +149,47 @@ def test_big_segments_keep_codes_whose_candidates_are_reranked_exactly(monkeypat
     assert coded.ntotal == 38_000 and not set(range(9_000, 11_000)) & set(coded.ids().tolist())
 
 
+
+def test_one_query_is_scanned_on_every_thread_and_finds_what_the_default_scan_finds(tmp_path, monkeypatch):
+    """Every IVF segment, built or read back, scans one query's lists on all of FAISS's
+    threads (FAISS's default splits only many queries); it finds what the default scan
+    finds. The exact scores of a flat segment and of coded candidates come from FAISS's
+    kernel and equal numpy's products."""
+    monkeypatch.setattr(vector_index, "APPROXIMATE_FROM", 2_000)
+    monkeypatch.setattr(segments, "SMALLEST_TIER", 500)
+    monkeypatch.setattr(segments, "MERGE_FACTOR", 4)
+    monkeypatch.setattr(segments, "CODE_FROM", 8_000)
+    rng = np.random.default_rng(8)
+    vectors = _clustered(rng, 20_000, dim=64)
+    index = _grown(vectors, 1_000)
+    index.exact = lambda ids: (ids, vectors[ids])
+    for i, segment in enumerate(index.segments):
+        segments.write_segment(tmp_path, segment, i)
+    read = [segments.read_segment(tmp_path, (s.file, s.size, s.low, s.high)) for s in index.segments]
+
+    def settings(segment):
+        ivf = faiss.downcast_index(faiss.extract_index_ivf(segment.index))
+        return ivf.implem if segment.coded else ivf.parallel_mode
+
+    assert {s.coded for s in index.segments} == {True, False}
+    assert [settings(s) for s in index.segments] == [settings(s) for s in read] == \
+        [15 if s.coded else 1 for s in index.segments]
+    queries = _unit(vectors[rng.integers(20_000, size=30)] + 0.1 * rng.standard_normal((30, 64), dtype=np.float32))
+    found = [index.search(q, 20) for q in queries]
+    for segment in index.segments:  # FAISS's defaults
+        ivf = faiss.downcast_index(faiss.extract_index_ivf(segment.index))
+        if segment.coded:
+            ivf.implem = 0
+        else:
+            ivf.parallel_mode = 0
+    for q, (scores, ids) in zip(queries, found):
+        default_scores, default_ids = index.search(q, 20)
+        assert np.allclose(scores, vectors[ids] @ q, atol=1e-5)
+        assert len(set(ids.tolist()) & set(default_ids.tolist())) >= 19 and np.allclose(scores[:10], default_scores[:10])
+    assert vector_index.inner_products(np.zeros((0, 64), np.float32), queries[0]).shape == (0,)
+    assert np.allclose(vector_index.inner_products(vectors[:999], queries[0]), vectors[:999] @ queries[0], atol=1e-5)
+
+
 def test_coded_segments_persist_and_answer_from_sqlite_vectors(tmp_path, embedder, monkeypatch):
     """Through a store: a merge past `CODE_FROM` writes a coded segment; searches score its
     candidates with the vectors SQLite keeps; a delete rewrites it without them; it reads back
