@@ -111,8 +111,8 @@ def for_one_query(index: faiss.Index) -> faiss.Index:
 def inner_products(vectors: np.ndarray, query: np.ndarray) -> np.ndarray:
     """One query's inner product with each of `vectors`, on FAISS's SIMD kernel in the calling
     thread. numpy hands a product this size to BLAS threads that spin for a while after it,
-    and on two cores they took the cores from FAISS's scan threads (`for_one_query`): a
-    search's p95 at 1M vectors rose from 9 to 70 ms."""
+    and on two cores they took the cores from FAISS's scan threads (`for_one_query`): at 1M
+    vectors a search's p95 was 70 ms with them, 13 ms with BLAS on one thread."""
     vectors = np.ascontiguousarray(vectors, dtype=np.float32)
     query = np.ascontiguousarray(query, dtype=np.float32).reshape(-1)
     scores = np.empty(len(vectors), np.float32)

@@ -29,7 +29,7 @@ class RetrievalConfig:
     # Rankings of one search computed at once (1: one after another), each reading the same
     # commit. A dense ranking waits on SQLite (its rows, coded candidates' vectors) as well as
     # FAISS; a lexical one on Tantivy: at a year on two cores, two at once took a search from
-    # p50 64 to 57 ms in one run (docs/results/README.md).
+    # p50 54 to 48 ms in one run (docs/results/README.md).
     parallel_rankings: int = 2
 
 @dataclass(frozen=True)
