@@ -26,11 +26,12 @@ class RetrievalConfig:
     lexical_weight: float = 1.0
     clip_weight: float = 1.0  # the keyframes' (CLIP) ranking, when that channel is on
     fetch_multiplier: int = 3  # each ranking fetches k * this before fusion
-    # Rankings of one search computed at once (1: one after another), each reading the same
-    # commit. A dense ranking waits on SQLite (its rows, coded candidates' vectors) as well as
-    # FAISS; a lexical one on Tantivy: at a year on two cores, two at once took a search from
-    # p50 54 to 48 ms in one run (docs/results/README.md).
+    # Rankings computed at once (1: one after another), on the commit their search began on,
+    # by searches asked at once too. A dense ranking waits on SQLite (its rows, the coded
+    # candidates' vectors) as well as FAISS, a lexical one on Tantivy: at a year on two cores,
+    # two at once took a search from p50 54 to 48 ms in one run (docs/results/README.md).
     parallel_rankings: int = 2
+
 
 @dataclass(frozen=True)
 class SearchQuery:
