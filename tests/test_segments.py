@@ -149,7 +149,6 @@ def test_big_segments_keep_codes_whose_candidates_are_reranked_exactly(monkeypat
     assert coded.ntotal == 38_000 and not set(range(9_000, 11_000)) & set(coded.ids().tolist())
 
 
-
 def test_one_query_is_scanned_on_every_thread_and_finds_what_the_default_scan_finds(tmp_path, monkeypatch):
     """Every IVF segment, built or read back, scans one query's lists on all of FAISS's
     threads (FAISS's default splits only many queries); it finds what the default scan
