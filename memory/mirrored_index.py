@@ -91,6 +91,9 @@ class MirroredIndex:
         """Under `lock`: the index as of `generation`, loaded on first use or when another
         process has committed since; None when it already holds a later commit (a view that
         began before it), which then reads vectors from SQLite instead."""
+        if self._index is not None and self._loaded_at is not None and self._loaded_at < generation \
+                and self.db.unchanged_since(self.path.name, self._loaded_at):
+            self._loaded_at = generation  # later commits changed other indexes only
         if self._index is None or self._loaded_at is None or self._loaded_at < generation:
             self._index, self._loaded_at = self._load_or_catch_up(), generation
         return self._index if self._loaded_at == generation else None
@@ -117,10 +120,12 @@ class MirroredIndex:
     def stage_add(self, ids: Sequence[int], vectors: np.ndarray) -> None:
         with self.lock:
             self._staged.append((np.asarray(ids, dtype=np.int64), np.asarray(vectors, dtype=np.float32)))
+        self.db.note_changed(self.path.name)
 
     def stage_remove(self, ids: np.ndarray) -> None:
         with self.lock:
             self._staged.append((np.asarray(ids, dtype=np.int64), None))
+        self.db.note_changed(self.path.name)
 
     def committed(self, before: int, after: int) -> None:
         """This process's batch moved the database from one generation to the next: an index
@@ -192,7 +197,7 @@ class MirroredIndex:
         segments = [held.get(entry[0]) or read_segment(self.path, entry) for entry in manifest.segments]
         index = SegmentedIndex(dim, [s for s in segments if s is not None], exact=self._exact)
         whole = len(index.segments) == len(segments)
-        if whole and manifest.generation == self.db.generation() and index.ntotal == self._row_count():
+        if whole and self.db.unchanged_since(self.path.name, manifest.generation) and index.ntotal == self._row_count():
             return index
         return self._caught_up(index)
 
@@ -223,6 +228,7 @@ class MirroredIndex:
         """Every segment built afresh from SQLite (after the vectors were re-embedded)."""
         with self.db.lock, self.lock:
             self._index, self._loaded_at = self._caught_up(self._empty(self._dim())), self.db.generation()
+            self.db.note_changed(self.path.name)
             self.flush()
 
     def flush(self) -> None:

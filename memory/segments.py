@@ -18,9 +18,9 @@ centroids are trained again, and the segments rebuilt on them, each time the ind
 four-fold (what one index did), never at a commit otherwise.
 
 Segments of `CODE_FROM` vectors and more are coded (memory.vector_index): they are built once
-(from a merge, or from a segment grown past it) and then kept as they are: never merged, never
-rebuilt on new lists (a search probes their own lists for them), so no rewrite reads a
-vector back. Their candidates are re-ranked with the exact vectors `exact` reads (SQLite's),
+(from a merge, or from a segment grown past it), on lists of their own trained for their
+size, and then kept as they are: never merged, never rebuilt, so no rewrite reads a vector
+back. Their candidates are re-ranked with the exact vectors `exact` reads (SQLite's),
 so every score a search returns is an exact inner product.
 """
 from __future__ import annotations
@@ -48,11 +48,6 @@ LARGEST_MERGE = 2_000_000  # vectors: no merge makes a segment bigger (its rebui
 # flat codes did (docs/results/README.md, "Coded segments and folded behaviors, stop 10").
 CODE_FROM = 256_000
 RERANK_DEPTH = 2  # candidates of coded segments re-ranked exactly, per result asked for
-# Lists a coded segment probes, against a flat one's: its lists may be older and coarser (it
-# is never rebuilt on new ones), and its scores approximate. At 1M of the scale bench's
-# text-like vectors, twice the share found 99.7 % of the exact top 30 (what one flat IVF
-# finds), four times 99.9 % at 1.6 times the cost, the same share 99.2 % (docs/results).
-CODED_PROBES = 2
 # Listed ids (a time window) a coded segment may hold: up to this many, their exact vectors
 # are read and scored, so a selective search stays exact (4,096 vectors: 6 MB, a few ms).
 EXACT_WITHIN = 4_096
@@ -77,8 +72,14 @@ class Segment:
 
     @classmethod
     def of(cls, dim: int, ids: np.ndarray, vectors: np.ndarray, centroids: np.ndarray | None = None) -> Segment:
-        """A segment of these vectors (ids ascending): coded from `CODE_FROM` of them."""
-        index = vector_index.build_index(dim, ids, vectors, centroids=centroids, coded=len(ids) >= CODE_FROM)
+        """A segment of these vectors (ids ascending), on `centroids` when given; coded from
+        `CODE_FROM` of them, and then on lists of its own: a coded segment is never rebuilt,
+        and the shared lists, sized for the flat segments, are coarser than its size calls
+        for. At 2M of the scale bench's vectors, coded segments on their own lists found 99.65 %
+        of the exact top 30 scanning 6.4 % of their codes, on the shared lists 99.55 % scanning
+        12.5 %; a merge into one took 17 % longer (docs/results/README.md, stop 13)."""
+        coded = len(ids) >= CODE_FROM
+        index = vector_index.build_index(dim, ids, vectors, centroids=None if coded else centroids, coded=coded)
         return cls(index, int(ids.min()), int(ids.max()))
 
     @property
@@ -185,6 +186,7 @@ class SegmentedIndex:
             selector = faiss.IDSelectorBatch(wanted)
         query = np.ascontiguousarray(query, dtype=np.float32).reshape(1, -1)
         owner = self.shared()
+        probes = {id(s): self._probes(s) for s in self.segments}
         ranked = None  # the shared lists, ranked for this query once
         found: dict[bool, list[tuple[np.ndarray, np.ndarray]]] = {False: [], True: []}  # by coded
         for segment in self.segments:
@@ -202,10 +204,11 @@ class SegmentedIndex:
             if nlist is None:
                 found[False].append(vector_index.flat_search(segment.index, query, part_k, wanted))
                 continue
-            nprobe = nlist if selector is not None else self._probes(nlist, segment.coded)
+            nprobe = nlist if selector is not None else probes[id(segment)]
             if owner is not None and segment.lists == owner.lists:
                 if ranked is None:
-                    ranked = self._rank_lists(owner, query, nlist if selector is not None else self._probes(nlist, True))
+                    ranked = self._rank_lists(owner, query, nlist if selector is not None else max(
+                        probes[id(s)] for s in self.segments if s.lists == owner.lists))
                 part = _search_preassigned(segment.index, query, part_k, ranked, nprobe, selector)
             else:
                 part = vector_index.search(segment.index, query, part_k, selector, nprobe)
@@ -218,13 +221,19 @@ class SegmentedIndex:
             scores, ids = _best([(scores, ids), (coded_scores, coded_ids)], k)
         return scores, ids
 
-    def _probes(self, nlist: int, coded: bool) -> int:
-        """Lists of `nlist` probed by a search over all vectors: the share of them one IVF over
-        the whole index would scan (lists trained for up to four times as many vectors are
-        more and smaller), `CODED_PROBES` times that in a coded segment."""
+    def _probes(self, segment: Segment) -> int:
+        """Lists of an IVF segment probed by a search over all vectors (0 for a flat one): the
+        share of them one IVF over the whole index would scan (lists trained for up to four
+        times as many vectors are more and smaller). A coded segment probes as many as lists
+        trained for it would hold: the same share of its own lists, and more of coarser
+        shared ones (segments coded before they had lists of their own). On 1,006 shared
+        lists, a coded segment of 955,000 vectors probed twice the share to find 99.7 % of the
+        exact top 30, what one flat IVF finds (docs/results/README.md, stop 13)."""
+        nlist = vector_index.nlist(segment.index) or 0
         whole = vector_index.lists_for(self.ntotal)
         share = vector_index.probes(whole) / whole
-        return min(nlist, max(1, math.ceil(share * nlist)) * (CODED_PROBES if coded else 1))
+        sized_for = max(nlist, vector_index.lists_for(4 * segment.size)) if segment.coded else nlist
+        return min(nlist, max(1, math.ceil(share * sized_for)))
 
     def _rank_lists(self, owner: Segment, query: np.ndarray, count: int) -> tuple[np.ndarray, np.ndarray]:
         """(scores, list numbers) of the best `count` shared lists for the query, best first."""

@@ -363,6 +363,7 @@ class MemoryDatabase:
         self.lock = threading.RLock()  # the writer's: held for a whole batch
         self._batch_depth = 0
         self._writer: int | None = None  # the thread inside a batch
+        self._changed: set[str] = set()  # the mirrors whose rows the batch under way changes
         self._local = threading.local()
         self._readers: list[sqlite3.Connection] = []
         self._idle_views: list[sqlite3.Connection] = []  # connections of ended views, for the next
@@ -569,6 +570,12 @@ class MemoryDatabase:
                 self.conn.execute("INSERT OR IGNORE INTO record_tags(key, value, wall_end, record_id) "
                                   f"{_tag_rows('records', 'records')}")
                 self.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('tags_kept', '1')")
+        if self.conn.execute("SELECT 1 FROM meta WHERE key='changes_kept_from'").fetchone() is None:
+            # A database from before each commit named the indexes it changed: an index written
+            # before now may miss any commit's rows (not a batch: no index changes)
+            with self.lock, migrations.transaction(self.conn):
+                self.conn.execute("INSERT OR IGNORE INTO meta(key, value) SELECT 'changes_kept_from', "
+                                  "COALESCE(MAX(CAST(value AS INTEGER)), 0) FROM meta WHERE key='generation'")
         self._durations_kept = True
 
     def row_count(self) -> int:
@@ -610,6 +617,22 @@ class MemoryDatabase:
         docs = {r["term"]: r["doc"] for r in rows if 0 < r["doc"] <= limit}
         return {w: docs[w] for w in words if w in docs}
 
+    def note_changed(self, mirror: str) -> None:
+        """Inside a batch: its commit changes the rows of this mirror (named by its file)."""
+        self._changed.add(mirror)
+
+    def unchanged_since(self, mirror: str, written: int | None) -> bool:
+        """Whether an index of `mirror` written at commit `written` holds the rows of the
+        caller's commit: written at or before it, and no commit since changed them. A commit
+        by one wearer (or a writer of another namespace) then leaves every other index
+        current, where a stamp of the last commit alone made it stale: questions fell back to
+        FTS5 and the next writer rebuilt a year's word index."""
+        if written is None or written > self.generation():
+            return False
+        rows = self.read("SELECT MAX(CAST(value AS INTEGER)) FROM meta WHERE key IN ('changes_kept_from', ?)",
+                         (f"changed:{mirror}",))
+        return rows[0][0] is not None and rows[0][0] <= written
+
     def generation(self) -> int:
         """Bumped in the transaction of every change, so an index file can tell it is stale."""
         view = self._view()
@@ -644,6 +667,8 @@ class MemoryDatabase:
                 yield
                 if outermost:
                     self._bump()
+                    self.conn.executemany("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)",
+                                          [(f"changed:{m}", before + 1) for m in sorted(self._changed)])
                     for store in self.stores.values():
                         store.stage_first_seen(before + 1)
                     with self._commit_lock.exclusive():  # readers see rows and indexes of one commit
@@ -664,6 +689,7 @@ class MemoryDatabase:
                 self._batch_depth -= 1
                 if outermost:
                     self._writer = None
+                    self._changed.clear()
             if outermost:
                 for mirror in self.mirrors():
                     mirror.flush()  # after the lock: writing an index file must not hold up readers

@@ -13,7 +13,9 @@ a rebuild and never reads another commit's rows.
 """
 from __future__ import annotations
 
+import json
 import logging
+import math
 import os
 import shutil
 import threading
@@ -37,6 +39,7 @@ _MICROSECOND = timedelta(microseconds=1)
 _WRITER_HEAP = 64 * 2**20  # Tantivy's per-writer indexing memory (its floor is 15 MB a thread)
 _REBUILD_HEAP = 256 * 2**20
 _WRITER_WAIT_S = 120.0  # another process may be writing its commit into the same index
+_BM25_K1_PLUS_1 = 2.2  # Tantivy's BM25 (k1 1.2): a word's score is below its idf times this
 
 
 def micros(value: datetime) -> int:
@@ -82,6 +85,58 @@ def _schema() -> tantivy.Schema:
     return builder.build()
 
 
+def _top_among_rarer(searcher: tantivy.Searcher, schema: tantivy.Schema, words: Sequence[str], filters: list,
+                     k: int) -> list | None:
+    """The top k (score, address) of rows holding any of `words`, searched among the rows
+    holding one of the rarer words only, the commoner scored where they also occur (MaxScore,
+    Turtle & Flood 1995). Tantivy's block-max WAND cannot skip a word held by a quarter of a
+    year's rows: thousands of short rows tie on its top score, and every block may hold one
+    (at a year, "read station" took 31 ms, 9 ms this way). A common word is left out of the
+    search only when the BM25 weight of all those left out is below the idf of the rarer
+    words (a row of average length with one of them scores that), and the result stands
+    only when its k-th score beats that weight, which no row holding only common words can
+    reach: else None, and the caller searches every row."""
+    held = {w: searcher.doc_freq("text", w) for w in words}
+    total = max(searcher.num_docs, 1)
+    idf = lambda w: math.log1p((total - held[w] + 0.5) / (held[w] + 0.5))  # noqa: E731 (Tantivy's)
+    commonest_first = sorted((w for w in words if held[w]), key=lambda w: -held[w])
+    common: list[str] = []
+    for at, word in enumerate(commonest_first[:-1]):
+        if _BM25_K1_PLUS_1 * sum(idf(w) for w in [*common, word]) >= idf(commonest_first[at + 1]):
+            break
+        common.append(word)
+    if not common:
+        return None
+    rarer = [w for w in commonest_first if w not in common]
+    found = searcher.search(tantivy.Query.boolean_query(
+        [(tantivy.Occur.Must, _any([_word(schema, w) for w in rarer])),
+         *[(tantivy.Occur.Should, _word(schema, w)) for w in common], *filters]), limit=k, count=False).hits
+    if len(found) < k:
+        return None
+    rows = _rows_scored(_any([_word(schema, w) for w in rarer]), searcher, found[0][1])
+    common_weight = _BM25_K1_PLUS_1 * sum(math.log1p((rows - held[w] + 0.5) / (held[w] + 0.5)) for w in common)
+    return found if found[-1][0] > common_weight else None
+
+
+def _word(schema: tantivy.Schema, word: str) -> tantivy.Query:
+    return tantivy.Query.term_query(schema, "text", word)
+
+
+def _any(queries: Sequence[tantivy.Query]) -> tantivy.Query:
+    return tantivy.Query.boolean_query([(tantivy.Occur.Should, q) for q in queries])
+
+
+def _rows_scored(query: tantivy.Query, searcher: tantivy.Searcher, address) -> int:
+    """The row count BM25's idf used (N): deleted rows still count until a merge drops them,
+    so it may exceed `num_docs`; read from Tantivy's explanation of one hit."""
+    def walk(node: dict) -> int | None:
+        if node.get("description", "").startswith("N,"):
+            return int(node["value"])
+        return next((n for n in map(walk, node.get("details", [])) if n is not None), None)
+    counted = walk(json.loads(query.explain(searcher, address).to_json()))
+    return max(counted or 0, searcher.num_docs)
+
+
 def _analyzer() -> tantivy.TextAnalyzer:
     """Words as FTS5's unicode61 tokenizer reads them: split at non-alphanumerics, lower
     case, accents removed."""
@@ -101,7 +156,9 @@ class MirroredWordIndex:
         self.schema = _schema()
         self._index: tantivy.Index | None = None
         self._searcher: tantivy.Searcher | None = None
-        self._current: int | None = None  # the commit the searcher holds
+        # The searcher holds the rows of every commit from `_written` (its stamp) to `_current`.
+        self._written: int | None = None
+        self._current: int | None = None
         self._staged: list[tuple[str, list]] = []  # ("add", rows) or ("remove", ids), until commit
         self._pending: tuple[int, list[tuple[str, list]]] | None = None  # committed, not yet written
         self._removed_since_scrub = False
@@ -125,19 +182,25 @@ class MirroredWordIndex:
     def stage_add(self, rows: Sequence[WordRow]) -> None:
         with self.lock:
             self._staged.append(("add", list(rows)))
+        self.db.note_changed(self.path.name)
 
     def stage_remove(self, ids: Sequence[int]) -> None:
         with self.lock:
             self._staged.append(("remove", [int(i) for i in ids]))
+        self.db.note_changed(self.path.name)
 
     def committed(self, before: int, after: int) -> None:
         """The batch moved the database from `before` to `after`: an index that held `before`
-        takes the staged changes when `flush` writes them; any other is rebuilt by the next writer."""
+        takes the staged changes when `flush` writes them, or holds `after` too when the batch
+        changed none of its rows; any other is rebuilt by the next writer."""
         with self.lock:
             staged, self._staged = self._staged, []
-            self._pending = (after, staged) if self._current == before else None
-            if self._pending is None:
-                self._current = None
+            if self._current != before:
+                self._pending, self._current = None, None
+            elif staged:
+                self._pending = (after, staged)
+            else:
+                self._current = after
 
     def discard_staged(self) -> None:
         with self.lock:
@@ -151,11 +214,6 @@ class MirroredWordIndex:
                 if self._pending is None:
                     return
                 after, changes = self._pending
-            if not changes:  # the searcher already holds this commit; the stamp tells other processes
-                with self.lock:
-                    self.generation_path.write_text(str(after))
-                    self._pending, self._current = None, after
-                return
             try:
                 writer = self._writer(self._open(), _WRITER_HEAP, 1)
                 for action, items in changes:
@@ -199,22 +257,27 @@ class MirroredWordIndex:
             if not self._readable(self.db.generation()):
                 return None
             searcher = self._searcher
-        term = lambda word: tantivy.Query.term_query(self.schema, "text", word)  # noqa: E731
-        matching = [tantivy.Query.boolean_query([(tantivy.Occur.Must, term(w)) for w in sorted(phrase)])
-                    for phrase in query.phrases] or [term(w) for w in query.words]
-        parts = [(tantivy.Occur.Must, tantivy.Query.boolean_query([(tantivy.Occur.Should, q) for q in matching]))]
+        word = lambda w: _word(self.schema, w)  # noqa: E731
+        matching = [tantivy.Query.boolean_query([(tantivy.Occur.Must, word(w)) for w in sorted(phrase)])
+                    for phrase in query.phrases] or [word(w) for w in query.words]
+        filters = []
         if query.kinds is not None:
-            parts.append((tantivy.Occur.Must, tantivy.Query.term_set_query(self.schema, "kind", list(query.kinds))))
+            filters.append((tantivy.Occur.Must, tantivy.Query.term_set_query(self.schema, "kind", list(query.kinds))))
         if query.starts_before is not None:
-            parts.append((tantivy.Occur.Must, tantivy.Query.range_query(
+            filters.append((tantivy.Occur.Must, tantivy.Query.range_query(
                 self.schema, "start", tantivy.FieldType.Integer, None, micros(query.starts_before),
                 include_upper=False)))
         if query.ends_from is not None:
-            parts.append((tantivy.Occur.Must, tantivy.Query.range_query(
+            filters.append((tantivy.Occur.Must, tantivy.Query.range_query(
                 self.schema, "end", tantivy.FieldType.Integer, micros(query.ends_from), None)))
         try:
-            found = searcher.search(tantivy.Query.boolean_query(parts), limit=k, count=False,
-                                    order_by_field="start" if newest else None).hits
+            found = None
+            if not newest and not query.phrases:
+                found = _top_among_rarer(searcher, self.schema, query.words, filters, k)
+            if found is None:
+                everything = tantivy.Query.boolean_query([(tantivy.Occur.Must, _any(matching)), *filters])
+                found = searcher.search(everything, limit=k, count=False,
+                                        order_by_field="start" if newest else None).hits
             ids = searcher.fast_field_values("id", [address for _, address in found])
             if newest:
                 found = [(0.0, address) for _, address in found]
@@ -240,29 +303,33 @@ class MirroredWordIndex:
     # -- internals ---------------------------------------------------------------------
     def _readable(self, generation: int) -> bool:
         """Whether the searcher holds `generation`, reloading it when this process or another
-        has written that commit since. A reader never repairs: an index it cannot read is
+        has written the index since. A reader never repairs: an index it cannot read is
         passed by until a writer rebuilds it."""
-        if self._current == generation and self._searcher is not None:
-            return True
-        if self._pending is not None or self._stamped() != generation:
-            return False
-        searcher = self._fresh_searcher()
-        if searcher is None or self._stamped() != generation:  # unreadable, or moved on while it loaded
-            return False
-        self._searcher, self._current = searcher, generation
-        return True
+        return self._known(generation) or (self._pending is None and self._load(generation))
 
     def _holds(self, generation: int) -> bool:
-        """Whether the index holds `generation` (the stamp agrees and so does the row count)."""
-        if self._current == generation and self._searcher is not None:
-            return True
-        if self._stamped() != generation:
+        """Whether the index holds `generation`, its rows counted against SQLite's."""
+        return self._known(generation) or self._load(generation, counted=True)
+
+    def _known(self, generation: int) -> bool:
+        return self._searcher is not None and self._written is not None and self._current is not None \
+            and self._written <= generation <= self._current
+
+    def _load(self, generation: int, counted: bool = False) -> bool:
+        """Take the index on disk when it holds `generation`: written at or before it, its rows
+        unchanged since (MemoryDatabase.unchanged_since). The searcher is reloaded only when
+        the index was written again."""
+        written = self._stamped()
+        if not self.db.unchanged_since(self.path.name, written):
             return False
-        searcher = self._fresh_searcher()
-        if searcher is None or searcher.num_docs != self.db.read(
-                f"SELECT COUNT(*) FROM ({self.source})", self.params)[0][0]:
+        same = written == self._written and self._searcher is not None and self._current is not None
+        searcher = self._searcher if same else self._fresh_searcher()
+        if searcher is None or self._stamped() != written:  # unreadable, or written again while it loaded
             return False
-        self._searcher, self._current = searcher, generation
+        if counted and searcher.num_docs != self.db.read(f"SELECT COUNT(*) FROM ({self.source})", self.params)[0][0]:
+            return False
+        self._current = max(self._current, generation) if same else generation
+        self._searcher, self._written = searcher, written
         return True
 
     def _fresh_searcher(self) -> tantivy.Searcher | None:
@@ -326,13 +393,13 @@ class MirroredWordIndex:
         """Under `lock`: readers rank with FTS5 until the index is stamped again (a crash
         mid-way leaves it unstamped: stale)."""
         self.generation_path.unlink(missing_ok=True)
-        self._current = None
+        self._written = self._current = None
 
     def _stamp(self, generation: int) -> None:
         self.generation_path.write_text(str(generation))
         index = self._open()
         index.reload()
-        self._searcher, self._current = index.searcher(), generation
+        self._searcher, self._written, self._current = index.searcher(), generation, generation
 
     def _stamped(self) -> int | None:
         try:

@@ -1,6 +1,7 @@
 """Segmented vector indexes: tier merges, shared lists, and catching up with SQLite."""
 from __future__ import annotations
 
+import math
 from datetime import datetime, timedelta
 
 import faiss
@@ -124,6 +125,9 @@ def test_big_segments_keep_codes_whose_candidates_are_reranked_exactly(monkeypat
     coded.exact = lambda ids: (ids, vectors[ids])
     assert not any(s.coded for s in flat.segments)
     assert sum(s.size for s in coded.segments if s.coded) >= 24_000 and "PQ" in coded.describe()
+    for segment in (s for s in coded.segments if s.coded):  # lists of its own, as many as its size calls for
+        assert segment.lists != coded.shared().lists
+        assert vector_index.nlist(segment.index) == vector_index.lists_for(4 * segment.size)
     assert not coded.relist_due() and not any(s.coded for group in coded.due_merges() for s in group)
     assert sorted(coded.ids().tolist()) == list(range(40_000))
     exact = faiss.IndexFlatIP(vectors.shape[1])
@@ -142,6 +146,17 @@ def test_big_segments_keep_codes_whose_candidates_are_reranked_exactly(monkeypat
         recall_wide.append(len(set(truth[0]) & set(coded.search(q, 40, np.arange(40_000))[1])) / 10)
     assert np.mean(recall_coded) >= np.mean(recall_flat) - 0.02, (np.mean(recall_coded), np.mean(recall_flat))
     assert np.mean(recall_wide) >= 0.95  # too many to read: every list probed, the best re-ranked
+    # a segment coded on the shared lists (as before coded segments had lists of their own)
+    # probes as many of them as it would of its own: a bigger share of coarser lists
+    own = next(s for s in coded.segments if s.coded)
+    shared = vector_index.centroids_of(coded.shared().index)
+    ids = np.sort(own.ids())
+    legacy = segments.Segment(vector_index.build_index(128, ids, vectors[ids], centroids=shared, coded=True),
+                              int(ids[0]), int(ids[-1]))
+    assert legacy.lists == coded.shared().lists and legacy.coded
+    share = coded._probes(own) / vector_index.nlist(own.index)
+    assert coded._probes(legacy) == min(len(shared), math.ceil(share * vector_index.lists_for(4 * legacy.size)))
+    assert coded._probes(legacy) / len(shared) > coded._probes(coded.shared()) / len(shared)
     coded.exact = None  # without the exact vectors the codes' scores stand: approximate, still ranked
     scores, ids = coded.search(queries[0], 10)
     assert len(ids) == 10 and not np.allclose(scores, vectors[ids] @ queries[0], atol=1e-5)
@@ -217,7 +232,14 @@ def test_coded_segments_persist_and_answer_from_sqlite_vectors(tmp_path, embedde
         return len(set(truth) & {i for i, _ in found}) / 10
 
     queries = _unit(vectors[:20] + 0.1 * rng.standard_normal((20, embedder.dim), dtype=np.float32))
-    assert np.mean([agrees(mirror, q) for q in queries]) >= 0.9
+    # what a flat IVF on the coded segment's own lists, probing as many, finds
+    [coded] = mirror.index.segments
+    flat = vector_index.build_index(embedder.dim, ids, vectors, centroids=vector_index.centroids_of(coded.index))
+    probes = mirror.index._probes(coded)
+    truths = [sorted(by_id, key=lambda i: -float(by_id[i] @ q))[:10] for q in queries]
+    flat_found = [vector_index.search(flat, q[None], 40, None, probes)[1] for q in queries]
+    recall_flat = np.mean([len(set(t) & set(f.tolist())) / 10 for t, f in zip(truths, flat_found)])
+    assert np.mean([agrees(mirror, q) for q in queries]) >= min(0.95, recall_flat - 0.02) and recall_flat >= 0.85
     gone = ids[100:200]
     store.delete(RecordFilter(ids=tuple(int(i) for i in gone)))
     for i in gone.tolist():

@@ -9,9 +9,10 @@ from datetime import timedelta
 
 import pytest
 
-from memory import sqlite_faiss
+from memory import mirrored_index, sqlite_faiss, word_index
 from memory.records import MemoryRecord, RecordFilter
 from memory.sqlite_faiss import MemoryDatabase
+from memory.word_index import WordQuery
 from tests.conftest import T0
 
 WORDS = ["keys", "wallet", "bread", "milk", "tom", "saturday", "bus", "rain", "door", "lamp", "cup", "shoe"]
@@ -198,3 +199,94 @@ def test_a_memory_from_before_word_indexes_catches_up_in_one_batch(tmp_path, emb
     assert len(again.stores["event"].search_lexical("bakery", RecordFilter(namespace="you"), 3)) == 1
     assert answers[-1] is not None
     again.close()
+
+
+def test_a_common_word_is_scored_only_where_a_rarer_one_is_and_the_top_stays_exact(db, monkeypatch):
+    """A word held by a quarter of the rows ("read") is left out of the search when rows
+    holding a rarer word ("station") reach a k-th score that "read" alone cannot: the same
+    top k as searching every row holding either. Where the rarer word's rows are long (low
+    BM25) and short rows holding only "read" rank among the best, every row is searched."""
+    rng = random.Random(5)
+    filler = [f"w{i}" for i in range(300)]
+    rows = []
+    for ns, padding in (("me", 0), ("you", 60)):  # "you": the station rows are long
+        for i in range(1_600):
+            words = ["read"] if i % 4 == 0 else []
+            if i % 80 in (0, 1):  # 2.5 % of the rows, half of them with "read"
+                words += ["station", *rng.sample(filler, padding)]
+            rows.append(_rec(" ".join([*words, *rng.sample(filler, 3)]), i % 600, ns=ns))
+    store = db.stores["event"]
+    store.add(rows)
+    answers, real = [], word_index._top_among_rarer
+    spy = lambda *a: answers.append(real(*a)) or answers[-1]  # noqa: E731
+    monkeypatch.setattr(word_index, "_top_among_rarer", spy)
+    late = T0 + timedelta(minutes=400)
+    for ns, kept in (("me", True), ("you", False)):
+        words = store.words(ns)
+        for query in (WordQuery(("read", "station")), WordQuery(("station", "read"), ("utterance",), late)):
+            for k in (5, 20):
+                found = words.search(query, k)
+                assert len(found) == k and (answers[-1] is not None) is kept
+                monkeypatch.setattr(word_index, "_top_among_rarer", lambda *a: None)
+                assert found == words.search(query, k)  # every row searched: the same ids and scores
+                monkeypatch.setattr(word_index, "_top_among_rarer", spy)
+        best = store.get([i for i, _ in words.search(WordQuery(("read", "station")), 20)])
+        assert all("station" in r.text.split() for r in best) is kept
+
+
+def _calls(monkeypatch, cls, name) -> list:
+    """Record each call of cls.name (its first argument's path), still running it."""
+    seen, real = [], getattr(cls, name)
+
+    def spy(self, *a, **k):
+        seen.append(self.path.name)
+        return real(self, *a, **k)
+    monkeypatch.setattr(cls, name, spy)
+    return seen
+
+
+def test_a_commit_to_another_namespace_leaves_this_ones_indexes_current(tmp_path, embedder, monkeypatch):
+    """Each commit names the indexes whose rows it changed: another wearer's commit, from
+    another process, leaves this wearer's word and vector indexes current. They are read as
+    they are on disk, where a stamp of the last commit alone sent questions to FTS5 and the
+    next writer rebuilt them from every row."""
+    first = MemoryDatabase(tmp_path, embedder)
+    first.stores["event"].add([_rec("the wifi password is BLUEFOX", 0)])
+    first.close()
+    other = MemoryDatabase(tmp_path, embedder)  # another process, writing another wearer
+    other.stores["event"].add([_rec("lunch with Sam at noon", 1, ns="you")])
+    other.close()
+    rebuilt = _calls(monkeypatch, word_index.MirroredWordIndex, "_rebuild")
+    caught_up = _calls(monkeypatch, mirrored_index.MirroredIndex, "_caught_up")
+    again = MemoryDatabase(tmp_path, embedder)
+    store = again.stores["event"]
+    answers = _word_index_answers(monkeypatch)
+    me = RecordFilter(namespace="me")
+    assert [r.text for r, _ in store.search_lexical("wifi password", me, 3)] == ["the wifi password is BLUEFOX"]
+    assert answers[-1] is not None  # the word index ranked, not FTS5
+    assert store.search_dense("the wifi password", me, 1)[0][0].text == "the wifi password is BLUEFOX"
+    store.add([_rec("the wifi router is in the hall", 2)])  # a writer takes the index as it is
+    assert len(store.search_lexical("wifi", me, 5)) == 2 and answers[-1] is not None
+    assert rebuilt == [] and caught_up == []
+    again.close()
+
+
+def test_rows_another_process_committed_are_never_missed_by_an_index_it_did_not_write(tmp_path, embedder,
+                                                                                      monkeypatch):
+    """A writer that committed rows but not yet its index (a crash, or still writing) leaves
+    the index behind its commit: a reader ranks with FTS5 and still finds the new rows."""
+    reader = MemoryDatabase(tmp_path, embedder)
+    reader.stores["event"].add([_rec("the dentist is on tuesday", 0)])
+    store = reader.stores["event"]
+    me = RecordFilter(namespace="me")
+    answers = _word_index_answers(monkeypatch)
+    assert len(store.search_lexical("dentist", me, 5)) == 1 and answers[-1] is not None
+    writer = MemoryDatabase(tmp_path, embedder)
+    words = writer.stores["event"].words("me")
+    words.flush = lambda: None  # its commit lands; its word index is never written
+    writer.stores["event"].add([_rec("the dentist moved to friday", 1)])
+    assert {r.text for r, _ in store.search_lexical("dentist", me, 5)} == {
+        "the dentist is on tuesday", "the dentist moved to friday"}
+    assert answers[-1] is None  # FTS5: the index on disk does not hold the commit
+    writer.close()
+    reader.close()
