@@ -6,7 +6,8 @@ skipping blocks of rows that cannot reach the top k, and stores its rows in segm
 are appended and merged, never rewritten whole.
 
 It mirrors SQLite as memory.mirrored_index does for vectors: a batch's changes are staged
-and applied after it commits, and a file stamp says which commit the index holds. Only a
+and applied after it commits, and a file stamp says which commit the index was written at;
+it holds every later commit until one changes its rows (MemoryDatabase.unchanged_since). Only a
 writer, inside its batch, rebuilds an index that is missing or stale; a reader whose commit
 the index does not hold gets None and ranks with FTS5 instead, so an answer never waits for
 a rebuild and never reads another commit's rows.
