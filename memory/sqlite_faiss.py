@@ -564,8 +564,7 @@ class MemoryDatabase:
                 self.conn.execute("INSERT OR REPLACE INTO meta(key, value) VALUES ('durations_kept', '1')")
         if self.conn.execute("SELECT 1 FROM meta WHERE key='tags_kept'").fetchone() is None:
             # A database from before the tags were kept (or kept without ends). Not a batch:
-            # no index mirrors the tags, and a new generation would leave every word index
-            # this process has not opened behind it (questions would fall back to FTS5).
+            # no index mirrors the tags, so no commit needs counting.
             with self.lock, migrations.transaction(self.conn):
                 self.conn.execute("INSERT OR IGNORE INTO record_tags(key, value, wall_end, record_id) "
                                   f"{_tag_rows('records', 'records')}")
