@@ -98,8 +98,7 @@ def _top_among_rarer(searcher: tantivy.Searcher, schema: tantivy.Schema, words: 
     only when its k-th score beats that weight, which no row holding only common words can
     reach: else None, and the caller searches every row."""
     held = {w: searcher.doc_freq("text", w) for w in words}
-    total = max(searcher.num_docs, 1)
-    idf = lambda w: math.log1p((total - held[w] + 0.5) / (held[w] + 0.5))  # noqa: E731 (Tantivy's)
+    idf = lambda w: _idf(max(searcher.num_docs, 1), held[w])  # noqa: E731
     commonest_first = sorted((w for w in words if held[w]), key=lambda w: -held[w])
     common: list[str] = []
     for at, word in enumerate(commonest_first[:-1]):
@@ -108,15 +107,20 @@ def _top_among_rarer(searcher: tantivy.Searcher, schema: tantivy.Schema, words: 
         common.append(word)
     if not common:
         return None
-    rarer = [w for w in commonest_first if w not in common]
+    rarer = _any([_word(schema, w) for w in commonest_first if w not in common])
     found = searcher.search(tantivy.Query.boolean_query(
-        [(tantivy.Occur.Must, _any([_word(schema, w) for w in rarer])),
-         *[(tantivy.Occur.Should, _word(schema, w)) for w in common], *filters]), limit=k, count=False).hits
+        [(tantivy.Occur.Must, rarer), *[(tantivy.Occur.Should, _word(schema, w)) for w in common], *filters]),
+        limit=k, count=False).hits
     if len(found) < k:
         return None
-    rows = _rows_scored(_any([_word(schema, w) for w in rarer]), searcher, found[0][1])
-    common_weight = _BM25_K1_PLUS_1 * sum(math.log1p((rows - held[w] + 0.5) / (held[w] + 0.5)) for w in common)
+    rows = _rows_scored(rarer, searcher, found[0][1])
+    common_weight = _BM25_K1_PLUS_1 * sum(_idf(rows, held[w]) for w in common)
     return found if found[-1][0] > common_weight else None
+
+
+def _idf(rows: int, holding: int) -> float:
+    """Tantivy's BM25 idf of a word `holding` of `rows` rows hold."""
+    return math.log1p((rows - holding + 0.5) / (holding + 0.5))
 
 
 def _word(schema: tantivy.Schema, word: str) -> tantivy.Query:
