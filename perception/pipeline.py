@@ -18,6 +18,7 @@ failing the ingest; a VLM endpoint that fails is off for that run only (it may b
 from __future__ import annotations
 
 import bisect
+import functools
 import hashlib
 import logging
 import threading
@@ -82,6 +83,20 @@ class _KeyframeWork:
     describer: FrameDescriber | None
     fp: dict[str, str]
     clip_id: str | None
+
+
+@functools.cache
+def import_shared_libraries() -> None:
+    """Imports, in the calling thread, the scipy-based libraries that the speech thread
+    (scikit-learn's clustering, librosa's resampling) and the picture threads (supervision's
+    NMS and tracking) would otherwise import on first use, at the same time. CPython's
+    import-deadlock avoidance can hand one of two threads importing one package a
+    half-initialised module ("cannot import name 'PytestTester' from partially initialized
+    module 'scipy._lib._testutils'", seen in CI), so the first perceive imports them here."""
+    import scipy.interpolate  # noqa: F401
+    import scipy.signal  # noqa: F401
+    import sklearn.cluster  # noqa: F401
+    import supervision  # noqa: F401
 
 
 def file_video_id(path: str | Path, chunk: int = 1 << 22) -> str:
@@ -252,6 +267,7 @@ class Perceiver:
         channels = {"clock": clock}
         # the sound track is heard while the pictures are looked at: much of either is one
         # thread (decoding, glue, face finding), so on two cores they overlap well
+        import_shared_libraries()
         with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memlens-speech") as pool:
             hearing = pool.submit(self._hear, path, info, video_id)
             if info.has_video:

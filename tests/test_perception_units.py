@@ -439,3 +439,34 @@ def test_every_name_the_perception_stub_lists_loads():
     assert len(perception.__all__) > 40 and "Perceiver" in dir(perception)
     for name in perception.__all__:
         assert getattr(perception, name).__name__ == name
+
+
+def test_the_libraries_both_threads_import_are_imported_before_the_speech_thread_starts(tmp_path):
+    """Two threads importing scipy at once can leave one with a half-initialised module
+    (CI once failed so), so a fresh process imports them before it starts the speech thread."""
+    import subprocess
+    import sys
+
+    video = write_video(tmp_path / "v.mp4", [Shot(0, 1.0, (90, 90, 90))], size=(96, 64))
+    probe = f"""
+import sys
+import perception.pipeline as pipeline
+from perception import PerceptionConfig, Perceiver
+
+shared = ("scipy.interpolate", "scipy.signal", "sklearn.cluster", "supervision")
+before = [name for name in shared if name in sys.modules]
+seen = []
+
+class Watching(pipeline.ThreadPoolExecutor):
+    def submit(self, *args, **kwargs):
+        seen.append([name for name in shared if name not in sys.modules])
+        return super().submit(*args, **kwargs)
+
+pipeline.ThreadPoolExecutor = Watching
+config = PerceptionConfig(asr_backend="none", ocr_backend="none", speaker_backend="none",
+                          detector_backend="none", face_backend="none")
+Perceiver(config).perceive({str(video)!r})
+print(before, seen[:1])
+"""
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300)
+    assert done.stdout.strip() == "[] [[]]", done.stdout + done.stderr[-2000:]
