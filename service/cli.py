@@ -431,6 +431,9 @@ def bench(
     other_users: Optional[int] = typer.Option(None, min=0, help="scale: how many other users share the database."),
     vectors: Optional[int] = typer.Option(None, min=1000, help="scale: vectors in the vector-search measurement "
                                                                "(default 1,000,000; 100,000 with --quick)."),
+    keep: Optional[Path] = typer.Option(None, "--keep", help="scale: build the wearer's memory in this folder and "
+                                                            "keep it; run again with the same folder to open it "
+                                                            "afresh and measure it (or grow it) without rebuilding."),
     ray: Optional[str] = typer.Option(None, "--ray", help="Perceive the suite's videos on a Ray cluster ('local', "
                                                           "'auto', ray://HOST:10001); see `memlens ingest --ray`."),
     ray_workers: int = typer.Option(2, "--ray-workers", min=1, help="With --ray: videos perceived at once."),
@@ -451,7 +454,7 @@ def bench(
         _bench_ingest(file, out, config)
         return
     if suite == "scale":
-        _bench_scale(out, quick, scale_sizes, other_users, vectors, config)
+        _bench_scale(out, quick, scale_sizes, other_users, vectors, config, keep)
         return
     if suite == "real":
         import tempfile
@@ -536,9 +539,9 @@ def _bench_ingest(file: Optional[Path], out: Path, config: Optional[Path]) -> No
 
 
 def _bench_scale(out: Path, quick: bool, scale_sizes: Optional[str], other_users: Optional[int],
-                 vectors: Optional[int], config: Optional[Path]) -> None:
+                 vectors: Optional[int], config: Optional[Path], keep: Optional[Path] = None) -> None:
     from perception.progress import RichProgress
-    from service.scale_bench import run_scale_bench, sizes_from
+    from service.scale_bench import KeptMemoryError, run_scale_bench, sizes_from
 
     try:
         sizes = sizes_from(scale_sizes, quick, other_users, vectors)
@@ -548,10 +551,15 @@ def _bench_scale(out: Path, quick: bool, scale_sizes: Optional[str], other_users
     command = " ".join(["memlens", "bench", "scale", *(["--quick"] if quick else []),
                         *(["--scale-sizes", scale_sizes] if scale_sizes else []),
                         *(["--other-users", str(other_users)] if other_users is not None else []),
-                        *(["--vectors", str(vectors)] if vectors is not None else []), "--out", str(out)])
+                        *(["--vectors", str(vectors)] if vectors is not None else []),
+                        *(["--keep", str(keep)] if keep is not None else []), "--out", str(out)])
     app_config = _system_config(config)
-    with progress_bars(err) as bars:
-        run_scale_bench(app_config, out, sizes, RichProgress(bars), command=command)
+    try:
+        with progress_bars(err) as bars:
+            run_scale_bench(app_config, out, sizes, RichProgress(bars), command=command, keep=keep)
+    except KeptMemoryError as exc:  # a --keep folder that is not this bench's, or built otherwise
+        err.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from exc
     console.print((out / "report.md").read_text(), markup=False)
     console.print(f"report: {out / 'report.md'}, plot: {out / 'latency.png'}")
 

@@ -14,6 +14,10 @@ is computed afresh, as after a bulk import of those days. Then one more hour-lon
 written in its own commit, as a live ingest adds it to a memory that has been answering
 questions, and the questions are timed again ("live"). Disk is the memory folder after a
 WAL checkpoint.
+
+`--keep DIR` keeps the memory: a later run with the same DIR opens it, as a server would
+after a restart, grows it to the sizes asked for and times each; a year takes about 95
+minutes to build and minutes to measure again.
 """
 from __future__ import annotations
 
@@ -71,10 +75,15 @@ QUICK = ScaleSizes(days={"day": 1, "week": 7}, other_users=10, pool=3_000,
 
 def run_scale_bench(config: AppConfig, out: Path, sizes: ScaleSizes = ScaleSizes(), progress=None,
                     work: Path | None = None, command: str = "memlens bench scale",
-                    pool_cache: Path | None = default_cache_root() / "scale") -> dict:
+                    pool_cache: Path | None = default_cache_root() / "scale", keep: Path | None = None) -> dict:
     """Build, measure, write the outputs; returns the summary. `work` holds the (large)
-    memory while it runs (a temporary folder by default, removed afterwards); `pool_cache`
-    keeps the text pool's vectors between runs."""
+    memory while it runs (a temporary folder by default, removed afterwards); `keep` holds
+    it instead and keeps it: run again with the same `keep`, the memory is opened as a
+    server would open it and grown from where it is (a year is built once, in about
+    95 minutes, and measured again in minutes). `pool_cache` keeps the text pool's
+    vectors between runs."""
+    if keep is not None:
+        _kept_evenings(keep, sizes)  # a folder it cannot use is refused before minutes of work
     out.mkdir(parents=True, exist_ok=True)
     progress = as_progress(progress)
     summary: dict = {"command": command, "sizes": asdict(sizes), "rates_per_hour": RATES_PER_HOUR,
@@ -84,8 +93,8 @@ def run_scale_bench(config: AppConfig, out: Path, sizes: ScaleSizes = ScaleSizes
             summary.update(_ingest_speed(config, Path(home) / "ingest", sizes, progress))
             summary["rss_mb_after"]["ingest"] = _peak_rss_mb()
         (out / "sizes.jsonl").write_text("")
-        summary.update(_memory_sizes(config, Path(home) / "scale", sizes, progress, pool_cache,
-                                     lambda row: _append(out / "sizes.jsonl", row)))
+        summary.update(_memory_sizes(config, keep or Path(home) / "scale", sizes, progress, pool_cache,
+                                     lambda row: _append(out / "sizes.jsonl", row), kept=keep is not None))
         summary["rss_mb_after"]["memory sizes"] = _peak_rss_mb()
     summary.update(_vector_search(sizes.vector_records, progress, summary.pop("pool_vectors", None)))
     summary["rss_mb_after"]["vector search"] = _peak_rss_mb()
@@ -110,8 +119,48 @@ def _append(path: Path, row: dict) -> None:
         f.write(json.dumps(row) + "\n")
 
 
+KEPT_NOTE = "scale-build.json"  # in a --keep folder: the settings its memory was built with
+
+
+class KeptMemoryError(ValueError):
+    """A --keep folder this run cannot use."""
+
+
+def _world(sizes: ScaleSizes) -> dict:
+    """The settings that decide what a memory holds: a kept memory grows only under the same."""
+    return {"other_users": sizes.other_users, "other_hours": sizes.other_hours,
+            "hours_per_day": sizes.hours_per_day, "pool": sizes.pool}
+
+
+def _kept_evenings(home: Path, sizes: ScaleSizes) -> int | None:
+    """Live videos already written into the memory kept at `home` (None: nothing kept there
+    yet); refuses a memory built with other settings."""
+    note = home / KEPT_NOTE
+    if not note.is_file():
+        if home.is_dir() and any(home.iterdir()):  # never write synthetic days into someone's memory
+            raise KeptMemoryError(f"{home} is not empty and holds no scale memory ({KEPT_NOTE}): keep it in a new folder")
+        return None
+    held = json.loads(note.read_text())
+    if held["world"] != _world(sizes):
+        raise KeptMemoryError(f"{home} keeps a scale memory built with {held['world']}, not {_world(sizes)}: "
+                         "keep this run's memory in another folder, or run with the settings it was built with")
+    return int(held["evenings"])
+
+
+def _days_held(memory) -> int:
+    """Recorded days of "me" in memory: the day of its newest record, plus one."""
+    newest = memory.store("event").query(RecordFilter(namespace="me"), limit=1, newest_first=True)
+    return (newest[0].wall_start.date() - FIRST_DAY.date()).days + 1 if newest else 0
+
+
 def _memory_sizes(config: AppConfig, home: Path, sizes: ScaleSizes, progress, pool_cache: Path | None,
-                  measured=lambda row: None) -> dict:
+                  measured=lambda row: None, kept: bool = False) -> dict:
+    """`kept`: `home` outlives the run. A memory already kept there is opened and grown to
+    each size in turn; a size it has already passed is skipped (it cannot be measured
+    inside a bigger memory); the size it holds is measured as this fresh process opens it."""
+    evenings = _kept_evenings(home, sizes) if kept else None
+    resumed = evenings is not None
+    note = lambda: (home / KEPT_NOTE).write_text(json.dumps({"world": _world(sizes), "evenings": evenings}))  # noqa: E731
     system = MemlensSystem(fresh_config(config, home))
     memory = system.memory
     try:
@@ -119,13 +168,17 @@ def _memory_sizes(config: AppConfig, home: Path, sizes: ScaleSizes, progress, po
         pool = TextPool(memory.embedder.embed, sizes.pool, cache_dir=pool_cache, progress=progress)
         pool_seconds = time.perf_counter() - began
         began = time.perf_counter()
-        progress.start("other users", sizes.other_users)
-        with memory.db.batch():  # one commit: each commit rewrites the index files
-            for i in range(sizes.other_users):
-                name = f"user{i:03d}"
-                SyntheticWearer(memory, pool, name, hours_per_day=sizes.other_hours).write_days(0, 1)
-                memory.refresh_behaviors(name)
-                progress.advance("other users")
+        if not resumed:
+            progress.start("other users", sizes.other_users)
+            with memory.db.batch():  # one commit: each commit rewrites the index files
+                for i in range(sizes.other_users):
+                    name = f"user{i:03d}"
+                    SyntheticWearer(memory, pool, name, hours_per_day=sizes.other_hours).write_days(0, 1)
+                    memory.refresh_behaviors(name)
+                    progress.advance("other users")
+            evenings = 0
+            if kept:
+                note()
         others_seconds = time.perf_counter() - began
         # Models and lexicons load on another user's memory, so that at every size the
         # questions are the first after its commit (caches kept per commit start empty), as
@@ -133,8 +186,13 @@ def _memory_sizes(config: AppConfig, home: Path, sizes: ScaleSizes, progress, po
         _ask_all(system, QUESTIONS[: sizes.questions], FIRST_DAY + timedelta(days=1, hours=8), progress, "warm-up",
                  namespace="user000")
         me = SyntheticWearer(memory, pool, "me", hours_per_day=sizes.hours_per_day)
-        rows, built, written, evenings = {}, 0, 0, 0
+        built = held = _days_held(memory)
+        written = sum(memory.store(s).count(RecordFilter(namespace="me")) for s in ("entity", "event"))
+        rows, skipped = {}, []
         for size, days in sorted(sizes.days.items(), key=lambda kv: kv[1]):
+            if days < built:
+                skipped.append(size)
+                continue
             progress.start(f"build {size}", days - built)
             began, fold_seconds = time.perf_counter(), 0.0
             for day in range(built, days):  # a day's video in one commit, its behaviors folded in: an ingest
@@ -144,33 +202,42 @@ def _memory_sizes(config: AppConfig, home: Path, sizes: ScaleSizes, progress, po
                 memory.refresh_behaviors("me", since=since)
                 fold_seconds = time.perf_counter() - folded
                 progress.advance(f"build {size}")
-            build_seconds, built = time.perf_counter() - began, days
+            build_seconds, built_now, built = time.perf_counter() - began, days - built, days
             recomputed = time.perf_counter()
-            memory.refresh_behaviors("me")  # what a forget or a re-ingest does instead
+            if built_now or not resumed:  # a kept memory opened at this size has its behaviors
+                memory.refresh_behaviors("me")  # what a forget or a re-ingest does instead
             recompute_seconds = time.perf_counter() - recomputed
             _checkpoint(memory)
             at = FIRST_DAY + timedelta(days=days, hours=8)  # the morning after the last recorded day
             ask_ms = _ask_all(system, QUESTIONS[: sizes.questions], at, progress, f"ask {size}")
             search_ms, foreign = _search_all(system, QUESTIONS[: sizes.questions], at, progress, f"search {size}")
             rows[size] = _size_row(memory, home, days, sizes, build_seconds, ask_ms, search_ms, foreign, evenings)
+            rows[size]["days_built_this_run"] = built_now  # 0: a kept memory, measured as opened
             rows[size]["slowest_asks_ms"] = _slowest(ask_ms)
             rows[size]["records_written_me"] = written  # entity and event records; behaviors are derived
             rows[size]["behaviors_fold_seconds"] = round(fold_seconds, 2)  # the last day's
             rows[size]["behaviors_recompute_seconds"] = round(recompute_seconds, 2)
-            written += sum(me.write_evening(days - 1).values())  # a live ingest: one video, one commit
+            written += sum(me.write_evening(days - 1, nth=evenings).values())  # a live ingest: one video, one commit
             evenings += 1
+            if kept:
+                note()
             live_ms = _ask_all(system, QUESTIONS[: sizes.questions], at, progress, f"ask {size} after a video")
             rows[size].update({"ask_live_p50_ms": _pct(live_ms, 50), "ask_live_p95_ms": _pct(live_ms, 95),
                                "slowest_live_asks_ms": _slowest(live_ms)})
             rows[size]["peak_rss_mb"] = _peak_rss_mb()
             measured({"size": size, **rows[size]})
+        if not rows:
+            raise KeptMemoryError(f"{home} keeps {held} days of \"me\", more than every size asked for "
+                             f"({', '.join(f'{k}={v}' for k, v in sizes.days.items())}): nothing to measure")
         return {
             "ask_p95_ms": {s: r["ask_p95_ms"] for s, r in rows.items()},
             "ask_live_p95_ms": {s: r["ask_live_p95_ms"] for s, r in rows.items()},
             "search_p95_ms": {s: r["search_p95_ms"] for s, r in rows.items()},
             "disk_mb_per_video_hour": rows[size]["disk_mb_per_video_hour"],
             "sizes_measured": rows, "pool_texts": pool.size, "pool_embed_seconds": round(pool_seconds, 1),
-            "other_users_build_seconds": round(others_seconds, 1), "pool_vectors": pool.vectors,
+            "other_users_build_seconds": None if resumed else round(others_seconds, 1), "pool_vectors": pool.vectors,
+            **({"kept": {"folder": str(home), "days_held_at_start": held if resumed else 0,
+                         "sizes_skipped": skipped}} if kept else {}),
         }
     finally:
         system.close()
@@ -388,6 +455,12 @@ def _report(s: dict) -> str:
         lines.append(f"Ingest: {ingest['video_seconds']} s of video ({ingest['speech_share']:.0%} speech) in "
                      f"{ingest['seconds']} s; stages {ingest['stages']}; records per hour on it: "
                      f"{ingest['records_per_hour']}.")
+    kept = s.get("kept")
+    if kept:
+        lines.append(f"Memory kept in {kept['folder']}: it held {kept['days_held_at_start']} days of \"me\" when this "
+                     f"run opened it; days built by this run per size: "
+                     f"{ {k: r.get('days_built_this_run') for k, r in rows.items()} } (0: timed as opened, the first "
+                     f"question reading the indexes from disk); sizes it had passed: {kept['sizes_skipped'] or 'none'}.")
     lines.append(f"Peak RSS after each stage (MB): {s['rss_mb_after']}. Text pool: {s.get('pool_texts')} distinct "
                  f"texts embedded in {s.get('pool_embed_seconds')} s (0 when cached); other users built in "
                  f"{s.get('other_users_build_seconds')} s.")

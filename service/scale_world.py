@@ -183,7 +183,8 @@ class SyntheticWearer:
         self.pool = pool
         self.namespace = namespace
         self.hours_per_day = hours_per_day
-        self.rng = np.random.default_rng([seed, int(hashlib.sha256(namespace.encode()).hexdigest()[:8], 16)])
+        self.seed = [seed, int(hashlib.sha256(namespace.encode()).hexdigest()[:8], 16)]
+        self.rng = np.random.default_rng(self.seed)
 
     def write_days(self, first: int, days: int) -> Counter:
         """Days first..first+days-1 (0 is FIRST_DAY), in one write batch."""
@@ -193,14 +194,19 @@ class SyntheticWearer:
                 counts += self._write_day(day)
         return counts
 
-    def write_evening(self, day: int, hours: float = 1.0) -> Counter:
+    def write_evening(self, day: int, hours: float = 1.0, nth: int = 0) -> Counter:
         """One more video of `hours`, recorded after day `day`'s, in its own write batch: what
-        a live ingest adds to a memory in one commit."""
+        a live ingest adds to a memory in one commit. `nth` tells apart evenings written
+        after the same day (a kept memory measured again)."""
         origin = FIRST_DAY + timedelta(days=day, hours=DAY_STARTS_AT + self.hours_per_day)
+        self.rng = np.random.default_rng([*self.seed, day, 1 + nth])
         with self.memory.db.batch():
-            return self._write_video(f"{self.namespace}-day{day:04d}-evening", origin, hours * 3600)
+            return self._write_video(f"{self.namespace}-day{day:04d}-evening{'' if nth == 0 else nth}", origin,
+                                     hours * 3600)
 
     def _write_day(self, day: int) -> Counter:
+        # each video draws from a stream of its own: a build continued later writes the same days
+        self.rng = np.random.default_rng([*self.seed, day, 0])
         origin = FIRST_DAY + timedelta(days=day, hours=DAY_STARTS_AT)
         return self._write_video(f"{self.namespace}-day{day:04d}", origin, self.hours_per_day * 3600)
 

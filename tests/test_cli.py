@@ -207,3 +207,13 @@ def test_ingest_takes_a_transcript_and_ask_answers_from_it(tmp_path):
     broken.write_text('{"speaker": "Bob", "text": "hi"}\n')
     refused = memlens(tmp_path, "ingest", str(broken), "--namespace", "me")
     assert refused.returncode == 1 and "broken.jsonl:1" in refused.stderr and "missing time" in refused.stderr
+
+
+def test_bench_scale_refuses_to_keep_its_memory_in_a_folder_that_holds_something_else(tmp_path):
+    theirs = tmp_path / "my-memory"
+    (theirs / "memory").mkdir(parents=True)
+    (theirs / "memory" / "memlens.sqlite").write_bytes(b"not ours to grow")
+    done = memlens(tmp_path / "home", "bench", "scale", "--quick", "--keep", str(theirs), "--out", str(tmp_path / "out"),
+                   timeout=120)
+    assert done.returncode == 2 and "not empty" in done.stderr, done.stdout + done.stderr
+    assert (theirs / "memory" / "memlens.sqlite").read_bytes() == b"not ours to grow" and not (tmp_path / "out").exists()

@@ -10,7 +10,7 @@ import pytest
 from memory.records import CLIP_CAPTION, DAY_SUMMARY, HOUR_SUMMARY, RecordFilter
 from retrieval.search import HybridRetriever, SearchQuery
 from service.config import AppConfig
-from service.scale_bench import ScaleSizes, run_scale_bench, sizes_from
+from service.scale_bench import KEPT_NOTE, KeptMemoryError, ScaleSizes, run_scale_bench, sizes_from
 from service.scale_world import RATES_PER_HOUR, SyntheticWearer, TextPool
 
 TINY = ScaleSizes(days={"day": 1, "week": 2}, other_users=3, other_hours=0.25, hours_per_day=0.5, pool=300,
@@ -49,6 +49,54 @@ def test_tiny_run_writes_the_issue_summary_report_and_plot(tmp_path):
     report = (tmp_path / "out" / "report.md").read_text()
     assert "| day |" in report and "| week |" in report and "(<= 300)" in report and "Live:" in report
     assert (tmp_path / "out" / "latency.png").stat().st_size > 1000
+
+
+def test_a_kept_memory_is_measured_again_as_opened_and_grows_from_where_it_is(tmp_path):
+    from dataclasses import replace
+
+    config, keep = AppConfig(home=tmp_path / "home"), tmp_path / "kept"
+    first = run_scale_bench(config, tmp_path / "out1", replace(TINY, vector_records=2_000), work=tmp_path,
+                            pool_cache=tmp_path / "pool", keep=keep)
+    assert (keep / KEPT_NOTE).is_file() and (keep / "memory").is_dir()  # kept, not a temporary folder
+    again = replace(TINY, days={"week": 2, "fortnight": 3}, vector_records=2_000)
+    second = run_scale_bench(config, tmp_path / "out2", again, work=tmp_path, pool_cache=tmp_path / "pool", keep=keep)
+    week1, week2 = first["sizes_measured"]["week"], second["sizes_measured"]["week"]
+    assert week1["days_built_this_run"] == 1 and week2["days_built_this_run"] == 0
+    assert second["other_users_build_seconds"] is None and second["kept"]["days_held_at_start"] == 2
+    # the week as kept: what the first run wrote, its live hour after the week included
+    live_hour = week1["records_me"] - first["sizes_measured"]["day"]["records_me"]
+    assert week2["records_me"] > week1["records_me"] and week2["records_all_users"] - week2["records_me"] == \
+        week1["records_all_users"] - week1["records_me"]
+    assert week2["video_hours_me"] == week1["video_hours_me"] + 1 and live_hour > 0
+    fortnight = second["sizes_measured"]["fortnight"]
+    assert fortnight["days_built_this_run"] == 1 and fortnight["records_me"] > week2["records_me"]
+    assert second["sizes_measured"]["fortnight"]["search_hits_of_other_users"] == 0
+    assert set(second["ask_p95_ms"]) == {"week", "fortnight"}
+    assert "it held 2 days" in (tmp_path / "out2" / "report.md").read_text()
+    with pytest.raises(KeptMemoryError, match="more than every size"):  # a week cannot be timed inside 3 days
+        run_scale_bench(config, tmp_path / "out3", replace(again, days={"week": 2}), work=tmp_path,
+                        pool_cache=tmp_path / "pool", keep=keep)
+    with pytest.raises(KeptMemoryError, match="built with"):
+        run_scale_bench(config, tmp_path / "out4", replace(again, other_users=4), keep=keep)
+    mine = tmp_path / "someones-memory"
+    (mine / "memory").mkdir(parents=True)
+    with pytest.raises(KeptMemoryError, match="not empty"):
+        run_scale_bench(config, tmp_path / "out4", again, keep=mine)
+    assert not (tmp_path / "out4").exists()  # refused before any work
+
+
+def test_a_day_is_written_the_same_whether_its_days_before_were_written_in_this_run_or_not(memory, pool):
+    def day_two(wearer: SyntheticWearer) -> list[tuple]:
+        rows = wearer.memory.store("event").query(RecordFilter(namespace=wearer.namespace, video_ids=(
+            f"{wearer.namespace}-day0002",)))
+        return sorted((r.kind, r.text, r.start, r.end) for r in rows)
+
+    SyntheticWearer(memory, pool, "me", hours_per_day=0.25).write_days(0, 3)
+    resumed = SyntheticWearer(memory, pool, "me", hours_per_day=0.25)
+    resumed.namespace = "again"  # the same stream of draws, written where it can be told apart
+    resumed.write_days(2, 1)
+    assert day_two(resumed) and [r[1:] for r in day_two(resumed)] == [r[1:] for r in day_two(
+        SyntheticWearer(memory, pool, "me", hours_per_day=0.25))]
 
 
 def test_synthetic_hours_come_at_the_measured_rates_and_stay_in_their_namespace(memory, pool):
