@@ -101,12 +101,15 @@ class NanoDetDetector:
     def _scores_and_boxes(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """(classes, scores, boxes in input pixels) of every cell and class scoring at least
         the threshold, over all strides; box bins are decoded for those cells only (a frame
-        has 3,549 cells and a few things)."""
-        from PIL import Image
+        has 3,549 cells and a few things). The frame is resized, scaled and laid out by one
+        OpenCV call, with the bilinear resize NanoDet was trained with: 0.3 ms a frame where
+        PIL's resize, a divide and a transpose took 5 (real clips: 97.6 % of the boxes found
+        the same, a few more found; docs/results/README.md, stop 15)."""
+        import cv2
 
         session = self.load()
-        pixels = np.asarray(Image.fromarray(image).resize((self.SIZE, self.SIZE), Image.BILINEAR), np.float32)
-        feed = {session.get_inputs()[0].name: (pixels / 255.0).transpose(2, 0, 1)[None]}
+        blob = cv2.dnn.blobFromImage(np.ascontiguousarray(image), 1 / 255.0, (self.SIZE, self.SIZE))
+        feed = {session.get_inputs()[0].name: blob}
         outputs = [o[0] for o in session.run(None, feed)]
         classes, scores, boxes = [], [], []
         for stride in self.STRIDES:
