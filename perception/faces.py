@@ -25,13 +25,22 @@ from .types import FaceSighting
 SAME_FACE = 0.6
 # dlib's HOG window is 80 px; looking at the frame upsampled once finds faces from 40 px.
 SMALLEST_FACE = 40
+# Regions looked in are widened by this share of their larger side (a person's box may clip
+# the head) and by a smallest face; once they cover this share of the frame, the whole is.
+REGION_MARGIN = 0.1
+WHOLE_FRAME_FROM = 0.6
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1
 
 
 @runtime_checkable
 class FaceFinder(Protocol):
     model_id: str
 
-    def find(self, image: np.ndarray, frame_time: float) -> list[FaceSighting]: ...
+    def find(self, image: np.ndarray, frame_time: float, regions: Sequence[Box] | None = None
+             ) -> list[FaceSighting]:
+        """Faces on the image; within `regions` (image pixels, e.g. where the detector saw a
+        person) only, when given."""
+        ...
 
 
 def face_models_dir() -> Path:
@@ -43,7 +52,7 @@ def face_models_dir() -> Path:
 
 
 class DlibFaces:
-    model_id = "dlib-hog+resnet-v1"
+    model_id = "dlib-hog+resnet-v2"  # v2: looks within the regions it is given
 
     def __init__(self, max_width: int = 640, upsample: int = 1, min_score: float = 0.0):
         self.max_width = max_width
@@ -71,7 +80,11 @@ class DlibFaces:
                             dlib.face_recognition_model_v1(str(models / "dlib_face_recognition_resnet_model_v1.dat")))
         return self._models
 
-    def find(self, image: np.ndarray, frame_time: float) -> list[FaceSighting]:
+    def find(self, image: np.ndarray, frame_time: float, regions: Sequence[Box] | None = None
+             ) -> list[FaceSighting]:
+        """Faces on the frame scaled to `max_width`; only within `regions` when given. The
+        HOG scan costs by area: on the day-like video a 640 x 360 frame took 97 ms, a person's
+        320 x 180, 25."""
         from PIL import Image
 
         detector, landmarks, describer = self.load()
@@ -79,14 +92,44 @@ class DlibFaces:
         scale = min(1.0, self.max_width / width)
         small = image if scale == 1.0 else np.asarray(
             Image.fromarray(image).resize((round(width * scale), round(height * scale))))
-        rects, scores, _ = detector.run(np.ascontiguousarray(small), self.upsample, self.min_score)
+        scaled = None if regions is None else [tuple(v * scale for v in box) for box in regions]
         found = []
-        for rect, score in zip(rects, scores):
-            descriptor = describer.compute_face_descriptor(small, landmarks(small, rect))
-            box = tuple(round(v / scale, 1) for v in (rect.left(), rect.top(), rect.right(), rect.bottom()))
-            found.append(FaceSighting(frame_time, box, (width, height), round(float(score), 3),  # type: ignore[arg-type]
-                                      tuple(round(float(v), 5) for v in descriptor)))
+        for x0, y0, x1, y1 in regions_to_scan(scaled, small.shape[1], small.shape[0]):
+            crop = np.ascontiguousarray(small[y0:y1, x0:x1])
+            rects, scores, _ = detector.run(crop, self.upsample, self.min_score)
+            for rect, score in zip(rects, scores):
+                descriptor = describer.compute_face_descriptor(crop, landmarks(crop, rect))
+                box = tuple(round(v / scale, 1) for v in (rect.left() + x0, rect.top() + y0, rect.right() + x0,
+                                                          rect.bottom() + y0))
+                found.append(FaceSighting(frame_time, box, (width, height), round(float(score), 3),  # type: ignore[arg-type]
+                                          tuple(round(float(v), 5) for v in descriptor)))
         return found
+
+
+def regions_to_scan(regions: Sequence[Box] | None, width: int, height: int) -> list[tuple[int, int, int, int]]:
+    """Whole-pixel rectangles to look for faces in: each region widened (`REGION_MARGIN`, a
+    smallest face), overlapping ones joined into their bounding box, so no face is looked at
+    twice; the whole frame when there are no regions given or they cover most of it."""
+    whole = [(0, 0, width, height)]
+    if regions is None:
+        return whole
+    rects = []
+    for x0, y0, x1, y1 in regions:
+        pad = REGION_MARGIN * max(x1 - x0, y1 - y0) + SMALLEST_FACE
+        rects.append([max(0, int(x0 - pad)), max(0, int(y0 - pad)), min(width, int(x1 + pad + 1)),
+                      min(height, int(y1 + pad + 1))])
+    while pair := next(((i, j) for i in range(len(rects)) for j in range(i + 1, len(rects))
+                        if _overlap(rects[i], rects[j])), None):
+        i, j = pair
+        other = rects.pop(j)
+        rects[i] = [min(rects[i][0], other[0]), min(rects[i][1], other[1]), max(rects[i][2], other[2]),
+                    max(rects[i][3], other[3])]
+    area = sum((x1 - x0) * (y1 - y0) for x0, y0, x1, y1 in rects)
+    return whole if area >= WHOLE_FRAME_FROM * width * height else [tuple(r) for r in rects if r[2] > r[0] and r[3] > r[1]]
+
+
+def _overlap(a: Sequence[int], b: Sequence[int]) -> bool:
+    return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
 
 
 def make_face_finder(config: PerceptionConfig) -> FaceFinder | None:

@@ -535,17 +535,19 @@ class Perceiver:
                     keyframe: bool) -> None:
         """Faces on every keyframe (a lower third appearing is one) and at least every
         `face_interval` seconds between, so people are seen while they speak; only where
-        the object detector, when on, sees a person."""
+        the object detector, when on, sees a person, and within those people's boxes."""
         if finder is None or not v.facing or "faces" in self._off:
             return
         if not keyframe and t - v.last_face_look < self.config.face_interval:
             return
-        if v.detections is not None and not any(d.label == "person" and d.frame_time == t and _could_show_a_face(
-                d, self.config.face_max_width) for d in v.detections):
+        people = None if v.detections is None else [
+            d.box for d in v.detections
+            if d.label == "person" and d.frame_time == t and _could_show_a_face(d, self.config.face_max_width)]
+        if people == []:
             return  # nobody near enough to show a face: none to look for (a third of ingest time on empty views)
         try:
             with self.clock("faces"):
-                found = finder.find(frame, t)
+                found = finder.find(frame, t, people)
         except BackendUnavailable as exc:
             self._switch_off("faces", exc)
             v.faces, v.facing = None, False

@@ -470,3 +470,41 @@ print(before, seen[:1])
 """
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=300)
     assert done.stdout.strip() == "[] [[]]", done.stdout + done.stderr[-2000:]
+
+
+def test_faces_are_looked_for_in_widened_joined_regions_or_the_whole_frame():
+    from perception.faces import SMALLEST_FACE, regions_to_scan
+
+    assert regions_to_scan(None, 640, 360) == [(0, 0, 640, 360)]
+    assert regions_to_scan([(0, 0, 600, 350)], 640, 360) == [(0, 0, 640, 360)]  # most of the frame: all of it
+    apart = regions_to_scan([(100, 100, 140, 200), (400, 100, 440, 200)], 640, 360)
+    pad = 0.1 * 100 + SMALLEST_FACE
+    assert apart == [(int(100 - pad), int(100 - pad), int(140 + pad + 1), int(200 + pad + 1)),
+                     (int(400 - pad), int(100 - pad), int(440 + pad + 1), int(200 + pad + 1))]
+    joined = regions_to_scan([(100, 100, 140, 200), (150, 120, 190, 220), (500, 300, 520, 340)], 640, 360)
+    assert len(joined) == 2 and joined[0][0] == int(100 - pad) and joined[0][2] == int(190 + pad + 1)
+    assert joined[1][3] == 360  # widened up to the frame's edge, not past it
+
+
+def test_a_face_found_within_a_persons_box_is_the_one_found_on_the_whole_frame():
+    from perception.decode import iter_frames
+    from perception.faces import DlibFaces
+    from tests.media import TED_CLIP, fetch
+
+    finder = DlibFaces()
+    for t, frame in iter_frames(fetch(TED_CLIP), 1.0):
+        whole = finder.find(frame, t)
+        if whole:
+            break
+    face = whole[0]
+    x0, y0, x1, y1 = face.box
+    person = (x0 - (x1 - x0), y0 - 0.5 * (y1 - y0), x1 + (x1 - x0), y1 + 3 * (y1 - y0))  # head and shoulders
+    within = finder.find(frame, t, [person])
+    (a0, b0, a1, b1), (c0, d0, c1, d1) = within[0].box, face.box  # HOG's window grid moves with the crop
+    overlap = max(0, min(a1, c1) - max(a0, c0)) * max(0, min(b1, d1) - max(b0, d0))
+    assert len(within) == 1 and overlap / ((a1 - a0) * (b1 - b0) + (c1 - c0) * (d1 - d0) - overlap) > 0.6
+    # the same person, described alike (one speaker's faces lie 0.25-0.48 apart)
+    assert np.linalg.norm(np.subtract(within[0].descriptor, face.descriptor)) < 0.2
+    height, width = frame.shape[:2]
+    elsewhere = (0, 0, 60, 60) if x0 > width / 2 else (width - 60, height - 60, width, height)
+    assert finder.find(frame, t, [elsewhere]) == []
