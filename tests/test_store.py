@@ -399,6 +399,28 @@ def test_dense_search_within_a_filter_is_exact_either_way(db, embedder, monkeypa
             assert [r.id for r, _ in found] == [i for _, i in ranked[:5]]
 
 
+def test_a_search_asked_now_fetches_about_k_nearest_and_one_asked_in_the_past_fetches_more(db, embedder, monkeypatch):
+    """Nothing in a namespace's index is after "now": fetching 4 k nearest to filter them
+    was waste. A question asked in the past keeps few of the nearest: the rounds fetch more."""
+    from memory.mirrored_index import MirroredIndex
+
+    fetched = []
+    searched = MirroredIndex.search
+    monkeypatch.setattr(MirroredIndex, "search", lambda self, q, ids, k: fetched.append(k) or searched(self, q, ids, k))
+    store = db.stores["event"]
+    records = [_rec(f"keys and {w} {i}", i % 60) for i, w in enumerate(["milk", "train", "garden", "coffee"] * 50)]
+    stored = [r.with_id(i) for r, i in zip(records, store.add(records))]
+    q = embedder.embed(["where are my keys"])[0]
+    vectors = embedder.embed([r.text for r in stored])
+    for flt, rounds in ((RecordFilter(namespace="me", before=T0 + timedelta(hours=2)), 1),
+                        (RecordFilter(namespace="me", before=T0 + timedelta(minutes=6)), 2)):
+        fetched.clear()
+        exact = [i for _, i in sorted(((float(v @ q), r.id) for r, v in zip(stored, vectors) if flt.matches(r)),
+                                      reverse=True)]
+        assert [r.id for r, _ in store.search_dense("where are my keys", flt, 8)] == exact[:8]
+        assert fetched[0] == 8 + 2 + 1 and len(fetched) >= rounds and (rounds == 1) == (len(fetched) == 1)
+
+
 @pytest.mark.parametrize("fetch_at_most", [10_000, 6])
 def test_a_broad_filter_the_nearest_rarely_meet_is_not_listed(db, embedder, monkeypatch, fetch_at_most):
     """A filter keeping too many rows to list their ids is met from the nearest, fetched up
