@@ -143,7 +143,7 @@ def _kept_evenings(home: Path, sizes: ScaleSizes) -> int | None:
     held = json.loads(note.read_text())
     if held["world"] != _world(sizes):
         raise KeptMemoryError(f"{home} keeps a scale memory built with {held['world']}, not {_world(sizes)}: "
-                         "keep this run's memory in another folder, or run with the settings it was built with")
+                              "keep this run's memory in another folder, or run with the settings it was built with")
     return int(held["evenings"])
 
 
