@@ -257,8 +257,8 @@ def _deletions_key(store: str, namespace: str | None) -> str:
 def _keeps_nearly_all(flt: RecordFilter) -> bool:
     """Whether a filter cuts a namespace's index at most at question time: asked now, it
     keeps every row, so fetching four times k for it only made coded segments re-rank
-    (from SQLite) and the filter test read four times the rows. Asked in the past, the
-    rounds fetch more."""
+    (from SQLite) and the filter test read four times the rows. Asked in the past, a first
+    fetch of about k falls short and the usual rounds follow."""
     return flt.kinds is None and not flt.attrs and not _windowed(flt)
 
 
@@ -1124,7 +1124,8 @@ class SqliteFaissStore:
         if flt.ids is not None:
             return mirror.search(query, self._candidate_ids(flt), k)
         rounds = POST_FILTER_ROUNDS
-        fetch = min(total, k + k // 4 + 1 if _keeps_nearly_all(flt) else 4 * k)
+        first = k + k // 4 + 1 if _keeps_nearly_all(flt) else None  # a round before the rounds
+        fetch = min(total, first or 4 * k)
         if _windowed(flt):  # its ids, unless it keeps so many that filtering the nearest is cheaper
             ids = self._candidate_ids(flt, limit=int(POST_FILTER_SHARE * total) + 1)
             if len(ids) < POST_FILTER_SHARE * total:
@@ -1137,6 +1138,9 @@ class SqliteFaissStore:
             hits = self._within(flt, found)
             if len(hits) >= k or fetch >= total:
                 return hits[:k]
+            if first is not None:  # asked in the past: the rounds, from their first fetch
+                first, fetch = None, min(total, max(fetch, 4 * k))
+                continue
             if rounds is not None:
                 rounds -= 1
                 if rounds <= 0:  # the filter keeps few of the nearest: search only what it keeps, if few

@@ -39,7 +39,7 @@ STAGE_FIELDS: dict[str, tuple[str, ...]] = {
     # detection runs on every sampled frame (not only keyframes), so only the sampling rate
     # and clip length matter of the keyframe fields
     "faces": _KEYFRAME_FIELDS + ("face_backend", "face_interval", "face_max_width", "detector_backend",
-                                 "detector_model", "detector_threshold"),  # faces are looked for where a person is
+                                 "detector_model", "detector_threshold", "detector_nms_iou"),  # within the people seen
     "objects": ("clip_seconds", "sample_fps", "detector_backend", "detector_model", "detector_threshold",
                 "detector_nms_iou"),
     "asr": ("asr_backend", "asr_model", "asr_compute_type", "asr_language", "speech_piece_seconds"),

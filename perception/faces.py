@@ -109,7 +109,7 @@ class DlibFaces:
 def regions_to_scan(regions: Sequence[Box] | None, width: int, height: int) -> list[tuple[int, int, int, int]]:
     """Whole-pixel rectangles to look for faces in: each region widened (`REGION_MARGIN`, a
     smallest face), overlapping ones joined into their bounding box, so no face is looked at
-    twice; the whole frame when there are no regions given or they cover most of it."""
+    twice; the whole frame when `regions` is None or they cover most of it (none when empty)."""
     whole = [(0, 0, width, height)]
     if regions is None:
         return whole

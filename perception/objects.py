@@ -73,7 +73,9 @@ class NanoDetDetector:
         self.nms_iou = nms_iou
         self.threads = threads
         self.labels = tuple(labels)
-        self.model_id = f"nanodet-m-onnx@{threshold:g}/{nms_iou:g}" if path is None else f"onnx:{Path(path).name}@{threshold:g}/{nms_iou:g}"
+        # "+cv2": the input is resized by OpenCV (boxes differ a little from PIL's)
+        self.model_id = (f"nanodet-m-onnx+cv2@{threshold:g}/{nms_iou:g}" if path is None
+                         else f"onnx:{Path(path).name}+cv2@{threshold:g}/{nms_iou:g}")
         self._session: Any = None
 
     def _weights(self) -> Path:
@@ -104,7 +106,7 @@ class NanoDetDetector:
         has 3,549 cells and a few things). The frame is resized, scaled and laid out by one
         OpenCV call, with the bilinear resize NanoDet was trained with: 0.3 ms a frame where
         PIL's resize, a divide and a transpose took 5 (real clips: 97.6 % of the boxes found
-        the same, a few more found; docs/results/README.md, stop 15)."""
+        the same, a few more found; docs/results/README.md, "Ingest, stop 15")."""
         import cv2
 
         session = self.load()

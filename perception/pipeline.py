@@ -18,7 +18,6 @@ failing the ingest; a VLM endpoint that fails is off for that run only (it may b
 from __future__ import annotations
 
 import bisect
-import functools
 import hashlib
 import logging
 import threading
@@ -85,18 +84,22 @@ class _KeyframeWork:
     clip_id: str | None
 
 
-@functools.cache
+_IMPORTING = threading.Lock()
+
+
 def import_shared_libraries() -> None:
     """Imports, in the calling thread, the scipy-based libraries that the speech thread
     (scikit-learn's clustering, librosa's resampling) and the picture threads (supervision's
     NMS and tracking) would otherwise import on first use, at the same time. CPython's
     import-deadlock avoidance can hand one of two threads importing one package a
     half-initialised module ("cannot import name 'PytestTester' from partially initialized
-    module 'scipy._lib._testutils'", seen in CI), so the first perceive imports them here."""
-    import scipy.interpolate  # noqa: F401
-    import scipy.signal  # noqa: F401
-    import sklearn.cluster  # noqa: F401
-    import supervision  # noqa: F401
+    module 'scipy._lib._testutils'", seen in CI), so the first perceive imports them here,
+    one perceive at a time."""
+    with _IMPORTING:  # once imported, each is a lookup
+        import scipy.interpolate  # noqa: F401
+        import scipy.signal  # noqa: F401
+        import sklearn.cluster  # noqa: F401
+        import supervision  # noqa: F401
 
 
 def file_video_id(path: str | Path, chunk: int = 1 << 22) -> str:

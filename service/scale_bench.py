@@ -39,6 +39,7 @@ from service.config import AppConfig
 from service.ingest_bench import START, fresh_config
 from service.scale_texts import QUESTIONS
 from service.scale_world import (
+    DAY_STARTS_AT,
     FIRST_DAY,
     HOURS_PER_DAY,
     RATES_PER_HOUR,
@@ -83,7 +84,7 @@ def run_scale_bench(config: AppConfig, out: Path, sizes: ScaleSizes = ScaleSizes
     95 minutes, and measured again in minutes). `pool_cache` keeps the text pool's
     vectors between runs."""
     if keep is not None:
-        _kept_evenings(keep, sizes)  # a folder it cannot use is refused before minutes of work
+        KeptBuild.open(keep, sizes)  # a folder it cannot use is refused before minutes of work
     out.mkdir(parents=True, exist_ok=True)
     progress = as_progress(progress)
     summary: dict = {"command": command, "sizes": asdict(sizes), "rates_per_hour": RATES_PER_HOUR,
@@ -132,25 +133,52 @@ def _world(sizes: ScaleSizes) -> dict:
             "hours_per_day": sizes.hours_per_day, "pool": sizes.pool}
 
 
-def _kept_evenings(home: Path, sizes: ScaleSizes) -> int | None:
-    """Live videos already written into the memory kept at `home` (None: nothing kept there
-    yet); refuses a memory built with other settings."""
-    note = home / KEPT_NOTE
-    if not note.is_file():
-        if home.is_dir() and any(home.iterdir()):  # never write synthetic days into someone's memory
-            raise KeptMemoryError(f"{home} is not empty and holds no scale memory ({KEPT_NOTE}): keep it in a new folder")
-        return None
-    held = json.loads(note.read_text())
-    if held["world"] != _world(sizes):
-        raise KeptMemoryError(f"{home} keeps a scale memory built with {held['world']}, not {_world(sizes)}: "
-                              "keep this run's memory in another folder, or run with the settings it was built with")
-    return int(held["evenings"])
+@dataclass
+class KeptBuild:
+    """What a --keep folder's memory holds, noted beside it. A kill between a write and its
+    note leaves no step done twice: the other users' one commit is noted after it lands,
+    an evening before (its video name counts evenings), and days are read from the memory."""
+
+    folder: Path
+    world: dict
+    others_built: bool = False
+    days: int = 0  # as of the last note: a floor, for refusing early
+    evenings: int = 0
+
+    @classmethod
+    def open(cls, folder: Path, sizes: ScaleSizes) -> KeptBuild:
+        """The folder's note, or a new one for an empty folder; refuses a folder holding
+        anything else, a memory built with other settings, or one past every size asked for."""
+        note, world = folder / KEPT_NOTE, _world(sizes)
+        if not note.is_file():
+            if folder.is_dir() and any(folder.iterdir()):  # never write synthetic days into someone's memory
+                raise KeptMemoryError(f"{folder} is not empty and holds no scale memory ({KEPT_NOTE}): keep it in a "
+                                      "new folder")
+            return cls(folder, world)
+        held = json.loads(note.read_text())
+        if held["world"] != world:
+            raise KeptMemoryError(f"{folder} keeps a scale memory built with {held['world']}, not {world}: keep this "
+                                  "run's memory in another folder, or run with the settings it was built with")
+        kept = cls(folder, world, held["others_built"], held["days"], held["evenings"])
+        kept.refuse_past(sizes)
+        return kept
+
+    def refuse_past(self, sizes: ScaleSizes) -> None:
+        if self.days > max(sizes.days.values()):
+            raise KeptMemoryError(f"{self.folder} keeps {self.days} days of \"me\", more than every size asked for "
+                                  f"({', '.join(f'{k}={v}' for k, v in sizes.days.items())}): nothing to measure")
+
+    def note(self) -> None:
+        self.folder.mkdir(parents=True, exist_ok=True)
+        (self.folder / KEPT_NOTE).write_text(json.dumps({"world": self.world, "others_built": self.others_built,
+                                                         "days": self.days, "evenings": self.evenings}))
 
 
 def _days_held(memory) -> int:
-    """Recorded days of "me" in memory: the day of its newest record, plus one."""
+    """Recorded days of "me" in memory: the day of its newest record, counted from the first
+    day's start of recording (an evening video runs past midnight when days are long)."""
     newest = memory.store("event").query(RecordFilter(namespace="me"), limit=1, newest_first=True)
-    return (newest[0].wall_start.date() - FIRST_DAY.date()).days + 1 if newest else 0
+    return (newest[0].wall_start - FIRST_DAY - timedelta(hours=DAY_STARTS_AT)).days + 1 if newest else 0
 
 
 def _memory_sizes(config: AppConfig, home: Path, sizes: ScaleSizes, progress, pool_cache: Path | None,
@@ -158,9 +186,9 @@ def _memory_sizes(config: AppConfig, home: Path, sizes: ScaleSizes, progress, po
     """`kept`: `home` outlives the run. A memory already kept there is opened and grown to
     each size in turn; a size it has already passed is skipped (it cannot be measured
     inside a bigger memory); the size it holds is measured as this fresh process opens it."""
-    evenings = _kept_evenings(home, sizes) if kept else None
-    resumed = evenings is not None
-    note = lambda: (home / KEPT_NOTE).write_text(json.dumps({"world": _world(sizes), "evenings": evenings}))  # noqa: E731
+    build = KeptBuild.open(home, sizes) if kept else KeptBuild(home, _world(sizes))
+    note = build.note if kept else (lambda: None)
+    resumed = build.others_built
     system = MemlensSystem(fresh_config(config, home))
     memory = system.memory
     try:
@@ -169,6 +197,7 @@ def _memory_sizes(config: AppConfig, home: Path, sizes: ScaleSizes, progress, po
         pool_seconds = time.perf_counter() - began
         began = time.perf_counter()
         if not resumed:
+            note()  # the folder is this bench's from now on
             progress.start("other users", sizes.other_users)
             with memory.db.batch():  # one commit: each commit rewrites the index files
                 for i in range(sizes.other_users):
@@ -176,9 +205,8 @@ def _memory_sizes(config: AppConfig, home: Path, sizes: ScaleSizes, progress, po
                     SyntheticWearer(memory, pool, name, hours_per_day=sizes.other_hours).write_days(0, 1)
                     memory.refresh_behaviors(name)
                     progress.advance("other users")
-            evenings = 0
-            if kept:
-                note()
+            build.others_built = True
+            note()
         others_seconds = time.perf_counter() - began
         # Models and lexicons load on another user's memory, so that at every size the
         # questions are the first after its commit (caches kept per commit start empty), as
@@ -186,7 +214,8 @@ def _memory_sizes(config: AppConfig, home: Path, sizes: ScaleSizes, progress, po
         _ask_all(system, QUESTIONS[: sizes.questions], FIRST_DAY + timedelta(days=1, hours=8), progress, "warm-up",
                  namespace="user000")
         me = SyntheticWearer(memory, pool, "me", hours_per_day=sizes.hours_per_day)
-        built = held = _days_held(memory)
+        built = held = build.days = _days_held(memory)
+        build.refuse_past(sizes)  # the note may lag the memory by a day
         written = sum(memory.store(s).count(RecordFilter(namespace="me")) for s in ("entity", "event"))
         rows, skipped = {}, []
         for size, days in sorted(sizes.days.items(), key=lambda kv: kv[1]):
@@ -201,6 +230,8 @@ def _memory_sizes(config: AppConfig, home: Path, sizes: ScaleSizes, progress, po
                 folded = time.perf_counter()
                 memory.refresh_behaviors("me", since=since)
                 fold_seconds = time.perf_counter() - folded
+                build.days = day + 1
+                note()
                 progress.advance(f"build {size}")
             build_seconds, built_now, built = time.perf_counter() - began, days - built, days
             recomputed = time.perf_counter()
@@ -211,24 +242,20 @@ def _memory_sizes(config: AppConfig, home: Path, sizes: ScaleSizes, progress, po
             at = FIRST_DAY + timedelta(days=days, hours=8)  # the morning after the last recorded day
             ask_ms = _ask_all(system, QUESTIONS[: sizes.questions], at, progress, f"ask {size}")
             search_ms, foreign = _search_all(system, QUESTIONS[: sizes.questions], at, progress, f"search {size}")
-            rows[size] = _size_row(memory, home, days, sizes, build_seconds, ask_ms, search_ms, foreign, evenings)
+            rows[size] = _size_row(memory, home, days, sizes, build_seconds, ask_ms, search_ms, foreign, build.evenings)
             rows[size]["days_built_this_run"] = built_now  # 0: a kept memory, measured as opened
             rows[size]["slowest_asks_ms"] = _slowest(ask_ms)
             rows[size]["records_written_me"] = written  # entity and event records; behaviors are derived
             rows[size]["behaviors_fold_seconds"] = round(fold_seconds, 2)  # the last day's
             rows[size]["behaviors_recompute_seconds"] = round(recompute_seconds, 2)
-            written += sum(me.write_evening(days - 1, nth=evenings).values())  # a live ingest: one video, one commit
-            evenings += 1
-            if kept:
-                note()
+            build.evenings += 1
+            note()  # before its commit: a kill between them never writes one evening's video twice
+            written += sum(me.write_evening(days - 1, nth=build.evenings - 1).values())  # a live ingest: one commit
             live_ms = _ask_all(system, QUESTIONS[: sizes.questions], at, progress, f"ask {size} after a video")
             rows[size].update({"ask_live_p50_ms": _pct(live_ms, 50), "ask_live_p95_ms": _pct(live_ms, 95),
                                "slowest_live_asks_ms": _slowest(live_ms)})
             rows[size]["peak_rss_mb"] = _peak_rss_mb()
             measured({"size": size, **rows[size]})
-        if not rows:
-            raise KeptMemoryError(f"{home} keeps {held} days of \"me\", more than every size asked for "
-                             f"({', '.join(f'{k}={v}' for k, v in sizes.days.items())}): nothing to measure")
         return {
             "ask_p95_ms": {s: r["ask_p95_ms"] for s, r in rows.items()},
             "ask_live_p95_ms": {s: r["ask_live_p95_ms"] for s, r in rows.items()},
@@ -464,8 +491,9 @@ def _report(s: dict) -> str:
                      f"{ {k: r.get('days_built_this_run') for k, r in rows.items()} } (0: timed as opened, the first "
                      f"question reading the indexes from disk); sizes it had passed: {kept['sizes_skipped'] or 'none'}.")
     lines.append(f"Peak RSS after each stage (MB): {s['rss_mb_after']}. Text pool: {s.get('pool_texts')} distinct "
-                 f"texts embedded in {s.get('pool_embed_seconds')} s (0 when cached); other users built in "
-                 f"{s.get('other_users_build_seconds')} s.")
+                 f"texts embedded in {s.get('pool_embed_seconds')} s (0 when cached); other users "
+                 + (f"built in {s['other_users_build_seconds']} s." if s.get("other_users_build_seconds") is not None
+                    else "kept from an earlier run."))
     return "\n".join(lines) + "\n"
 
 

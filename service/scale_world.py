@@ -196,8 +196,8 @@ class SyntheticWearer:
 
     def write_evening(self, day: int, hours: float = 1.0, nth: int = 0) -> Counter:
         """One more video of `hours`, recorded after day `day`'s, in its own write batch: what
-        a live ingest adds to a memory in one commit. `nth` tells apart evenings written
-        after the same day (a kept memory measured again)."""
+        a live ingest adds to a memory in one commit. `nth`: how many evenings the memory
+        held before this one (a kept memory measured again writes another after the same day)."""
         origin = FIRST_DAY + timedelta(days=day, hours=DAY_STARTS_AT + self.hours_per_day)
         self.rng = np.random.default_rng([*self.seed, day, 1 + nth])
         with self.memory.db.batch():

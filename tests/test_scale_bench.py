@@ -78,6 +78,8 @@ def test_a_kept_memory_is_measured_again_as_opened_and_grows_from_where_it_is(tm
                         pool_cache=tmp_path / "pool", keep=keep)
     with pytest.raises(KeptMemoryError, match="built with"):
         run_scale_bench(config, tmp_path / "out4", replace(again, other_users=4), keep=keep)
+    noted = json.loads((keep / KEPT_NOTE).read_text())
+    assert noted["others_built"] and noted["days"] == 3 and noted["evenings"] == 4  # two sizes measured a run
     mine = tmp_path / "someones-memory"
     (mine / "memory").mkdir(parents=True)
     with pytest.raises(KeptMemoryError, match="not empty"):
