@@ -105,7 +105,7 @@ class NanoDetDetector:
         the threshold, over all strides; box bins are decoded for those cells only (a frame
         has 3,549 cells and a few things). The frame is resized, scaled and laid out by one
         OpenCV call, with the bilinear resize NanoDet was trained with: 0.3 ms a frame where
-        PIL's resize, a divide and a transpose took 5 (real clips: 97.6 % of the boxes found
+        PIL's resize, a divide and a transpose took 5 (real clips: 97.7 % of the boxes found
         the same, a few more found; docs/results/README.md, "Ingest, stop 15")."""
         import cv2
 
