@@ -106,7 +106,7 @@ class NanoDetDetector:
         has 3,549 cells and a few things). The frame is resized, scaled and laid out by one
         OpenCV call, with the bilinear resize NanoDet was trained with: 0.3 ms a frame where
         PIL's resize, a divide and a transpose took 5 (real clips: 97.7 % of the boxes found
-        the same, a few more found; docs/results/README.md, "Ingest, stop 15")."""
+        the same, a few more found; docs/results/README.md, "... and ingest, stop 15")."""
         import cv2
 
         session = self.load()
