@@ -83,8 +83,7 @@ def run_scale_bench(config: AppConfig, out: Path, sizes: ScaleSizes = ScaleSizes
     server would open it and grown from where it is (a year is built once, in about
     95 minutes, and measured again in minutes). `pool_cache` keeps the text pool's
     vectors between runs."""
-    if keep is not None:
-        KeptBuild.open(keep, sizes)  # a folder it cannot use is refused before minutes of work
+    kept = KeptBuild.open(keep, sizes) if keep is not None else None  # refused before minutes of work
     out.mkdir(parents=True, exist_ok=True)
     progress = as_progress(progress)
     summary: dict = {"command": command, "sizes": asdict(sizes), "rates_per_hour": RATES_PER_HOUR,
@@ -95,7 +94,7 @@ def run_scale_bench(config: AppConfig, out: Path, sizes: ScaleSizes = ScaleSizes
             summary["rss_mb_after"]["ingest"] = _peak_rss_mb()
         (out / "sizes.jsonl").write_text("")
         summary.update(_memory_sizes(config, keep or Path(home) / "scale", sizes, progress, pool_cache,
-                                     lambda row: _append(out / "sizes.jsonl", row), kept=keep is not None))
+                                     lambda row: _append(out / "sizes.jsonl", row), kept=kept))
         summary["rss_mb_after"]["memory sizes"] = _peak_rss_mb()
     summary.update(_vector_search(sizes.vector_records, progress, summary.pop("pool_vectors", None)))
     summary["rss_mb_after"]["vector search"] = _peak_rss_mb()
@@ -182,11 +181,12 @@ def _days_held(memory) -> int:
 
 
 def _memory_sizes(config: AppConfig, home: Path, sizes: ScaleSizes, progress, pool_cache: Path | None,
-                  measured=lambda row: None, kept: bool = False) -> dict:
-    """`kept`: `home` outlives the run. A memory already kept there is opened and grown to
-    each size in turn; a size it has already passed is skipped (it cannot be measured
-    inside a bigger memory); the size it holds is measured as this fresh process opens it."""
-    build = KeptBuild.open(home, sizes) if kept else KeptBuild(home, _world(sizes))
+                  measured=lambda row: None, kept: KeptBuild | None = None) -> dict:
+    """`kept`: what `home`, which outlives the run, holds. A memory already kept there is
+    opened and grown to each size in turn; a size it has already passed is skipped (it
+    cannot be measured inside a bigger memory); the size it holds is measured as this fresh
+    process opens it."""
+    build = kept or KeptBuild(home, _world(sizes))
     note = build.note if kept else (lambda: None)
     resumed = build.others_built
     system = MemlensSystem(fresh_config(config, home))
