@@ -216,6 +216,16 @@ class Memory:
             for vid, rs in by_video.items()
         ]
 
+    def load(self, namespace: str) -> None:
+        """Read one namespace's indexes in every store now (what its first question would)."""
+        for store in self.stores.values():
+            store.load(namespace)
+
+    def index_footprint(self, namespace: str) -> tuple[int, float]:
+        """(bytes, last written as a POSIX time) of one namespace's vector indexes, over every store."""
+        parts = [store.index_footprint(namespace) for store in self.stores.values()]
+        return sum(size for size, _ in parts), max(written for _, written in parts)
+
     def close(self) -> None:
         self.db.close()
 

@@ -873,11 +873,31 @@ class SqliteFaissStore:
         with self._partitions_lock:
             mirror = kept.get(namespace)
             if mirror is None:
-                digest = hashlib.sha1(namespace.encode()).hexdigest()[:16]
-                mirror = kept[namespace] = make(self.db.root / f"{self.name}.{digest}")
+                mirror = kept[namespace] = make(self._stem(namespace))
                 if load:
                     _ = mirror.index
         return mirror
+
+    def _stem(self, namespace: str) -> Path:
+        return self.db.root / f"{self.name}.{hashlib.sha1(namespace.encode()).hexdigest()[:16]}"
+
+    def load(self, namespace: str) -> None:
+        """Read one namespace's vector and word indexes now, so that its next question does
+        not wait for them: at a year of one wearer, reading them took 13 s from the page
+        cache and 36 s from disk, inside the first question."""
+        self.partition(namespace).size()
+        self.words(namespace).documents(self.db.generation())
+
+    def index_footprint(self, namespace: str) -> tuple[int, float]:
+        """(bytes, last written as a POSIX time) of the vector index files of one namespace,
+        what loading it holds in memory: read from the folder, without loading anything;
+        (0, 0.0) when it has none yet."""
+        folder = Path(f"{self._stem(namespace)}.faiss")
+        try:
+            files = [f.stat() for f in folder.iterdir() if f.is_file()]
+        except OSError:
+            return 0, 0.0
+        return sum(f.st_size for f in files), max((f.st_mtime for f in files), default=0.0)
 
     def namespaces(self) -> list[str]:
         return [r[0] for r in self.db.read("SELECT DISTINCT namespace FROM records WHERE store=?", (self.name,))]

@@ -66,3 +66,11 @@ class RecordStore(Protocol):
     def delete(self, flt: RecordFilter) -> int:
         """Remove matching records and their vectors; returns how many."""
         ...
+
+    def load(self, namespace: str) -> None:
+        """Bring one namespace's search indexes into memory now, rather than at its first search."""
+        ...
+
+    def index_footprint(self, namespace: str) -> tuple[int, float]:
+        """(bytes, last written as a POSIX time) of what `load` would hold in memory."""
+        ...

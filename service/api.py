@@ -155,6 +155,21 @@ def _catch_up_word_indexes(system: MemlensSystem) -> None:
         log.warning("built %d word index(es) this memory lacked: %s", len(built), ", ".join(built))
 
 
+def _warm(system: MemlensSystem, ready: threading.Event) -> None:
+    """Best effort, in the background: a namespace not read now is read by its first question."""
+    config = system.config.service
+    try:
+        warmed = system.warm(list(config.api_keys.values()) or [config.default_namespace], config.warm_mb)
+    except Exception as error:  # e.g. the server stopped and closed memory first
+        log.warning("indexes not read at start: %s", error)
+    else:
+        log.warning("ready in %.1f s: read the indexes of %d namespace(s), %.0f MB%s", warmed.seconds,
+                    len(warmed.loaded), warmed.index_bytes / 2**20,
+                    f"; {len(warmed.left)} over service.warm_mb wait for their first question" if warmed.left else "")
+    finally:
+        ready.set()
+
+
 def create_app(system: MemlensSystem) -> FastAPI:
     config = system.config.service
     uploads = system.config.home / "uploads"  # kept with memory, so a job can resume after a restart
@@ -167,12 +182,14 @@ def create_app(system: MemlensSystem) -> FastAPI:
         return {**report_view(report), "path": job.label}  # no server paths
 
     jobs = JobQueue(system.config.home, ingest_job, config.ingest_workers, uploads=uploads)
+    ready = threading.Event()  # set once the indexes read at start are in memory
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI):
         resumed = jobs.start()
         # a memory from before word indexes gets them in the background; questions meanwhile use FTS5
         threading.Thread(target=_catch_up_word_indexes, args=(system,), name="word-indexes", daemon=True).start()
+        threading.Thread(target=_warm, args=(system, ready), name="warm", daemon=True).start()
         if resumed:
             log.warning("resumed %d ingest job(s) a stopped server left unfinished", len(resumed))
         if not config.api_keys:
@@ -204,7 +221,7 @@ def create_app(system: MemlensSystem) -> FastAPI:
 
     @app.get("/health", response_model=Health)
     def health() -> dict:
-        return {"status": "ok", "version": app.version}
+        return {"status": "ok", "version": app.version, "ready": ready.is_set()}
 
     @app.post("/ask", response_model=AnswerView, responses={**authed, **problems(400, 413, 502)})
     def ask(body: AskRequest, namespace: str = Depends(namespace_of)) -> dict:

@@ -40,6 +40,10 @@ class ServiceConfig:
     default_namespace: str = "default"
     max_upload_mb: int = 4096
     ingest_workers: int = 1
+    # At start the server reads the indexes of the namespaces it serves, most recently
+    # written first, up to this much (a year of one wearer holds about 5,000 MB); the rest
+    # are read by their first question. 0: none at start.
+    warm_mb: int = 8192
     # Memory keeps the wearer's wall clock (naive times). A question time given with an
     # offset is converted to this IANA zone first ("" = this machine's zone, the one video
     # creation times are read in); `timezones` overrides it per namespace.

@@ -141,3 +141,6 @@ class Named(BaseModel):
 class Health(BaseModel):
     status: str
     version: str
+    # False while the server reads its namespaces' indexes at start: questions are answered
+    # meanwhile, the first ones slower (a load balancer may wait for it).
+    ready: bool

@@ -5,6 +5,7 @@ from __future__ import annotations
 import gc
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -65,6 +66,36 @@ class IngestReport:
     def realtime_factor(self) -> float:
         """Processing time over video duration: below 1 is faster than real time."""
         return self.seconds / self.duration if self.duration else 0.0
+
+
+@dataclass
+class Warmed:
+    """What `MemlensSystem.warm` read before the first question."""
+
+    loaded: list[str]  # namespaces whose indexes were read, most recently written first
+    left: list[str]  # namespaces over the memory budget: their first question reads them
+    index_bytes: int  # what the loaded indexes hold on disk
+    seconds: float
+
+
+# Any question does: answering it loads the language models and lexicons every question uses.
+WARM_UP_QUESTION = "What was I doing before I stopped recording?"
+
+
+def within_budget(footprints: dict[str, tuple[int, float]], budget_mb: float) -> tuple[list[str], list[str]]:
+    """(namespaces to read now, those left for their first question) from each namespace's
+    (index bytes, last written): the most recently written first while they fit in the
+    budget, so the wearers active lately are ready; those with no index have nothing to read."""
+    loaded, left, held = [], [], 0
+    for namespace, (size, _) in sorted(footprints.items(), key=lambda kv: -kv[1][1]):
+        if not size:
+            continue
+        if held + size > budget_mb * 2**20:
+            left.append(namespace)
+            continue
+        loaded.append(namespace)
+        held += size
+    return loaded, left
 
 
 class MemlensSystem:
@@ -233,6 +264,25 @@ class MemlensSystem:
             gc.collect()
             gc.freeze()
         return answer
+
+    def warm(self, namespaces: Sequence[str], budget_mb: float, progress=None) -> Warmed:
+        """Read now what a first question would otherwise wait for, as a search engine loads
+        its indexes before it takes queries: the indexes of the namespaces written most
+        recently, as many as fit in `budget_mb`, then one question (on the first of them) to
+        load the models and lexicons every question uses. A
+        question asked meanwhile is answered, waiting only for the index it needs."""
+        began = time.perf_counter()
+        progress = as_progress(progress)
+        memory = self.memory
+        footprints = {n: memory.index_footprint(n) for n in namespaces}
+        loaded, left = within_budget(footprints, budget_mb)
+        progress.start("load indexes", len(loaded))
+        for namespace in loaded:
+            memory.load(namespace)
+            progress.advance("load indexes")
+        if namespaces:
+            self.ask(WARM_UP_QUESTION, loaded[0] if loaded else namespaces[0])
+        return Warmed(loaded, left, sum(footprints[n][0] for n in loaded), round(time.perf_counter() - began, 2))
 
     def wearer_clock(self, at: datetime | None, namespace: str) -> datetime | None:
         """Memory keeps the wearer's wall clock as naive times: a question time with an offset

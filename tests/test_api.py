@@ -58,6 +58,10 @@ def alice_job(api, short_video):
 
 def test_health_and_openapi_docs(api):
     assert api.get("/health").json()["status"] == "ok"
+    deadline = time.monotonic() + 120  # ready once the models and the served namespaces' indexes are read
+    while not api.get("/health").json()["ready"]:
+        assert time.monotonic() < deadline, "the server never said it was ready"
+        time.sleep(0.2)
     spec = api.get("/openapi.json").json()
     assert {"/ask", "/ingest", "/jobs", "/jobs/{job_id}", "/jobs/{job_id}/cancel", "/memories", "/forget",
             "/health"} <= set(spec["paths"])

@@ -72,7 +72,9 @@ def test_a_kept_memory_is_measured_again_as_opened_and_grows_from_where_it_is(tm
     assert fortnight["days_built_this_run"] == 1 and fortnight["records_me"] > week2["records_me"]
     assert second["sizes_measured"]["fortnight"]["search_hits_of_other_users"] == 0
     assert set(second["ask_p95_ms"]) == {"week", "fortnight"}
-    assert "it held 2 days" in (tmp_path / "out2" / "report.md").read_text()
+    report = (tmp_path / "out2" / "report.md").read_text()
+    assert "it held 2 days" in report and "indexes read first" in report
+    assert week2["indexes_read_seconds"] >= 0 and fortnight["indexes_read_seconds"] >= 0
     with pytest.raises(KeptMemoryError, match="more than every size"):  # a week cannot be timed inside 3 days
         run_scale_bench(config, tmp_path / "out3", replace(again, days={"week": 2}), work=tmp_path,
                         pool_cache=tmp_path / "pool", keep=keep)

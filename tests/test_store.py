@@ -8,9 +8,10 @@ from datetime import timedelta
 import numpy as np
 import pytest
 
-from memory import migrations, sqlite_faiss
+from memory import migrations, mirrored_index, sqlite_faiss
 from memory.records import MemoryRecord, RecordFilter
 from memory.sqlite_faiss import MemoryDatabase
+from memory.word_index import MirroredWordIndex
 from tests.conftest import T0
 from tests.memory_checks import indexed_ids
 
@@ -599,6 +600,36 @@ def test_each_namespace_has_its_own_index_file_and_a_write_leaves_the_others_alo
     # a search over every namespace merges their indexes by score
     assert [r.text for r, _ in store.search_dense("dentist appointment", RecordFilter(), 1)] == ["alice calls the dentist"]
     assert [r.namespace for r, _ in store.search_dense("bike", RecordFilter(), 3)][0] == "bob"
+
+
+def test_load_reads_a_namespaces_indexes_before_its_first_search_and_footprint_says_what_it_holds(
+        tmp_path, embedder, monkeypatch):
+    """What a server reads at start (MemlensSystem.warm): after `load`, the namespace's
+    searches read no index file; another namespace's first search still reads its own."""
+    first = MemoryDatabase(tmp_path, embedder)
+    first.stores["event"].add([_rec("alice buys oat milk", 0, ns="alice"), _rec("alice calls the dentist", 1, ns="alice")])
+    first.stores["event"].add([_rec("bob fixes the bike", 2, ns="bob")])
+    first.close()
+    db = MemoryDatabase(tmp_path, embedder)  # a fresh process: nothing read yet
+    try:
+        store = db.stores["event"]
+        (alice_bytes, alice_written), (bob_bytes, bob_written) = (store.index_footprint(n) for n in ("alice", "bob"))
+        assert alice_bytes > 0 and bob_bytes > 0 and bob_written >= alice_written > 0
+        assert store.index_footprint("nobody") == (0, 0.0) and db.stores["entity"].index_footprint("alice") == (0, 0.0)
+        store.load("alice")
+
+        def no_reading(*_):
+            raise AssertionError("an index file read at question time")
+        monkeypatch.setattr(mirrored_index, "read_segment", no_reading)
+        monkeypatch.setattr(MirroredWordIndex, "_fresh_searcher", no_reading)
+        assert [r.text for r, _ in store.search_dense("dentist", RecordFilter(namespace="alice"), 1)] == \
+            ["alice calls the dentist"]
+        assert [r.text for r, _ in store.search_lexical("oat milk", RecordFilter(namespace="alice"), 1)] == \
+            ["alice buys oat milk"]
+        with pytest.raises(AssertionError, match="read at question time"):
+            store.search_dense("bike", RecordFilter(namespace="bob"), 1)
+    finally:
+        db.close()
 
 
 def test_commits_append_segments_that_merge_in_tiers_into_an_inverted_file_and_stay_in_step(tmp_path, embedder, monkeypatch):
