@@ -171,7 +171,11 @@ class SegmentedIndex:
             return
         selector = faiss.IDSelectorBatch(wanted)
         for segment in self.segments:
-            if segment.may_hold(wanted) and segment.index.remove_ids(selector):
+            if not segment.may_hold(wanted):
+                continue
+            if vector_index.is_mapped(segment.index) and not np.isin(segment.ids(), wanted).any():
+                continue  # holds none of them: stays mapped
+            if vector_index.owned(segment.index).remove_ids(selector):
                 segment.file = None
         self.segments = [s for s in self.segments if s.size]
 
@@ -391,7 +395,7 @@ def read_segment(folder: Path, entry: tuple[str, int, int, int]) -> Segment | No
     what the manifest says (it is then caught up from SQLite)."""
     name, size, low, high = entry
     try:
-        index = faiss.read_index(str(folder / name))
+        index = vector_index.read(folder / name)
     except RuntimeError:
         return None
     return Segment(index, low, high, name) if index.ntotal == size else None

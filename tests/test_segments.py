@@ -269,3 +269,35 @@ def test_a_window_over_interleaved_segments_finds_each_id_once(monkeypatch):
     scores, ids = index.search(vectors[1_050], 50, window)
     expected = window[np.argsort(-(vectors[window] @ vectors[1_050]), kind="stable")[:50]]
     assert ids.tolist() == expected.tolist() and len(set(ids.tolist())) == 50
+
+
+def test_flat_lists_are_mapped_from_their_file_and_read_into_memory_only_to_change(tmp_path):
+    """A segment read back keeps an IVF's flat lists as a map of its file: its search finds
+    what the segment written found, even once the file is deleted (a merge replaced it).
+    Removing ids it holds copies its lists into memory first (a map is read-only, and FAISS
+    aborts on a write to one); a segment that holds none of them stays mapped."""
+    rng = np.random.default_rng(5)
+    vectors = _clustered(rng, 6_000)
+    centroids = vector_index.train_centroids(vectors, 40)
+    written = [segments.Segment.of(32, np.arange(lo, lo + 3_000), vectors[lo:lo + 3_000], centroids)
+               for lo in (0, 3_000)]
+    for segment in written:
+        segments.write_segment(tmp_path, segment, generation=1)
+    read = [segments.read_segment(tmp_path, (s.file, s.size, s.low, s.high)) for s in written]
+    assert all(vector_index.is_mapped(s.index) for s in read) and not any(vector_index.is_mapped(s.index) for s in written)
+    assert read[0].lists == written[0].lists  # still on the shared lists
+    queries = vectors[rng.integers(6_000, size=20)]
+    before = [SegmentedIndex(32, written).search(q, 10) for q in queries]
+    index = SegmentedIndex(32, read)
+    for segment in read:
+        (tmp_path / segment.file).unlink()
+    for (scores, ids), q in zip(before, queries):
+        found = index.search(q, 10)
+        np.testing.assert_array_equal(found[1], ids)
+        np.testing.assert_allclose(found[0], scores, rtol=1e-6)
+    index.remove(np.array([3, 4, 5]))
+    first, second = index.segments
+    assert not vector_index.is_mapped(first.index) and first.file is None and first.size == 2_997
+    assert vector_index.is_mapped(second.index) and second.file is not None  # untouched, still its file's
+    assert not np.isin([3, 4, 5], index.ids()).any() and index.ntotal == 5_997
+    assert 3 not in index.search(vectors[3], 5)[1]
