@@ -175,7 +175,8 @@ def _where(store: str, flt: RecordFilter, alias: str = "records", longest: float
     of the namespace for them; with a thing named (`INDEXED_ATTRS`), the kind and time columns
     are, so that the thing's own index is read, newest first where asked. `longest` (seconds
     no matching record outlasts) bounds the end of a record the question time cuts, so the
-    time index is read over the window only.
+    time index is read over the window only, and so does a window's start bound the start of
+    a named thing's rows, read from its index by start.
     """
     by_id = _read_by_ids(flt)
     scope = f"+{alias}" if by_id else alias
@@ -196,6 +197,8 @@ def _where(store: str, flt: RecordFilter, alias: str = "records", longest: float
             clauses.append(f"{col}.wall_end < ?"), params.append(_ts(flt.before + timedelta(seconds=longest + 1)))
     if flt.not_before is not None:
         clauses.append(f"{col}.wall_end >= ?"), params.append(_ts(flt.not_before))
+        if longest is not None and flt.ids is None and _by_indexed_attr(flt):  # the thing's index runs by start
+            clauses.append(f"{alias}.wall_start >= ?"), params.append(_ts(flt.not_before - timedelta(seconds=longest + 1)))
     if flt.overlaps is not None:
         clauses.append(f"{col}.wall_start < ? AND {col}.wall_end >= ?")
         params.extend([_ts(flt.overlaps[1]), _ts(flt.overlaps[0])])

@@ -37,10 +37,11 @@ class MemoryOperators:
         self.memory = memory
 
     def _sightings(self, namespace: str, before: datetime | None, entity: str | None = None,
-                   latest: int | None = None):
-        """Sightings (of one thing) in time order; with `latest`, only that many of the last."""
+                   latest: int | None = None, after: datetime | None = None):
+        """Sightings (of one thing) in time order, those still going on at `after` or later
+        when given; with `latest`, only that many of the last."""
         attrs = (("entity", entity),) if entity else ()
-        flt = RecordFilter(namespace=namespace, kinds=(ENTITY_SIGHTING,), before=before, attrs=attrs)
+        flt = RecordFilter(namespace=namespace, kinds=(ENTITY_SIGHTING,), before=before, not_before=after, attrs=attrs)
         if latest is None:
             return self.memory.store("entity").query(flt)
         return order_by_time(self.memory.store("entity").query(flt, limit=latest, newest_first=True))
@@ -104,8 +105,11 @@ class MemoryOperators:
         """The last `RECENT` sightings of a thing, in time order (the end of its trajectory)."""
         return self._sightings(namespace, before, entity, latest=RECENT)
 
-    def trajectory(self, namespace: str, entity: str, before: datetime | None) -> list[MemoryRecord]:
-        return order_by_time(self._sightings(namespace, before, entity))
+    def trajectory(self, namespace: str, entity: str, before: datetime | None,
+                   after: datetime | None = None) -> list[MemoryRecord]:
+        """A thing's sightings in time order, within the window when `after` is given (read
+        from its index by time: "this morning" does not read a year of sightings)."""
+        return order_by_time(self._sightings(namespace, before, entity, after=after))
 
     def count_sightings(self, namespace: str, entity: str, before: datetime | None,
                         gap_seconds: float = 60.0) -> int:

@@ -758,3 +758,27 @@ def test_one_recordings_rows_of_a_kind_are_read_from_its_own_index(db):
                                                    "ORDER BY wall_start, id", params))
     assert "records_recording" in plan and "TEMP B-TREE" not in plan, plan
     assert [r.text for r in store.query(flt)] == ["stay 1-0", "stay 1-1", "stay 1-2"]
+
+
+def test_a_things_sightings_since_a_time_are_read_from_its_index_by_start_and_none_is_missed(db):
+    """"Did I take my medicine this morning?" reads the morning's sightings of the thing from
+    its index by start (bounded by the longest sighting), not a year of them; a long
+    sighting begun before the window and still going on in it is kept."""
+    rng = random.Random(5)
+    records = []
+    for i in range(200):
+        start = T0 + timedelta(minutes=rng.randint(0, 3000))
+        end = start + timedelta(minutes=rng.choice([0, 1, 2, 240]))
+        records.append(MemoryRecord("entity", "sighting", "me", f"sighting {i}", start, end, video_id="v1",
+                                    attrs={"entity": rng.choice(["pill box", "mug"])}))
+    store = db.stores["entity"]
+    stored = [r.with_id(i) for r, i in zip(records, store.add(records))]
+    for trial in range(30):
+        after = T0 + timedelta(minutes=rng.randint(0, 3000))
+        flt = RecordFilter(namespace="me", kinds=("sighting",), attrs=(("entity", "pill box"),), not_before=after,
+                           before=rng.choice([None, after + timedelta(minutes=rng.randint(1, 600))]))
+        expected = sorted(r.id for r in stored if flt.matches(r))
+        assert sorted(r.id for r in store.query(flt)) == expected
+    where, params = store._sql(flt)
+    plan = " ".join(r[3] for r in db.conn.execute(f"EXPLAIN QUERY PLAN SELECT id FROM records WHERE {where}", params))
+    assert "records_entity_time" in plan and "wall_start>?" in plan.replace(" ", ""), plan

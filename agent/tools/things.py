@@ -39,8 +39,7 @@ def trajectory(ctx: ToolContext, thing: str) -> ToolResult:
     if match is None:
         return ToolResult("trajectory", "", [], False, note=f"'{thing}' was never seen")
     after, before = ctx.window()
-    trail = [r for r in ctx.operators.trajectory(ctx.namespace, match.entity, before)
-             if r.attrs.get("place") and (after is None or r.wall_end >= after)]
+    trail = [r for r in ctx.operators.trajectory(ctx.namespace, match.entity, before, after) if r.attrs.get("place")]
     places = [p for i, p in enumerate(r.attrs["place"] for r in trail) if i == 0 or trail[i - 1].attrs["place"] != p]
     return ToolResult("trajectory", " -> ".join(places[-6:]), evidence(trail[-6:], "trajectory"), bool(places),
                       places, "sighting places in stored-time order")
@@ -75,8 +74,7 @@ def present(ctx: ToolContext, thing: str) -> ToolResult:
     Not seen is not found: perception misses things, so absence is left to the abstain test."""
     after, before = ctx.window()
     match = ctx.operators.resolve_entity(thing, ctx.namespace, before)
-    trail = [r for r in ctx.operators.trajectory(ctx.namespace, match.entity, before)
-             if after is None or r.wall_end >= after] if match else []
+    trail = ctx.operators.trajectory(ctx.namespace, match.entity, before, after) if match else []
     if not trail:
         return ToolResult("present", "", [], False, note=f"'{thing}' was never seen")
     first, last = trail[0], trail[-1]
