@@ -27,6 +27,7 @@ from memory import migrations
 from memory.embedding import TextEmbedder
 from memory.language import STOP
 from memory.mirrored_index import Mirror, MirroredIndex, exact_top
+from memory.page_cache import read_through
 from memory.records import (
     SEEN_ON_KEYFRAMES,
     STORE_NAMES,
@@ -897,7 +898,9 @@ class SqliteFaissStore:
         not wait for them: at a year of one wearer, reading them took 13 s from the page
         cache and 36 s from disk, inside the first question."""
         self.partition(namespace).size()
-        self.words(namespace).documents(self.db.generation())
+        words = self.words(namespace)
+        words.documents(self.db.generation())
+        read_through(words.path)  # Tantivy maps its files: a search's postings come from the page cache
 
     def index_footprint(self, namespace: str) -> tuple[int, float]:
         """(bytes, last written as a POSIX time) of the vector index files of one namespace,

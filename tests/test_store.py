@@ -10,6 +10,7 @@ import pytest
 
 from memory import migrations, mirrored_index, sqlite_faiss
 from memory.records import MemoryRecord, RecordFilter
+from memory.page_cache import read_through
 from memory.sqlite_faiss import MemoryDatabase
 from memory.word_index import MirroredWordIndex
 from tests.conftest import T0
@@ -782,3 +783,12 @@ def test_a_things_sightings_since_a_time_are_read_from_its_index_by_start_and_no
     where, params = store._sql(flt)
     plan = " ".join(r[3] for r in db.conn.execute(f"EXPLAIN QUERY PLAN SELECT id FROM records WHERE {where}", params))
     assert "records_entity_time" in plan and "wall_start>?" in plan.replace(" ", ""), plan
+
+
+def test_read_through_reads_every_file_under_a_folder_and_passes_over_what_is_gone(tmp_path):
+    (tmp_path / "words" / "segment").mkdir(parents=True)
+    (tmp_path / "words" / "meta.json").write_bytes(b"x" * 10)
+    (tmp_path / "words" / "segment" / "postings").write_bytes(b"y" * (9 << 20))  # over one read's chunk
+    assert read_through(tmp_path / "words") == 10 + (9 << 20)
+    assert read_through(tmp_path / "words" / "meta.json") == 10
+    assert read_through(tmp_path / "gone") == 0
