@@ -8,6 +8,7 @@ in step with the commits by memory.mirrored_index.
 """
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import json
 import math
@@ -370,6 +371,16 @@ class _View:
 _VIEW: ContextVar[_View | None] = ContextVar("memlens_memory_view", default=None)
 
 
+@contextmanager
+def _setting_up(root: Path) -> Iterator[None]:
+    """One process at a time sets a memory up (journal mode, migrations, schema, a new index
+    built over a year's rows): SQLite answers a second process that switches a new file to
+    WAL meanwhile "database is locked" at once, without waiting for its busy timeout."""
+    with open(root / "setup.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
 class MemoryDatabase:
     """One SQLite file (WAL) shared by the three stores. Writes go through one connection
     under one lock, a batch at a time; reads use a connection per thread, or a pinned view
@@ -393,12 +404,13 @@ class MemoryDatabase:
         # another process may hold the write lock for a whole re-ingest: wait for it, do not fail
         self.conn = sqlite3.connect(self.root / "memory.sqlite", check_same_thread=False, timeout=120.0)
         self.conn.row_factory = sqlite3.Row
-        self.conn.execute("PRAGMA journal_mode=WAL")
-        self.conn.execute("PRAGMA secure_delete=ON")  # deleted rows are overwritten, not left in free pages
-        self.conn.execute("PRAGMA foreign_keys=ON")
-        migrations.move_vectors_out(self.conn, _RECORDS, _VECTORS, _COLUMNS)
-        migrations.put_ends_in_tags(self.conn)
-        self.conn.executescript(_SCHEMA)
+        with _setting_up(self.root):
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA secure_delete=ON")  # deleted rows are overwritten, not left in free pages
+            self.conn.execute("PRAGMA foreign_keys=ON")
+            migrations.move_vectors_out(self.conn, _RECORDS, _VECTORS, _COLUMNS)
+            migrations.put_ends_in_tags(self.conn)
+            self.conn.executescript(_SCHEMA)
         self._mirrors: list[Mirror] = []  # every FAISS and word index kept in step with the commits
         self._mirrors_lock = threading.Lock()  # not the writer's: a reader may add an index during a batch
         self._row_count: tuple[int, int] | None = None  # (generation, rows), for the common-word share
