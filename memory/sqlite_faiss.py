@@ -916,8 +916,8 @@ class SqliteFaissStore:
 
     def index_footprint(self, namespace: str) -> tuple[int, float]:
         """(bytes, last written as a POSIX time) of the vector index files of one namespace,
-        what loading it holds in memory: read from the folder, without loading anything;
-        (0, 0.0) when it has none yet."""
+        what loading it reads (into the process, or the page cache for mapped lists): read
+        from the folder, without loading anything; (0, 0.0) when it has none yet."""
         folder = Path(f"{self._stem(namespace)}.faiss")
         try:
             files = [f.stat() for f in folder.iterdir() if f.is_file()]

@@ -242,7 +242,8 @@ def _memory_sizes(config: AppConfig, home: Path, sizes: ScaleSizes, progress, po
             recompute_seconds = time.perf_counter() - recomputed
             _checkpoint(memory)
             read = time.perf_counter()
-            memory.load("me")  # what a server does at start (MemlensSystem.warm); here only when opened
+            if not built_now:  # opened: what a server reads at start (MemlensSystem.warm); built ones are in memory
+                memory.load("me")
             read_seconds = time.perf_counter() - read
             at = FIRST_DAY + timedelta(days=days, hours=8)  # the morning after the last recorded day
             ask_ms = _ask_all(system, QUESTIONS[: sizes.questions], at, progress, f"ask {size}")
@@ -253,7 +254,7 @@ def _memory_sizes(config: AppConfig, home: Path, sizes: ScaleSizes, progress, po
             rows[size]["records_written_me"] = written  # entity and event records; behaviors are derived
             rows[size]["behaviors_fold_seconds"] = round(fold_seconds, 2)  # the last day's
             rows[size]["behaviors_recompute_seconds"] = round(recompute_seconds, 2)
-            rows[size]["indexes_read_seconds"] = round(read_seconds, 2)  # about 0 unless opened
+            rows[size]["indexes_read_seconds"] = round(read_seconds, 2)  # 0 unless opened
             build.evenings += 1
             note()  # before its commit: a kill between them never writes one evening's video twice
             written += sum(me.write_evening(days - 1, nth=build.evenings - 1).values())  # a live ingest: one commit

@@ -269,8 +269,8 @@ class MemlensSystem:
         """Read now what a first question would otherwise wait for, as a search engine loads
         its indexes before it takes queries: the indexes of the namespaces written most
         recently, as many as fit in `budget_mb`, then one question (on the first of them) to
-        load the models and lexicons every question uses. A
-        question asked meanwhile is answered, waiting only for the index it needs."""
+        load the models and lexicons every question uses. A question asked meanwhile is
+        answered, waiting only for the index it needs."""
         began = time.perf_counter()
         progress = as_progress(progress)
         memory = self.memory
