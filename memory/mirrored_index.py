@@ -68,10 +68,13 @@ class MirroredIndex:
     CATCH_UP_CHUNK = 50_000  # rows read from SQLite at a time when catching up
 
     def __init__(self, db: MemoryDatabase, path: Path, source: str, params: Sequence = (),
-                 dim: Callable[[], int] | None = None):
+                 dim: Callable[[], int] | None = None, vectors: str | None = None):
+        """`vectors`: a table of (id, vector) holding `source`'s vectors by id, where `source`
+        reads them through a join; the index's own ids are then looked up there alone."""
         self.db = db
         self.path = path
         self.source, self.params = source, tuple(params)
+        self.vectors = vectors
         self._default_dim = dim
         self._index: SegmentedIndex | None = None
         self._loaded_at: int | None = None  # the generation the in-memory index reflects
@@ -177,13 +180,16 @@ class MirroredIndex:
         return SegmentedIndex(dim, exact=self._exact)
 
     def _exact(self, ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The vectors SQLite keeps for these ids (those of them `source` still selects),
-        read as of the caller's commit, in their order: what a coded segment's candidates are
-        scored with. The ids drive the join (CROSS JOIN keeps that order), so each is one key
-        lookup; `WHERE id IN` on `source` may be planned as a walk of its whole filter's index."""
+        """The vectors SQLite keeps for these ids, read as of the caller's commit, in their
+        order: what a coded segment's candidates are scored with. The ids are ones `source`
+        selects (the index's own, or listed from it), so with a `vectors` table each is one
+        key lookup there; else `source` is joined (its row, then its vector: twice the pages
+        read, cold). The ids drive the join (CROSS JOIN keeps that order); `WHERE id IN` on
+        `source` may be planned as a walk of its whole filter's index."""
+        table, params = (self.vectors, ()) if self.vectors else (f"({self.source})", self.params)
         rows = self.db.read(f"SELECT s.id AS id, s.vector AS vector FROM json_each(?) j "
-                            f"CROSS JOIN ({self.source}) s ON s.id = j.value",
-                            (json.dumps([int(i) for i in ids]), *self.params))
+                            f"CROSS JOIN {table} s ON s.id = j.value",
+                            (json.dumps([int(i) for i in ids]), *params))
         return ids_and_vectors(rows)
 
     def _load_or_catch_up(self) -> SegmentedIndex:

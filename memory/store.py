@@ -56,11 +56,26 @@ class RecordStore(Protocol):
         ...
 
     def search_dense(self, text: str, flt: RecordFilter, k: int) -> list[tuple[MemoryRecord, float]]:
-        """Top-k by cosine similarity of `text` to record text, within `flt`."""
+        """Top-k by cosine similarity of `text` to record text, within `flt`: `shown(rank_dense(...))`."""
         ...
 
     def search_lexical(self, text: str, flt: RecordFilter, k: int) -> list[tuple[MemoryRecord, float]]:
-        """Top-k by BM25 (higher is better), within `flt`."""
+        """Top-k by BM25 (higher is better), within `flt`: `shown(rank_lexical(...))`."""
+        ...
+
+    def rank_dense(self, text: str, flt: RecordFilter, k: int) -> list[tuple[int, float]]:
+        """`search_dense`'s (id, score) pairs, its rows not read: a search that fuses rankings
+        reads only the rows it returns (cold, each is a random read of the database)."""
+        ...
+
+    def rank_lexical(self, text: str, flt: RecordFilter, k: int) -> list[tuple[int, float]]:
+        """`search_lexical`'s (id, score) pairs, its rows not read."""
+        ...
+
+    def shown(self, ranked: Sequence[tuple[int, float]], flt: RecordFilter) -> list[tuple[MemoryRecord, float]]:
+        """The records of ranked (id, score) pairs as `flt`'s question time shows them (a
+        sighting still going on then cut to its keyframes before it), in rank order; ids not
+        held (any more) or not yet seen then are left out."""
         ...
 
     def delete(self, flt: RecordFilter) -> int:

@@ -62,6 +62,19 @@ class Hit:
     via: list[str] = field(default_factory=list)
 
 
+@dataclass
+class _Fused:
+    """One id's fused ranks; its record is read only if it makes the top k."""
+    store: StoreName
+    record: MemoryRecord | None = None
+    score: float = 0.0
+    raw: dict[str, float] = field(default_factory=dict)  # each ranking's own score, by its label
+    via: list[str] = field(default_factory=list)
+
+    def hit(self, record: MemoryRecord) -> Hit:
+        return Hit(record=record, score=self.score, via=self.via, **self.raw)
+
+
 class HybridRetriever:
     def __init__(self, memory: Memory, config: RetrievalConfig | None = None,
                  clip_text: ClipTextEncoder | None = None):
@@ -74,26 +87,50 @@ class HybridRetriever:
         self._pool_lock = threading.Lock()
 
     def search(self, query: SearchQuery) -> list[Hit]:
+        """The stores' rankings are of ids: only the rows of the fused top k are read (the
+        rankings' own k x `fetch_multiplier` each would be up to twelve times as many)."""
         flt = query.record_filter()
         fetch = query.k * self.config.fetch_multiplier
-        hits: dict[int, Hit] = {}
-        jobs: list[tuple[str, float, Callable[[], list]]] = []
+        fused: dict[int, _Fused] = {}
+        jobs: list[tuple[str, float, StoreName | None, Callable[[], list]]] = []
         for store_name in query.stores:
             store = self.memory.store(store_name)
             if query.kinds is not None and not store.may_hold(query.kinds):
                 continue
-            jobs += [("dense", self.config.dense_weight, partial(store.search_dense, query.text, flt, fetch)),
-                     ("lexical", self.config.lexical_weight, partial(store.search_lexical, query.text, flt, fetch))]
-        jobs.append(("clip", self.config.clip_weight, partial(self.frames.ranking, query, fetch)))
-        with self.memory.pinned():  # every ranking from one commit
-            rankings = self._ranked([job for _, _, job in jobs])
-        for (label, weight, _), ranking in zip(jobs, rankings):
-            for rank, (record, raw) in enumerate(ranking):
-                hit = hits.setdefault(record.id, Hit(record=record, score=0.0))
-                hit.score += weight / (self.config.rrf_k + rank + 1)
-                setattr(hit, label, raw)
-                hit.via.append(label)
-        return sorted(hits.values(), key=lambda h: -h.score)[: query.k]
+            jobs += [("dense", self.config.dense_weight, store_name, partial(store.rank_dense, query.text, flt, fetch)),
+                     ("lexical", self.config.lexical_weight, store_name,
+                      partial(store.rank_lexical, query.text, flt, fetch))]
+        jobs.append(("clip", self.config.clip_weight, None, partial(self.frames.ranking, query, fetch)))
+        with self.memory.pinned():  # every ranking, and the rows read, from one commit
+            rankings = self._ranked([job for *_, job in jobs])
+            for (label, weight, store_name, _), ranking in zip(jobs, rankings):
+                for rank, (found, raw) in enumerate(ranking):  # found: an id, or the frames' record
+                    record = None if store_name is not None else found
+                    entry = fused.setdefault(record.id if record else found, _Fused(store_name or record.store))
+                    entry.record = entry.record or record
+                    entry.score += weight / (self.config.rrf_k + rank + 1)
+                    entry.raw[label] = raw
+                    entry.via.append(label)
+            return self._shown(sorted(fused.items(), key=lambda item: -item[1].score), flt, query.k)
+
+    def _shown(self, ranked: list[tuple[int, _Fused]], flt: RecordFilter, k: int) -> list[Hit]:
+        """The first k hits whose rows `flt` shows, read k at a time (a row deleted, or not
+        seen yet at question time, makes way for the next)."""
+        shown: list[Hit] = []
+        for at in range(0, len(ranked), k):
+            batch = ranked[at:at + k]
+            unread = [(id, entry.store) for id, entry in batch if entry.record is None]
+            read: dict[int, MemoryRecord] = {}
+            for store_name in dict.fromkeys(store for _, store in unread):
+                ids = [(id, 0.0) for id, store in unread if store == store_name]
+                read |= {record.id: record for record, _ in self.memory.store(store_name).shown(ids, flt)}
+            for id, entry in batch:
+                record = entry.record or read.get(id)
+                if record is not None:
+                    shown.append(entry.hit(record))
+            if len(shown) >= k:
+                break
+        return shown[:k]
 
     def _ranked(self, jobs: Sequence[Callable[[], list]]) -> list[list]:
         """Each job's ranking, computed `parallel_rankings` at once on the retriever's threads,

@@ -114,7 +114,7 @@ def test_rankings_computed_at_once_read_the_commit_the_search_began_on(tmp_path,
             store.add([said("the wifi password changed to REDOWL7")])
 
     committed, threads = threading.Event(), set()
-    dense, lexical = store.search_dense, store.search_lexical
+    dense, lexical = store.rank_dense, store.rank_lexical
 
     def dense_after_a_commit(*args):
         threads.add(threading.get_ident())
@@ -129,8 +129,8 @@ def test_rankings_computed_at_once_read_the_commit_the_search_began_on(tmp_path,
         assert committed.wait(30)
         return lexical(*args)
 
-    monkeypatch.setattr(store, "search_dense", dense_after_a_commit)
-    monkeypatch.setattr(store, "search_lexical", lexical_once_committed)
+    monkeypatch.setattr(store, "rank_dense", dense_after_a_commit)
+    monkeypatch.setattr(store, "rank_lexical", lexical_once_committed)
     hits = together.search(query)
     assert len(threads) == 2 and threading.get_ident() not in threads
     assert {h.record.text for h in hits} == {"the wifi password is BLUEFOX42", "the kettle is on"}
@@ -138,3 +138,24 @@ def test_rankings_computed_at_once_read_the_commit_the_search_began_on(tmp_path,
     monkeypatch.undo()
     assert [h.record.text for h in together.search(query)] == ["the wifi password changed to REDOWL7"]
     memory.close()
+
+
+def test_a_search_reads_the_rows_of_its_hits_only_and_keeps_the_fused_order(filled, monkeypatch):
+    """Rankings are of ids; a cold row is a random read of the database, so only the fused
+    top k are read, and the hits are those a search of whole records would return."""
+    query = SearchQuery("where did I leave the keys", "me", k=3)
+    retriever = HybridRetriever(filled)
+    store = filled.store("event")
+    by_records = {}
+    for label, search in (("dense", store.search_dense), ("lexical", store.search_lexical)):
+        for rank, (record, _) in enumerate(search(query.text, query.record_filter(), 9)):
+            by_records[record.id] = by_records.get(record.id, 0) + 1 / (60 + rank + 1)
+    read = []
+    for name in ("entity", "event"):
+        get = filled.store(name).get
+        monkeypatch.setattr(filled.store(name), "get", lambda ids, get=get: read.extend(ids) or get(ids))
+    hits = retriever.search(query)
+    assert len(hits) == 3 and sorted(read) == sorted(h.record.id for h in hits)
+    assert [h.score for h in hits] == sorted((h.score for h in hits), reverse=True)
+    event_hits = [h.record.id for h in retriever.search(SearchQuery(query.text, "me", stores=("event",), k=3))]
+    assert event_hits == sorted(by_records, key=lambda i: -by_records[i])[:3]

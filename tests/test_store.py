@@ -402,8 +402,10 @@ def test_dense_search_within_a_filter_is_exact_either_way(db, embedder, monkeypa
 
 
 def test_a_search_asked_now_fetches_about_k_nearest_and_one_asked_in_the_past_fetches_more(db, embedder, monkeypatch):
-    """Nothing in a namespace's index is after "now": fetching 4 k nearest to filter them
-    was waste. A question asked in the past keeps few of the nearest: the rounds fetch more."""
+    """Nothing in a namespace's index is after "now": its k nearest are the answer, with no
+    row read to test them. Asked while the last records were still going on, about k are
+    fetched and tested. A question asked in the past keeps few of the nearest: the rounds
+    fetch more."""
     from memory.mirrored_index import MirroredIndex
 
     fetched = []
@@ -414,13 +416,19 @@ def test_a_search_asked_now_fetches_about_k_nearest_and_one_asked_in_the_past_fe
     stored = [r.with_id(i) for r, i in zip(records, store.add(records))]
     q = embedder.embed(["where are my keys"])[0]
     vectors = embedder.embed([r.text for r in stored])
-    for flt, rounds in ((RecordFilter(namespace="me", before=T0 + timedelta(hours=2)), 1),
-                        (RecordFilter(namespace="me", before=T0 + timedelta(minutes=6)), 2)):
+    tested = []
+    within = type(store)._within
+    monkeypatch.setattr(type(store), "_within", lambda self, flt, found: tested.append(found) or within(self, flt, found))
+    for flt, first, rounds in ((RecordFilter(namespace="me", before=T0 + timedelta(hours=2)), 8, 1),
+                               (RecordFilter(namespace="me", before=T0 + timedelta(minutes=59, seconds=15)), 11, 1),
+                               (RecordFilter(namespace="me", before=T0 + timedelta(minutes=6)), 11, 2)):
         fetched.clear()
+        tested.clear()
         exact = [i for _, i in sorted(((float(v @ q), r.id) for r, v in zip(stored, vectors) if flt.matches(r)),
                                       reverse=True)]
         assert [r.id for r, _ in store.search_dense("where are my keys", flt, 8)] == exact[:8]
-        assert fetched[0] == 8 + 2 + 1 and len(fetched) >= rounds and (rounds == 1) == (len(fetched) == 1)
+        assert fetched[0] == first and len(fetched) >= rounds and (rounds == 1) == (len(fetched) == 1)
+        assert bool(tested) == (first > 8)
 
 
 @pytest.mark.parametrize("fetch_at_most", [10_000, 6])
