@@ -117,19 +117,19 @@ class HybridRetriever:
         """The first k hits whose rows `flt` shows, read k at a time (a row deleted, or not
         seen yet at question time, makes way for the next)."""
         shown: list[Hit] = []
-        for at in range(0, len(ranked), k):
-            batch = ranked[at:at + k]
-            unread = [(id, entry.store) for id, entry in batch if entry.record is None]
-            read: dict[int, MemoryRecord] = {}
-            for store_name in dict.fromkeys(store for _, store in unread):
-                ids = [(id, 0.0) for id, store in unread if store == store_name]
-                read |= {record.id: record for record, _ in self.memory.store(store_name).shown(ids, flt)}
-            for id, entry in batch:
-                record = entry.record or read.get(id)
-                if record is not None:
-                    shown.append(entry.hit(record))
+        for at in range(0, len(ranked), max(k, 1)):
             if len(shown) >= k:
                 break
+            batch = ranked[at:at + k]
+            unread = [(rid, entry.store) for rid, entry in batch if entry.record is None]
+            read: dict[int, MemoryRecord] = {}
+            for store_name in dict.fromkeys(store for _, store in unread):
+                ids = [(rid, 0.0) for rid, store in unread if store == store_name]
+                read |= {record.id: record for record, _ in self.memory.store(store_name).shown(ids, flt)}
+            for rid, entry in batch:
+                record = entry.record or read.get(rid)
+                if record is not None:
+                    shown.append(entry.hit(record))
         return shown[:k]
 
     def _ranked(self, jobs: Sequence[Callable[[], list]]) -> list[list]:

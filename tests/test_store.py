@@ -793,6 +793,28 @@ def test_a_things_sightings_since_a_time_are_read_from_its_index_by_start_and_no
     assert "records_entity_time" in plan and "wall_start>?" in plan.replace(" ", ""), plan
 
 
+def test_a_places_newest_stays_are_read_from_its_own_index_newest_first(db):
+    """"How many times did I go to the gym?" reads the gym's stays, newest first, from the
+    place's index by kind and start, not every stay of a year tested for its place; the
+    rows are those `RecordFilter.matches` keeps, in the same order as without the index."""
+    rng = random.Random(7)
+    store = db.stores["event"]
+    records = [_rec(f"{kind} {i}", rng.randint(0, 5000), kind=kind, place=rng.choice(["gym", "kitchen", "office"]))
+               for i, kind in enumerate(rng.choice(["visit", "utterance"]) for _ in range(300))]
+    stored = [r.with_id(i) for r, i in zip(records, store.add(records))]
+    for trial in range(20):
+        at = T0 + timedelta(minutes=rng.randint(0, 5000))
+        flt = RecordFilter(namespace="me", kinds=("visit",), attrs=(("place", "gym"),), before=at,
+                           not_before=rng.choice([None, at - timedelta(minutes=rng.randint(1, 2000))]))
+        kept = sorted((r for r in stored if flt.matches(r)), key=lambda r: (r.wall_start, r.id))
+        assert [r.id for r in store.query(flt)] == [r.id for r in kept]
+        assert [r.id for r in store.query(flt, limit=5, newest_first=True)] == [r.id for r in kept[::-1][:5]]
+    where, params = store._sql(flt)
+    plan = " ".join(r[3] for r in db.conn.execute(f"EXPLAIN QUERY PLAN SELECT id FROM records WHERE {where} "
+                                                   "ORDER BY wall_start DESC, id DESC LIMIT 5", params))
+    assert "records_place_time" in plan and "TEMP B-TREE" not in plan, plan
+
+
 def test_read_through_reads_every_file_under_a_folder_and_passes_over_what_is_gone(tmp_path):
     (tmp_path / "words" / "segment").mkdir(parents=True)
     (tmp_path / "words" / "meta.json").write_bytes(b"x" * 10)
