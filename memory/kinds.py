@@ -35,6 +35,13 @@ class Kinds:
         """Decided once: it is asked for every printed line an ingest reads."""
         return self.model_dir is not None and installed(self.model_dir)
 
+    def load(self) -> None:
+        """Read WordNet now (2-7 s), as a server does at start, not in the first question
+        that names a kind of thing; nothing without its files."""
+        if self.available:
+            with self._lock:
+                _ = self._wordnet, self._tagged
+
     @cached_property
     def _wordnet(self) -> Any:
         with self._lock:  # also keeps two threads from loading it twice

@@ -268,8 +268,8 @@ class MemlensSystem:
     def warm(self, namespaces: Sequence[str], budget_mb: float, progress=None) -> Warmed:
         """Read now what a first question would otherwise wait for, as a search engine loads
         its indexes before it takes queries: the indexes of the namespaces written most
-        recently, as many as fit in `budget_mb`, then one question (on the first of them) to
-        load the models and lexicons every question uses. A question asked meanwhile is
+        recently, as many as fit in `budget_mb`, WordNet, then one question (on the first of
+        them) to load the models and lexicons every question uses. A question asked meanwhile is
         answered, waiting only for the index it needs."""
         began = time.perf_counter()
         progress = as_progress(progress)
@@ -280,6 +280,7 @@ class MemlensSystem:
         for namespace in loaded:
             memory.load(namespace)
             progress.advance("load indexes")
+        memory.kinds.load()
         if namespaces:
             self.ask(WARM_UP_QUESTION, loaded[0] if loaded else namespaces[0])
         return Warmed(loaded, left, sum(footprints[n][0] for n in loaded), round(time.perf_counter() - began, 2))

@@ -39,6 +39,7 @@ def test_warm_reads_the_chosen_namespaces_so_their_questions_read_no_index_file(
         warmed = system.warm(["ann", "ben", "cat"], budget_mb=2.5 * ben_mb)
         assert (warmed.loaded, warmed.left) == (["cat", "ben"], ["ann"])
         assert warmed.index_bytes > 0 and warmed.seconds > 0
+        assert not system.memory.kinds.available or "_wordnet" in vars(system.memory.kinds)  # no question named a thing
 
         def no_reading(*_):
             raise AssertionError("an index file read at question time")
