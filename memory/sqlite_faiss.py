@@ -1222,8 +1222,8 @@ class SqliteFaissStore:
         """Whether `flt` keeps every row of its namespace here: it names nothing but the
         namespace and a question time after the newest of them ended, as a question asked now
         does. A ranking's rows then need no test, which read a row from SQLite for each id
-        found (at a year, after a restart, a third of a search's time)."""
-        if flt.namespace is None or flt.kinds is not None or flt.attrs or _windowed(flt):
+        found (at a year, after a reboot, a third of a search's time)."""
+        if flt.namespace is None or not _keeps_nearly_all(flt):
             return False
         if flt.before is None:
             return True

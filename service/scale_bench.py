@@ -338,9 +338,9 @@ def _vector_search(n: int, progress, basis: np.ndarray | None = None, queries: i
     policy makes (memory.segments), then searched as `SqliteFaissStore.search_dense` does: a
     filter that keeps most of the namespace searches every vector (k = 10 x fetch multiplier
     3 x 4 per post-filter round; a question asked now fetches the 30 alone, so this is its
-    dearer case); a selective one (1 % of ids here) is handed over as ids and is exact. Vectors are sums of two text embeddings from `basis` plus noise, so they
-    cluster as text does (random vectors would not); recall is against exact search over the
-    same vectors."""
+    dearer case); a selective one (1 % of ids here) is handed over as ids and is exact.
+    Vectors are sums of two text embeddings from `basis` plus noise, so they cluster as text
+    does (random vectors would not); recall is against exact search over the same vectors."""
     import faiss
 
     from memory.segments import SegmentedIndex, merged
