@@ -13,9 +13,8 @@ from agent.reasoning import Draft, coverage, evidence_text
 from agent.state import Evidence
 from agent.tools import bare, option_steps
 from agent.tools.base import ToolResult
-from memory.language import NUMBER_WORDS
+from memory.language import first_number, normalise
 from memory.records import TEXT_SIGHTING, UTTERANCE
-from memory.scene import normalise
 
 ABSTAIN_OPTION = re.compile(
     r"cannot be answered|can't be answered|unanswerable|^n/?a\b|not (?:in|mentioned|shown)|"
@@ -25,7 +24,8 @@ ABSTAIN_OPTION = re.compile(
 
 
 def abstain_options(options: Sequence[str]) -> list[int]:
-    """Indexes of options that say the question cannot be answered."""
+    """Indexes of options that say the question cannot be answered: the one abstain test
+    (the agent's, the skills' answerers' and the retrieval baselines')."""
     return [i for i, o in enumerate(options) if ABSTAIN_OPTION.search(o.strip())]
 
 
@@ -99,13 +99,6 @@ def best_evidence(plan: QueryPlan, evidence: Sequence[Evidence], notes: Sequence
     return Draft(answer, [top], 0.0, f"best {top.source} evidence ({'; '.join(notes) or 'search'})")
 
 
-def _number(text: str) -> int | None:
-    m = re.search(r"\b(\d+)\b", text)
-    if m:
-        return int(m.group(1))
-    return next((n for w, n in NUMBER_WORDS.items() if re.search(rf"\b{w}\b", text, re.I)), None)
-
-
 def typed_option_scores(result: ToolResult, options: Sequence[str]) -> list[float] | None:
     """Per-option agreement with a tool's typed value; None when the value has no type an
     option can be checked against (then options are scored against the claim)."""
@@ -115,7 +108,7 @@ def typed_option_scores(result: ToolResult, options: Sequence[str]) -> list[floa
     if result.tool in ("locate", "where_was_i", "habit") and isinstance(value, str):
         return [1.0 if normalise(value) in f" {normalise(o)} " or normalise(o) == normalise(value) else 0.0 for o in options]
     if result.tool == "count" and isinstance(value, int):
-        return [1.0 if _number(o) == value else 0.0 for o in options]
+        return [1.0 if first_number(o) == value else 0.0 for o in options]
     if result.tool == "when" and isinstance(value, date) and not hasattr(value, "hour"):
         return [1.0 if value.strftime("%A").lower() in o.lower() and (str(value.day) in o or value.strftime("%B") not in o)
                 else 0.0 for o in options]

@@ -1,8 +1,20 @@
 """Configuration owned by the agent layer."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from perception.config import default_cache_root
+
+# The embedded local LLM's weights, as `make setup` assembles them (service/llm_assets.py
+# does the set-up and checks the file's size and sha256; the agent only needs to find it).
+GGUF_FILENAME = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
+
+
+def default_gguf_path() -> Path:
+    """Where set-up puts the embedded GGUF ($MEMLENS_LLM_GGUF overrides)."""
+    return Path(os.environ.get("MEMLENS_LLM_GGUF") or default_cache_root() / "models" / GGUF_FILENAME).expanduser()
 
 
 @dataclass
@@ -24,8 +36,6 @@ class LLMConfig:
         if self.backend == "none":
             return "none"
         if self.backend == "llamacpp":
-            from agent.llm import default_gguf_path
-
             return f"llamacpp/{Path(self.model_path or default_gguf_path()).name}"
         return f"{self.backend}/{self.model}"
 

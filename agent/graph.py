@@ -1,9 +1,12 @@
 """The memlens agent as a LangGraph StateGraph.
 
-scene plugins -> understand (QueryPlan) -> ground (anchors) -> plan (tool calls) -> tools
+[skills ->] understand (QueryPlan) -> ground (anchors) -> plan (tool calls) -> tools
 (parallel branches via Send) -> reason -> judge -> (refine -> plan ...) | answer | abstain.
-Nodes are small typed functions returning partial state; dependencies arrive through the
-runtime context; the wiring sits at the bottom.
+Opt-in skills (none by default) answer first what they recognise, and their answer meets
+the same judge: enough, it stands; too weak, the general agent takes the question. Nodes
+are small typed functions returning partial state; the judge returns a typed verdict that
+the router follows; dependencies arrive through the runtime context; the wiring sits at
+the bottom.
 """
 from __future__ import annotations
 
@@ -19,9 +22,9 @@ from agent.compose import draft as compose_draft
 from agent.config import AgentConfig
 from agent.llm import ChatModel
 from agent.llm_reasoning import model_draft
-from agent.planners import Vocabulary
+from agent.plan import Planner, Vocabulary
 from agent.reasoning import Draft, EvidenceReasoner, evidence_text
-from agent.state import AgentAnswer, AgentState
+from agent.state import AgentAnswer, AgentInput, AgentState, Verdict
 from agent.structured import StructuredAnswerer
 from agent.sufficiency import SufficiencyModel, features, support_texts
 from agent.tools import ToolCall, calls_for
@@ -39,12 +42,13 @@ class AgentContext:
     operators: MemoryOperators
     reasoner: EvidenceReasoner
     config: AgentConfig
-    planner: object  # agent.plan.Planner
+    planner: Planner
     chat: ChatModel | None = None
     sufficiency: SufficiencyModel = field(default_factory=SufficiencyModel.load)
-    # Scene-specific plugins (symbolic game scenes, composed videos): programs that answer
-    # the benchmark questions they recognise; any other question reaches the planner.
-    structured: tuple[StructuredAnswerer, ...] = ()
+    # The answerers of the opt-in skills a configuration turns on (skills/): programs that
+    # answer the benchmark questions they recognise, judged like any tool's answer. None by
+    # default, so a wearer's question always reaches the planner.
+    skills: tuple[StructuredAnswerer, ...] = ()
 
 
 @dataclass
@@ -58,22 +62,28 @@ class ToolTask:
 
 
 def _tool_context(ctx: AgentContext, namespace: str, at: datetime | None, time) -> ToolContext:
-    readers = {name: reader for name in ("people_in", "dates_in") if (reader := getattr(ctx.planner, name, None))}
-    return ToolContext(ctx.retriever, ctx.operators, namespace, at, time, **readers)
+    return ToolContext(ctx.retriever, ctx.operators, namespace, at, time,
+                       people_in=ctx.planner.people_in, dates_in=ctx.planner.dates_in)
 
 
 # -- nodes -------------------------------------------------------------------------------
-def scene_plugins(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
-    for plugin in runtime.context.structured:
-        result = plugin.answer(state.question, state.namespace, state.at, state.options)
-        if result is not None:
-            result.trace = state.trace + [f"scene-specific plugin: {plugin.name}"] + result.trace
-            return {"result": result}
-    return {}
+def route_start(state: AgentState, runtime: Runtime[AgentContext]) -> str:
+    return "skills" if runtime.context.skills else "understand"
 
 
-def route_after_plugins(state: AgentState) -> str:
-    return END if state.result is not None else "understand"
+def skills(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    """The first skill answer to a question a skill recognises, as a draft for the judge."""
+    for answerer in runtime.context.skills:
+        found = answerer.answer(state.question, state.namespace, state.at, state.options)
+        if found is not None:
+            return {"skill_answer": found, "draft": found.answer, "sufficiency": found.sufficiency,
+                    "support": found.evidence, "option_scores": found.option_scores,
+                    "note": f"skill {answerer.name}", "trace": [f"skill {answerer.name}"] + found.trace}
+    return {"trace": ["skills: none recognised the question"]}
+
+
+def route_after_skills(state: AgentState) -> str:
+    return "understand" if state.skill_answer is None else "judge"
 
 
 def understand(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
@@ -164,21 +174,35 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     }
 
 
-def route_after_judge(state: AgentState, runtime: Runtime[AgentContext]) -> str:
+def judge(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    """Whether the evidence is enough to answer, and if not, whether another round could
+    find more: a typed verdict the router follows."""
     config = runtime.context.config
-    if state.sufficiency >= config.abstain_threshold or state.note.startswith("false premise"):
-        return "answer" if state.sufficiency >= config.abstain_threshold else "abstain"
-    if state.refinements >= config.max_refinements:
-        return "abstain"
-    # A refinement that would only run calls already run cannot find anything new.
-    options = state.options or []
-    tried = [c for round_ in range(state.refinements + 1) for c in calls_for(state.plan, options, round_)]
-    fresh = [c for c in calls_for(state.plan, options, state.refinements + 1) if c not in tried]
-    return "refine" if fresh else "abstain"
+    enough = state.sufficiency >= config.abstain_threshold
+    if state.plan is None and state.skill_answer is not None:  # a skill's answer, before any plan
+        if state.skill_answer.abstained:  # the skill recognised the question and found no basis
+            verdict = Verdict("skill", "the skill recognised the question and found no basis to answer")
+        else:
+            verdict = Verdict("skill" if enough else "understand",
+                              "the skill's answer is sufficient" if enough else "the skill's answer is too weak")
+    elif enough:
+        verdict = Verdict("answer", "sufficient")
+    elif any(r.tool == "premise" and not r.found for r in state.results):
+        verdict = Verdict("abstain", "false premise")
+    elif state.refinements >= config.max_refinements:
+        verdict = Verdict("abstain", "no refinement left")
+    else:
+        # A refinement that would only run calls already run cannot find anything new.
+        options = state.options or []
+        tried = [c for round_ in range(state.refinements + 1) for c in calls_for(state.plan, options, round_)]
+        fresh = [c for c in calls_for(state.plan, options, state.refinements + 1) if c not in tried]
+        verdict = Verdict("refine", "insufficient; a broader plan remains") if fresh else \
+            Verdict("abstain", "insufficient; nothing new to try")
+    return {"verdict": verdict, "trace": [f"judge: sufficiency {state.sufficiency:.2f} -> {verdict.next} ({verdict.why})"]}
 
 
-def judge(state: AgentState) -> dict:
-    return {"trace": [f"judge: sufficiency {state.sufficiency:.2f}"]}
+def route_after_judge(state: AgentState) -> str:
+    return state.verdict.next
 
 
 def refine(state: AgentState) -> dict:
@@ -195,6 +219,11 @@ def _result(state: AgentState, answer: str, abstained: bool, chosen: int | None)
         evidence=[] if abstained else state.support, option_scores=state.option_scores,
         chosen_option=chosen, trace=state.trace, features=state.features,
     )
+
+
+def skill(state: AgentState) -> dict:
+    """The skill's answer as it gave it, with the graph's trace."""
+    return {"result": replace(state.skill_answer, trace=state.trace)}
 
 
 def answer(state: AgentState) -> dict:
@@ -220,22 +249,22 @@ def abstain(state: AgentState) -> dict:
 
 # -- wiring ------------------------------------------------------------------------------
 def build_graph():
-    graph = StateGraph(AgentState, context_schema=AgentContext)
-    for name, node in (("scene_plugins", scene_plugins), ("understand", understand), ("ground", ground),
-                       ("plan", plan), ("run_tool", run_tool), ("reason", reason), ("judge", judge),
-                       ("refine", refine), ("answer", answer), ("abstain", abstain)):
+    graph = StateGraph(AgentState, input_schema=AgentInput, context_schema=AgentContext)
+    for name, node in (("skills", skills), ("understand", understand), ("ground", ground), ("plan", plan),
+                       ("run_tool", run_tool), ("reason", reason), ("judge", judge), ("refine", refine),
+                       ("skill", skill), ("answer", answer), ("abstain", abstain)):
         graph.add_node(name, node)
-    graph.add_edge(START, "scene_plugins")
-    graph.add_conditional_edges("scene_plugins", route_after_plugins, ["understand", END])
+    graph.add_conditional_edges(START, route_start, ["skills", "understand"])
+    graph.add_conditional_edges("skills", route_after_skills, ["understand", "judge"])
     graph.add_edge("understand", "ground")
     graph.add_edge("ground", "plan")
     graph.add_conditional_edges("plan", fan_out, ["run_tool"])
     graph.add_edge("run_tool", "reason")
     graph.add_edge("reason", "judge")
-    graph.add_conditional_edges("judge", route_after_judge, ["answer", "refine", "abstain"])
+    graph.add_conditional_edges("judge", route_after_judge, ["skill", "understand", "answer", "refine", "abstain"])
     graph.add_edge("refine", "plan")
-    graph.add_edge("answer", END)
-    graph.add_edge("abstain", END)
+    for end in ("skill", "answer", "abstain"):
+        graph.add_edge(end, END)
     return graph.compile()
 
 
@@ -256,7 +285,7 @@ class MemoryAgent:
             raise ValueError(f"question is {len(question)} characters; at most {MAX_QUESTION_CHARS} are accepted")
         if at is not None and at.tzinfo is not None:  # the service converts to the wearer's clock
             raise ValueError("question time must be on the wearer's clock (naive), not carry an offset")
-        state = AgentState(question=question.strip(), namespace=namespace, at=at, options=options or None)
-        with self.context.operators.memory.pinned():  # old memory or new, never half of a re-ingest
+        state = AgentInput(question=question.strip(), namespace=namespace, at=at, options=options or None)
+        with self.context.operators.pinned():  # old memory or new, never half of a re-ingest
             out = self.graph.invoke(state, context=self.context)
         return out["result"]

@@ -47,7 +47,7 @@ class IntentClassifier:
 
 class NearestExamples:
     """Labelled example texts, embedded once on first use; for a text, its best cosine to
-    each label's examples. How the scene plugins recognise a question by meaning: a
+    each label's examples. How the benchmark skills recognise a question by meaning: a
     question is as near a kind as it is to the nearest example of that kind."""
 
     def __init__(self, embedder: TextEmbedder, examples: Sequence[tuple[Hashable, str]]):

@@ -17,7 +17,7 @@ from typing import Protocol
 
 import httpx
 
-from agent.config import LLMConfig
+from agent.config import LLMConfig, default_gguf_path
 
 
 class LLMError(RuntimeError):
@@ -115,13 +115,6 @@ class LlamaCppChat:
                 raise LLMError(f"llamacpp generation failed: {exc}") from exc
         self.last_usage = out.get("usage", {})
         return out["choices"][0]["message"]["content"] or ""
-
-
-def default_gguf_path() -> Path:
-    """The GGUF that `make setup` assembles (see service/llm_assets.py)."""
-    from service.llm_assets import default_gguf_path as path
-
-    return path()
 
 
 def make_chat_model(config: LLMConfig) -> ChatModel | None:

@@ -14,7 +14,8 @@ from datetime import datetime
 from agent.llm import ChatModel, LLMError, parse_json_reply
 from agent.reasoning import Draft, evidence_text, uncovered
 from agent.state import Evidence
-from agent.text import content_words
+from memory.language import content_words
+from memory.records import time_order
 
 SYSTEM = (
     "You answer a person's questions about what they saw and heard, using only the MEMORY "
@@ -37,7 +38,7 @@ def memory_line(e: Evidence) -> str:
 
 def build_messages(question: str, at: datetime | None, options: Sequence[str] | None,
                    evidence: Sequence[Evidence]) -> list[dict]:
-    lines = [memory_line(e) for e in sorted(evidence, key=lambda e: e.record.wall_start)]
+    lines = [memory_line(e) for e in sorted(evidence, key=lambda e: time_order(e.record))]
     user = [f"Question (asked at {at:%Y-%m-%d %H:%M:%S}): {question}" if at else f"Question: {question}"]
     if options:
         user.append("Options:\n" + "\n".join(f"{i}. {o}" for i, o in enumerate(options)))

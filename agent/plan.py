@@ -8,6 +8,7 @@ constrained to; `QueryPlan.validate` is what its reply must pass.
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import asdict, field
 from datetime import datetime
 from typing import Literal, Protocol
@@ -109,9 +110,23 @@ class QueryPlan:
 _ADAPTER = TypeAdapter(QueryPlan)
 
 
+@dataclasses.dataclass(frozen=True)
+class Vocabulary:
+    """What memory already knows by name (before t_q): grounds places and people."""
+
+    places: tuple[str, ...] = ()
+    people: tuple[str, ...] = ()
+
+
 class Planner(Protocol):
-    """Turns a question (asked at `at`, maybe with options) into a QueryPlan."""
+    """Turns a question (asked at `at`, maybe with options) into a QueryPlan; its readers
+    of names and dates in remembered text are what the tools use to read evidence."""
 
     name: str
 
-    def plan(self, question: str, at: datetime | None, options: list[str] | None = None) -> QueryPlan: ...
+    def plan(self, question: str, at: datetime | None, options: list[str] | None = None,
+             vocabulary: Vocabulary = Vocabulary()) -> QueryPlan: ...
+
+    def people_in(self, text: str) -> list[str]: ...
+
+    def dates_in(self, text: str, said_at: datetime) -> list[tuple[str, datetime]]: ...

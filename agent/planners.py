@@ -13,11 +13,11 @@ from pydantic import ValidationError
 from agent.compose import abstain_options
 from agent.intents import IntentClassifier
 from agent.llm import ChatModel, LLMError, parse_json_reply
-from agent.plan import INTENTS, WEARER, QueryPlan
+from agent.plan import INTENTS, WEARER, QueryPlan, Vocabulary
 from agent.question_nlp import SpacyPipeline, parse_question
-from agent.question_time import DAY_PARTS, stated_dates
-from agent.text import content_words
+from agent.question_time import DAY_PARTS
 from agent.tools import bare, option_steps
+from memory.language import content_words, stated_dates
 
 # Which intents a question word leaves possible (grammar, not wording): "how long" asks a
 # duration whatever else the sentence says; "who" a person.
@@ -41,14 +41,6 @@ _INTENT_ANSWER_TYPES = {"count": "number", "duration": "duration", "locate": "pl
                         "order": "list", "people": "list", "when": "time"}
 # Intents whose object must have been seen for the question to make sense.
 _PRESUPPOSING = ("locate", "trajectory", "state")
-
-
-@dataclass(frozen=True)
-class Vocabulary:
-    """What memory already knows by name (before t_q): grounds places and people."""
-
-    places: tuple[str, ...] = ()
-    people: tuple[str, ...] = ()
 
 
 def _shaped_by_options(options: list[str], vocabulary: Vocabulary, objects: list[str]) -> str | None:

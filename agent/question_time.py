@@ -1,5 +1,5 @@
-"""When a question is about: dates (dateparser), days relative to the question ("yesterday
-evening"), the hours a meal or part of the day names, and the relation to an event that
+"""When a question is about: dates (memory.language.dates), days relative to the question
+("yesterday evening"), the hours a meal or part of the day names, and the relation to an event that
 anchors the time ("after lunch", "once I'd finished lunch", "the day Bob asked for the
 slides", "while we were in the kitchen"). Grammar decides which time belongs to the
 question and which is part of what was said ("what did I promise to do after work?").
@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from agent.plan import TimeSlot
+from memory.language import parse_date
 
 # Hours of the day that day parts and meals name (general English, not a world's vocabulary).
 DAY_PARTS: dict[str, tuple[float, float]] = {
@@ -70,7 +71,7 @@ def time_slot(doc, at: datetime | None) -> tuple[TimeSlot, set[int], set[int]]:
         elif any(w in ("today", "tonight", "this") for w in words):
             day_offset = 0 if day_offset is None else day_offset
         elif at is not None and not part:
-            parsed = _dateparse(ent.text, at)
+            parsed = parse_date(ent.text, at)
             if parsed is not None:
                 if any(c.isdigit() for c in ent.text) and ent.label_ == "TIME":
                     clock_start, clock_end = parsed - timedelta(minutes=30), parsed + timedelta(minutes=30)
@@ -208,40 +209,3 @@ def _clause_after_day(tok) -> list:
 
 def phrase(tokens) -> str:
     return " ".join(t.text for t in tokens if t.pos_ not in ("PUNCT",)).strip()
-
-
-def _dateparse(text: str, at: datetime) -> datetime | None:
-    import dateparser
-
-    return dateparser.parse(text, languages=["en"], settings={
-        "RELATIVE_BASE": at, "PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": False})
-
-
-_DURATION_PREPS = ("for", "over", "during", "within", "in")  # "for 4 years", "in a second": a length, not a date
-
-
-def stated_dates(doc, said_at: datetime) -> list[tuple[str, datetime]]:
-    """Dates a remembered sentence names, resolved against when it was said: "I went to the
-    support group yesterday", said on 8 May, names 7 May. Lengths of time ("for 4 years")
-    are not dates."""
-    found = []
-    for ent in doc.ents:
-        if ent.label_ != "DATE" or (ent.start > 0 and doc[ent.start - 1].lower_ in _DURATION_PREPS):
-            continue
-        parsed = _dateparse(ent.text, said_at)
-        if parsed is not None:
-            found.append((ent.text, parsed))
-    return found
-
-
-def date_phrase(expression: str, when: datetime) -> str:
-    """A resolved date as precise as the words that named it: "last year" -> "2022",
-    "next month" -> "June 2023", "last week" -> "the week of 1 May 2023", else the day."""
-    words = expression.lower().split()
-    if "year" in words or "years" in words:
-        return f"{when:%Y}"
-    if "month" in words or "months" in words:
-        return f"{when:%B %Y}"
-    if "week" in words or "weeks" in words or "weekend" in words:
-        return f"the week of {when.day} {when:%B %Y}"
-    return f"{when.day} {when:%B %Y}"

@@ -12,32 +12,16 @@ from collections.abc import Sequence
 import numpy as np
 
 from agent.state import Evidence
-from agent.text import content_words
 from memory.embedding import TextEmbedder
-from memory.language import NUMBER_WORDS
+from memory.language import content_words, term, terms
 from memory.records import TEXT_SIGHTING, MemoryRecord
-
-_NUMBER_WORDS = {w: str(n) for w, n in NUMBER_WORDS.items()} | {"half": "30", "quarter": "15"}
-
-
-def _stem(word: str) -> str:
-    word = word.lower()
-    if word in _NUMBER_WORDS:  # "four thirty" and "4:30" are the same answer
-        return _NUMBER_WORDS[word]
-    for suffix in ("ing", "ed", "es", "s"):
-        if len(word) > len(suffix) + 3 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
-
-
-def _terms(text: str) -> set[str]:
-    return {_stem(w) for w in re.findall(r"[a-z0-9]+", text.lower())}
 
 
 def uncovered(key_terms: Sequence[str], texts: Sequence[str]) -> list[str]:
-    """The key terms that no text contains (compared stemmed)."""
-    have = set().union(*(_terms(t) for t in texts)) if texts else set()
-    return [t for t in key_terms if _stem(t) not in have]
+    """The key terms that no text contains (compared as `term`s: "four thirty" and "4:30"
+    are the same answer)."""
+    have = set().union(*(terms(t) for t in texts)) if texts else set()
+    return [t for t in key_terms if term(t) not in have]
 
 
 def coverage(key_terms: Sequence[str], texts: Sequence[str]) -> float:
@@ -91,6 +75,27 @@ def change_parts(claim: str) -> tuple[str, str] | None:
     return (a.strip(), b.strip()) if len(a.split()) and len(b.split()) else None
 
 
+def option_probabilities(raw: Sequence[float], abstain: Sequence[int], sufficiency: float, threshold: float,
+                         scale: float = 8.0, sharpness: float = 12.0) -> list[float]:
+    """The one option scorer: per-option support (0..1) -> probabilities. The options that
+    can be right share a softmax of `scale` x support; "cannot be answered" options
+    (`abstain`) take the mass that insufficient evidence leaves: a logistic of `sharpness`
+    x (sufficiency - threshold), the majority below the threshold. Rounded to 4 places."""
+    scored = [i for i in range(len(raw)) if i not in abstain]
+    probs = np.zeros(len(raw))
+    if scored:
+        logits = np.array([raw[i] for i in scored]) * scale
+        soft = np.exp(logits - logits.max())
+        for j, i in enumerate(scored):
+            probs[i] = soft[j] / soft.sum()
+    if abstain:
+        p_abstain = 1.0 / (1.0 + math.exp(sharpness * (sufficiency - threshold)))
+        probs *= 1.0 - p_abstain
+        for i in abstain:
+            probs[i] = p_abstain / len(abstain)
+    return [round(float(p), 4) for p in probs]
+
+
 class EvidenceReasoner:
     def __init__(self, embedder: TextEmbedder):
         self.embedder = embedder
@@ -127,23 +132,4 @@ class EvidenceReasoner:
                 raw[i] = 0.5 * float(sims[j]) + 0.5 * coverage(content_words(options[i]), [claim])
         return [float(x) for x in raw]
 
-    @staticmethod
-    def distribute(raw: Sequence[float], abstain: Sequence[int], sufficiency: float,
-                   threshold: float) -> list[float]:
-        """Raw per-option preferences -> probabilities; "cannot be answered" options take
-        the mass that insufficient evidence leaves."""
-        options = range(len(raw))
-        scored = [i for i in options if i not in abstain]
-        probs = np.zeros(len(raw))
-        if scored:
-            logits = np.array([raw[i] for i in scored]) * 8.0
-            soft = np.exp(logits - logits.max())
-            for j, i in enumerate(scored):
-                probs[i] = soft[j] / soft.sum()
-        if abstain:
-            # Evidence below the threshold gives the abstain option the majority.
-            p_abstain = 1.0 / (1.0 + math.exp(12.0 * (sufficiency - threshold)))
-            probs *= 1.0 - p_abstain
-            for i in abstain:
-                probs[i] = p_abstain / len(abstain)
-        return [round(float(p), 4) for p in probs]
+    distribute = staticmethod(option_probabilities)

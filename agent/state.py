@@ -4,7 +4,7 @@ from __future__ import annotations
 import operator
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Annotated
+from typing import Annotated, Literal
 
 from agent.plan import QueryPlan
 from memory.records import MemoryRecord
@@ -39,15 +39,31 @@ class AgentAnswer:
     features: dict[str, float] = field(default_factory=dict)  # what the sufficiency was computed from
 
 
+@dataclass(frozen=True)
+class Verdict:
+    """The judge's decision, which the router follows: is the evidence enough, and where
+    the question goes next."""
+
+    next: Literal["answer", "abstain", "refine", "skill", "understand"]
+    why: str
+
+
 @dataclass
-class AgentState:
-    """The graph's state. Tool branches run in parallel and their results meet through the
-    `results` reducer; everything else is written by one node at a time."""
+class AgentInput:
+    """What a caller gives the graph."""
 
     question: str
     namespace: str
     at: datetime | None = None
     options: list[str] | None = None
+
+
+@dataclass
+class AgentState(AgentInput):
+    """The graph's state. Tool branches run in parallel and their results meet through the
+    `results` reducer (and `trace`'s); everything else is written by one node at a time."""
+
+    skill_answer: AgentAnswer | None = None  # an opt-in skill's answer, for the judge to weigh
     plan: QueryPlan | None = None
     calls: list = field(default_factory=list)  # ToolCall: this round's calls
     results: Annotated[list, operator.add] = field(default_factory=list)  # ToolResult from every branch
@@ -58,5 +74,6 @@ class AgentState:
     option_scores: list[float] | None = None
     features: dict[str, float] = field(default_factory=dict)
     refinements: int = 0
+    verdict: Verdict | None = None
     trace: Annotated[list[str], operator.add] = field(default_factory=list)
     result: AgentAnswer | None = None

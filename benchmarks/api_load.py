@@ -32,7 +32,7 @@ UPLOADER = {"X-API-Key": "other-key"}  # another tenant: its perception cache is
 
 def _serve(home: Path, port: int) -> subprocess.Popen:
     env = {**os.environ, "MEMLENS_HOME": str(home), "MEMLENS_SERVICE__API_KEYS": '{"bench-key": "bench", "other-key": "other"}'}
-    return subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)], env=env,
+    return subprocess.Popen([sys.executable, "-m", "memlens.cli", "serve", "--port", str(port)], env=env,
                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 

@@ -22,14 +22,14 @@ from rich.console import Console
 from rich.progress import Progress
 from rich.table import Table
 
-from agent.symbolic import all_templates, option_scores
 from eval.videocogqa.base import Episode, encode
 from eval.videocogqa.scenes import SCENE_MODULES, load_scene
 from perception.config import PerceptionConfig
 from perception.decode import iter_frames, probe
 from perception.ocr import make_text_reader
-from perception.symbolic import observe_symbols
-from retrieval.symbolic import SymbolicTimeline
+from skills.videocogqa.programs import all_templates, option_scores
+from skills.videocogqa.timeline import SymbolicTimeline
+from skills.videocogqa.vision import observe_symbols
 
 CONDITIONS = {"clean": None, "noisy": (8.0, 3, 32), "harsh": (16.0, 5, 38)}  # noise sigma, blur kernel, crf
 

@@ -1,2 +1,3 @@
 """Benchmarks for memlens: item schema, official-format adapters, offline generators,
-metrics, runner and reports. eval never imports service (see DESIGN.md, Layout)."""
+metrics, runner, reports and the bench harness (baselines, the scale bench's synthetic
+memories, sufficiency calibration). eval never imports service or benchmarks (see DESIGN.md, Layout)."""

@@ -1,8 +1,8 @@
 """Baselines that need no memory: random choice, and a blind text-only answerer.
 
 They satisfy the QASystem Protocol, so the runner treats them exactly like memlens. The
-memory-based baselines (Video-RAG-style, EgoButler-style) live with the agent, which owns
-retrieval; the service layer wires them.
+memory-based baselines (Video-RAG-style, EgoButler-style) are eval/retrieval_baselines.py;
+benchmarks/suites.py wires them to a system's memory.
 """
 from __future__ import annotations
 

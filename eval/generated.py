@@ -1,5 +1,5 @@
-"""Every suite memlens can generate offline, by name: how to build it and which systems a
-bench runs on it by default."""
+"""Every suite memlens can generate offline, by name: how to build it, which systems a
+bench runs on it by default, and which opt-in skills (skills/) its bench turns on."""
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
@@ -17,6 +17,7 @@ class GeneratedSuite:
     name: str
     seed_paper: str
     default_systems: tuple[str, ...]
+    skills: tuple[str, ...] = ()  # the benchmark's own skills, on for its bench only
 
     def build(self, size: str, root: Path, embed: Embed, seed: int = 0, progress: Progress | None = None) -> Path:
         if self.name in ("supermemory", "egomemreason"):
@@ -36,8 +37,8 @@ _EVERYDAY = ("memlens", "videorag", "egobutler", "random", "blind")
 GENERATED = {s.name: s for s in (
     GeneratedSuite("supermemory", "001 SuperMemory-VQA", _EVERYDAY),
     GeneratedSuite("egomemreason", "004 EgoMemReason", _EVERYDAY),
-    GeneratedSuite("videocogqa", "003 VideoCogQA", ("memlens", "videorag", "random", "blind")),
-    GeneratedSuite("m3eval", "000 M3Eval", ("memlens", "videorag", "random", "blind")),
+    GeneratedSuite("videocogqa", "003 VideoCogQA", ("memlens", "videorag", "random", "blind"), ("videocogqa",)),
+    GeneratedSuite("m3eval", "000 M3Eval", ("memlens", "videorag", "random", "blind"), ("m3eval",)),
 )}
 
 

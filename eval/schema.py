@@ -1,5 +1,5 @@
 """One item schema for every benchmark suite, the prediction a system returns, and the
-small Protocol the runner drives (eval never imports service or agent: the system under
+small Protocol the runner drives (the runner never imports service or agent: the system under
 test arrives as an object).
 
 Times: `start` / `asked_at` / evidence `wall_*` are ISO-8601 wall-clock strings on the

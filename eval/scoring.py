@@ -1,4 +1,4 @@
-"""Scoring an answer against a scripted question (plain values: eval never imports the agent)."""
+"""Scoring an answer against a scripted question (plain values: scoring never imports the agent)."""
 from __future__ import annotations
 
 import re

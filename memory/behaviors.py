@@ -3,7 +3,7 @@ usually is at an hour of the day, what usually follows what, who talks how often
 
 Behaviors are derived data, kept in step with the entity and event stores after every
 ingest or forget, so deleting a video can never leave a stale aggregate behind. The stores
-tally the groups where the records are (`RecordStore.tally`), so a refresh holds groups,
+tally the groups where the records are (`SqliteStore.tally`), so a refresh holds groups,
 not records. An ingest that only adds records later than those held (the usual one: the
 next video) folds the tallies of its own records into the behaviors held, in time
 proportional to the video, not to the memory; anything else (a forget, a re-ingest, a
@@ -17,21 +17,29 @@ from collections import defaultdict
 from dataclasses import replace
 from datetime import datetime
 
-from memory.records import BEHAVIOR, ENTITY_SIGHTING, PLACE_VISIT, UTTERANCE, MemoryRecord, RecordFilter, Tally
-from memory.store import RecordStore
+from memory.records import (
+    BEHAVIOR,
+    ENTITY_SIGHTING,
+    PLACE_VISIT,
+    UTTERANCE,
+    MemoryRecord,
+    RecordFilter,
+    Tally,
+)
+from memory.sqlite_store import SqliteStore
 
 SUPPORT_KEPT = 20
-Visit = tuple[int, datetime, datetime, object]  # (id, wall_start, wall_end, place), as `RecordStore.timeline` gives
+Visit = tuple[int, datetime, datetime, object]  # (id, wall_start, wall_end, place), as `SqliteStore.timeline` gives
 
 
-def aggregate_behaviors(entity: RecordStore, event: RecordStore, namespace: str) -> list[MemoryRecord]:
+def aggregate_behaviors(entity: SqliteStore, event: SqliteStore, namespace: str) -> list[MemoryRecord]:
     """Every behavior of a namespace, from what its entity and event stores hold."""
     tallies = _tallies(entity, event, RecordFilter(namespace=namespace))
     tallies["transition"] = _transitions(event.timeline("place", RecordFilter(namespace=namespace, kinds=(PLACE_VISIT,))))
     return [_record(namespace, pattern, t) for pattern, found in tallies.items() for t in found]
 
 
-def fold_behaviors(held: list[MemoryRecord], entity: RecordStore, event: RecordStore, namespace: str,
+def fold_behaviors(held: list[MemoryRecord], entity: SqliteStore, event: SqliteStore, namespace: str,
                    since: int) -> list[MemoryRecord] | None:
     """The behaviors `held` with the records added after id `since` folded in; None when
     they cannot be: a visit added before one already held may break a transition between
@@ -58,7 +66,7 @@ def behavior_key(behavior: MemoryRecord) -> tuple:
     return behavior.attrs.get("pattern"), tuple(behavior.attrs.get("key") or ())
 
 
-def _tallies(entity: RecordStore, event: RecordStore, scope: RecordFilter) -> dict[str, list[Tally]]:
+def _tallies(entity: SqliteStore, event: SqliteStore, scope: RecordFilter) -> dict[str, list[Tally]]:
     """The tallied patterns among the records `scope` admits (transitions aside)."""
     def of(kind: str) -> RecordFilter:
         return RecordFilter(namespace=scope.namespace, kinds=(kind,), after_id=scope.after_id)

@@ -17,6 +17,7 @@ from memory.config import MemoryConfig
 from memory.conversation import name_speakers, turn_acts
 from memory.frames import ClipTextEncoder, video_frames
 from memory.kinds import Kinds
+from memory.language import normalise
 from memory.records import (
     CLIP_CAPTION,
     ENTITY_SIGHTING,
@@ -27,7 +28,7 @@ from memory.records import (
     MemoryRecord,
 )
 from memory.registry import Known
-from memory.scene import FrameText, PlaceTimeline, SceneReader, StayPlace, normalise
+from memory.scene import FrameText, PlaceTimeline, SceneReader, StayPlace
 from memory.who import faces_of, voices_to_faces
 from memory.zero_shot import ZeroShot
 from perception.clips import clip_index_at

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 from typing import Protocol
 
-from memory.records import CLIP_CAPTION, DAY_SUMMARY, HOUR_SUMMARY, MemoryRecord
+from memory.records import CLIP_CAPTION, DAY_SUMMARY, HOUR_SUMMARY, MemoryRecord, order_by_time
 from perception.types import ClipObservation
 
 Summarizer = Callable[[Sequence[str]], str]
@@ -32,10 +32,6 @@ class ClipFacts:
         self.description = description  # a VLM's words about the keyframes: data, never instructions
 
 
-def _clock(t: datetime) -> str:
-    return t.strftime("%H:%M:%S")
-
-
 class ComposedCaptioner:
     """Caption from perception outputs; honest about what it does not know."""
 
@@ -43,7 +39,7 @@ class ComposedCaptioner:
 
     def caption(self, clip: ClipObservation, facts: ClipFacts) -> str:
         span = clip.span
-        parts = [f"{_clock(span.wall_start)}-{_clock(span.wall_end)}"]
+        parts = [f"{span.wall_start:%H:%M:%S}-{span.wall_end:%H:%M:%S}"]
         where = f"in the {', then '.join(facts.places)}" if facts.places else "place unknown"
         parts.append(where + (f", with {_listed(facts.people)}" if facts.people else ""))
         if facts.objects:
@@ -85,7 +81,7 @@ def roll_up(clips: Sequence[MemoryRecord], summarize: Summarizer | None = None) 
     out: list[MemoryRecord] = []
     for granularity, width in ((HOUR_SUMMARY, timedelta(hours=1)), (DAY_SUMMARY, timedelta(days=1))):
         groups: dict[datetime, list[MemoryRecord]] = {}
-        for clip in sorted(clips, key=lambda r: r.wall_start):
+        for clip in order_by_time(clips):
             if clip.kind == CLIP_CAPTION:
                 groups.setdefault(_bucket(clip.wall_start, granularity), []).append(clip)
         for bucket, members in groups.items():

@@ -18,8 +18,9 @@ from typing import Protocol, runtime_checkable
 
 import numpy as np
 
+from memory.database import Database
 from memory.mirrored_index import MirroredIndex, exact_top
-from memory.sqlite_faiss import MemoryDatabase, _ts
+from memory.schema import sql_time
 from perception.types import VideoObservation
 
 _SCHEMA = """
@@ -72,7 +73,7 @@ def video_frames(video: VideoObservation) -> tuple[list[tuple[float, datetime]],
 
 
 class FrameIndex:
-    def __init__(self, db: MemoryDatabase):
+    def __init__(self, db: Database):
         self.db = db
         self._mirrors: dict[str, MirroredIndex] = {}
         self._dims: dict[str, int] = {}  # of the vectors last added per model: an empty index's dimension
@@ -120,7 +121,7 @@ class FrameIndex:
             mirror = self._mirror(model_id, vectors.shape[1])  # before the rows: a new index must not hold them twice
             ids = [int(self.db.conn.execute(
                 "INSERT INTO frames(model_id, namespace, video_id, t, wall, vector) VALUES (?,?,?,?,?,?)",
-                (model_id, namespace, video_id, float(t), _ts(wall), vector.tobytes())).lastrowid)
+                (model_id, namespace, video_id, float(t), sql_time(wall), vector.tobytes())).lastrowid)
                 for (t, wall), vector in zip(when, vectors)]
             mirror.stage_add(ids, vectors)
         return ids
@@ -131,7 +132,7 @@ class FrameIndex:
         where, params = self._scope(None, namespace, video_ids=(video_id,) if video_id is not None else None)
         if between is not None:
             where += " AND wall < ? AND wall >= ?"
-            params += [_ts(between[1]), _ts(between[0])]
+            params += [sql_time(between[1]), sql_time(between[0])]
         with self.db.lock, self.db.writing():
             rows = self.db.read(f"SELECT id, model_id FROM frames WHERE {where}", params)
             self.db.conn.executemany("DELETE FROM frames WHERE id=?", [(r["id"],) for r in rows])
@@ -177,7 +178,7 @@ class FrameIndex:
         if video_ids is not None:
             clauses.append(f"video_id IN ({','.join('?' * len(video_ids))})"), params.extend(video_ids)
         if before is not None:
-            clauses.append("wall < ?"), params.append(_ts(before))
+            clauses.append("wall < ?"), params.append(sql_time(before))
         if after is not None:
-            clauses.append("wall >= ?"), params.append(_ts(after))
+            clauses.append("wall >= ?"), params.append(sql_time(after))
         return " AND ".join(clauses), params

@@ -17,6 +17,7 @@ from memory.dialogue_builder import build_dialogue
 from memory.embedding import SentenceTransformerEmbedder, TextEmbedder
 from memory.frames import ClipTextEncoder, FrameIndex, video_frames
 from memory.kinds import Kinds
+from memory.language import normalise
 from memory.people import people_registry
 from memory.records import (
     BEHAVIOR,
@@ -31,8 +32,8 @@ from memory.records import (
     StoreName,
 )
 from memory.registry import Known
-from memory.scene import StayPlace, normalise
-from memory.sqlite_faiss import MemoryDatabase
+from memory.scene import StayPlace
+from memory.sqlite_faiss import MemoryDatabase, SqliteFaissStore
 from memory.store import RecordStore
 from memory.tracks import TrackStore
 from memory.where import name_places, places_registry, stay_embeddings, video_stays
@@ -68,10 +69,12 @@ class Memory:
         self.places = places_registry(self.db)
 
     @property
-    def stores(self) -> dict[StoreName, RecordStore]:
+    def stores(self) -> dict[StoreName, SqliteFaissStore]:
+        """The stores with their own API (writes, counts, aggregates, indexes), for the memory itself."""
         return self.db.stores
 
     def store(self, name: StoreName) -> RecordStore:
+        """One store as retrieval reads it."""
         return self.db.stores[name]
 
     def pinned(self) -> AbstractContextManager[None]:
@@ -92,8 +95,7 @@ class Memory:
                              self.config.place_kinds, clip_kinds)
         stay_places = [StayPlace(s.start, s.end, places[s.key].id, places[s.key].name) for s in stays]
         records = self.builder.build(video, namespace, people, stay_places, frames)  # fails before any store is touched
-        tracks = [(kind, video.wall_start, video.duration, track.to_dict())
-                  for kind, track in (("symbols", video.symbols), ("sources", video.sources)) if track is not None]
+        tracks = [(kind, video.wall_start, video.duration, track.to_dict()) for kind, track in video.tracks.items()]
         frames = (video.clip_model, when, vectors) if video.clip_model and when else None
         return self._replace(namespace, video.video_id, records, tracks, list(people.values()), list(places.values()),
                              frames)
@@ -120,7 +122,7 @@ class Memory:
             if frames is not None:
                 self.frames.add(namespace, video_id, *frames)
             for name, store_records in by_store.items():
-                self.store(name).add(store_records, vectors[name])
+                self.stores[name].add(store_records, vectors[name])
             for kind, wall_start, duration, payload in tracks:
                 self.tracks.put(namespace, video_id, kind, wall_start, duration, payload)
             self.people.save(namespace, list({p.id: p for p in people}.values()))
@@ -152,8 +154,8 @@ class Memory:
         for store in ("entity", "event"):
             mine = [r for r in changed if r.store == store]
             if mine:
-                self.store(store).delete(RecordFilter(namespace=namespace, ids=tuple(r.id for r in mine)))
-                self.store(store).add([replace(change(r), id=None) for r in mine])
+                self.stores[store].delete(RecordFilter(namespace=namespace, ids=tuple(r.id for r in mine)))
+                self.stores[store].add([replace(change(r), id=None) for r in mine])
         return len(changed)
 
     def forget(self, namespace: str, video_id: str | None = None,
@@ -180,16 +182,16 @@ class Memory:
         return removed
 
     def _delete(self, flt: RecordFilter) -> int:
-        return sum(self.store(name).delete(flt) for name in ("entity", "event"))
+        return sum(self.stores[name].delete(flt) for name in ("entity", "event"))
 
     def refresh_behaviors(self, namespace: str, since: int | None = None) -> None:
         """Behaviors brought up to the stores: the records added after id `since` folded in
         when that is all that changed (memory.behaviors), else recomputed. Only those that
         changed are written again (and embedded), so a refresh after a day of video rewrites
         that day's regularities, not every one."""
-        behaviors = self.store("behavior")
+        behaviors = self.stores["behavior"]
         held = behaviors.query(RecordFilter(namespace=namespace, kinds=(BEHAVIOR,)))
-        entity, event = self.store("entity"), self.store("event")
+        entity, event = self.stores["entity"], self.stores["event"]
         folded = fold_behaviors(held, entity, event, namespace, since) if since is not None else None
         fresh = {behavior_key(b): b for b in (folded if folded is not None else
                                                 aggregate_behaviors(entity, event, namespace))}

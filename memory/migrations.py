@@ -1,6 +1,6 @@
 """Layout changes that bring a memory.sqlite written by an older memlens up to date on open.
 
-Each runs before the schema script (memory.sqlite_faiss), which then creates the indexes and
+Each runs before the schema script (memory.schema), which then creates the indexes and
 triggers the change dropped. Each can be resumed: a file left half-way by a crash or a kill
 goes on from where it stopped the next time it is opened. Moving every row works in chunks
 of their own commits, so a year of memory is not one transaction (whose WAL would hold every

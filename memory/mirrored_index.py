@@ -13,36 +13,16 @@ from __future__ import annotations
 
 import fcntl
 import json
-import os
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Protocol
 
-import faiss
 import numpy as np
 
 from memory import segments, vector_index
+from memory.mirrors import MirrorHost
 from memory.segments import Manifest, SegmentedIndex, merged, read_segment, write_segment
-
-if TYPE_CHECKING:
-    from memory.sqlite_faiss import MemoryDatabase
-
-
-class Mirror(Protocol):
-    """An index kept in step with SQLite's commits (MemoryDatabase.batch drives it)."""
-
-    @property
-    def index(self): ...  # current as of the last commit; touched by a writer as its batch begins
-
-    def committed(self, before: int, after: int) -> None: ...
-
-    def discard_staged(self) -> None: ...
-
-    def flush(self) -> None: ...  # after the commit, outside the readers' way
-
-    def scrub(self) -> None: ...  # after a forget: nothing forgotten lingers in its files
 
 
 def ids_and_vectors(rows: Sequence[sqlite3.Row]) -> tuple[np.ndarray, np.ndarray]:
@@ -67,7 +47,7 @@ class MirroredIndex:
 
     CATCH_UP_CHUNK = 50_000  # rows read from SQLite at a time when catching up
 
-    def __init__(self, db: MemoryDatabase, path: Path, source: str, params: Sequence = (),
+    def __init__(self, db: MirrorHost, path: Path, source: str, params: Sequence = (),
                  dim: Callable[[], int] | None = None, vectors: str | None = None):
         """`vectors`: a table of (id, vector) holding `source`'s vectors by id, where `source`
         reads them through a join; the index's own ids are then looked up there alone."""

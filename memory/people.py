@@ -5,11 +5,11 @@ from __future__ import annotations
 
 import numpy as np
 
+from memory.database import Database
 from memory.registry import Registry
-from memory.sqlite_faiss import MemoryDatabase
 from perception.faces import SAME_FACE
 
 
-def people_registry(db: MemoryDatabase) -> Registry:
+def people_registry(db: Database) -> Registry:
     return Registry(db, "known_people", "person", alike=lambda a, b: float(np.linalg.norm(a - b)) <= SAME_FACE,
                     closeness=lambda a, b: -float(np.linalg.norm(a - b)))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from typing import Any, Literal
@@ -121,6 +122,16 @@ class RecordFilter:
             if not any(item in values for item in (held if isinstance(held, list) else [held])):
                 return False
         return all(record.attrs.get(key) == value for key, value in self.attrs)
+
+
+def time_order(record: MemoryRecord) -> tuple[datetime, datetime, int]:
+    """The one order of records in time: by start on the wearer's clock, then end, then id."""
+    return record.wall_start, record.wall_end, record.id or 0
+
+
+def order_by_time(records: Iterable[MemoryRecord]) -> list[MemoryRecord]:
+    """Records in `time_order`."""
+    return sorted(records, key=time_order)
 
 
 def hour_of_day(when: datetime) -> float:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
-from memory.sqlite_faiss import MemoryDatabase
+from memory.database import Database
 
 
 @dataclass(frozen=True)
@@ -36,7 +36,7 @@ class Known:
 class Registry:
     """One table of known entries; `alike(a, b)` says whether two descriptors are the same one."""
 
-    def __init__(self, db: MemoryDatabase, table: str, noun: str, alike: Callable[[np.ndarray, np.ndarray], bool],
+    def __init__(self, db: Database, table: str, noun: str, alike: Callable[[np.ndarray, np.ndarray], bool],
                  closeness: Callable[[np.ndarray, np.ndarray], float]):
         self.db, self.table, self.noun, self.alike, self.closeness = db, table, noun, alike, closeness
         with db.lock:

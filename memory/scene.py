@@ -10,41 +10,11 @@ from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import lru_cache
 
 from memory.config import MemoryConfig
 from memory.kinds import Kinds
+from memory.language import normalise
 from perception.types import OcrLine, VideoObservation
-
-_NON_WORD = re.compile(r"[^a-z0-9 ]+")
-
-
-def normalise(text: str) -> str:
-    return " ".join(_NON_WORD.sub(" ", text.lower()).split())
-
-
-@lru_cache(maxsize=1)
-def _inflect():
-    import inflect
-
-    return inflect.engine()
-
-
-@lru_cache(maxsize=4096)
-def singular(word: str) -> str:
-    """A noun's singular ("people" -> "person", "knives" -> "knife", "glass" stays), so a
-    question's plural finds the thing memory names in the singular."""
-    return _inflect().singular_noun(word) or word
-
-
-def plural(noun: str, n: int) -> str:
-    """The noun as a count of `n` needs it ("1 person", "3 people")."""
-    return noun if n == 1 else _inflect().plural_noun(noun) or noun
-
-
-def words_of(text: str) -> set[str]:
-    """The normalised words of a name, each in the singular."""
-    return {singular(w) for w in normalise(text).split()}
 
 
 def _near(a: OcrLine, b: OcrLine) -> bool:

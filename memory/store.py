@@ -1,31 +1,26 @@
-"""The one Protocol every memory store satisfies (entity, event and behavior alike)."""
+"""What retrieval reads of a memory store (entity, event and behavior alike).
+
+`RecordStore` holds only what retrieval/ and agent/tools call on `Memory.store(name)`: reads
+within a filter, the rankings, and the first-seen lists. Writing, counting, aggregating and
+keeping the indexes (`add`, `get`, `count`, `tally`, `timeline`, `delete`, `load`,
+`index_footprint`) are the concrete store's own API (memory.sqlite_store.SqliteStore), which
+the memory itself (memory.memory, memory.behaviors) uses through `Memory.stores`.
+memory.in_memory_store is the reference implementation; tests/store_conformance.py holds
+every implementation to the same answers.
+"""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import datetime
 from typing import Protocol
 
-import numpy as np
-
-from memory.records import MemoryRecord, RecordFilter, StoreName, Tally
+from memory.records import MemoryRecord, RecordFilter
 
 
 class RecordStore(Protocol):
-    name: StoreName
-
-    def add(self, records: Sequence[MemoryRecord], vectors: np.ndarray | None = None) -> list[int]:
-        """Persist records; returns their stable ids in order. `vectors` are their text
-        embeddings when already computed (outside a write transaction, so it stays short)."""
-        ...
-
-    def get(self, ids: Sequence[int]) -> list[MemoryRecord]: ...
-
     def query(self, flt: RecordFilter, limit: int | None = None, newest_first: bool = False) -> list[MemoryRecord]:
         """Records matching `flt`, ordered by wall_start then id (the latest first with
         `newest_first`, so `limit` keeps the latest)."""
         ...
-
-    def count(self, flt: RecordFilter) -> int: ...
 
     def may_hold(self, kinds: Sequence[str]) -> bool:
         """False only when no record of these kinds was ever written here: a search for
@@ -40,19 +35,6 @@ class RecordStore(Protocol):
 
     def first_of(self, keys: Sequence[str], flt: RecordFilter) -> list[MemoryRecord]:
         """The first record (by wall_start, then id) of each combination `distinct` lists."""
-        ...
-
-    def tally(self, keys: Sequence[str], flt: RecordFilter, by_hour: bool = False, earliest: Sequence[str] = (),
-              newest: int = 20) -> list[Tally]:
-        """The records matching `flt` grouped by the attrs `keys` (and the hour of day of
-        their start with `by_hour`), one Tally per group; records lacking a key (or holding
-        an empty one) are left out. Aggregated where the records are, so a regularity over a
-        year of memory costs no more memory than its groups."""
-        ...
-
-    def timeline(self, key: str, flt: RecordFilter) -> list[tuple[int, datetime, datetime, object]]:
-        """(id, wall_start, wall_end, value of the attr `key`) of the records matching `flt`
-        that hold it, in time order: a sequence without reading whole records."""
         ...
 
     def search_dense(self, text: str, flt: RecordFilter, k: int) -> list[tuple[MemoryRecord, float]]:
@@ -76,16 +58,4 @@ class RecordStore(Protocol):
         """The records of ranked (id, score) pairs as `flt`'s question time shows them (a
         sighting still going on then cut to its keyframes before it), in rank order; ids not
         held (any more) or not yet seen then are left out."""
-        ...
-
-    def delete(self, flt: RecordFilter) -> int:
-        """Remove matching records and their vectors; returns how many."""
-        ...
-
-    def load(self, namespace: str) -> None:
-        """Bring one namespace's search indexes into memory now, rather than at its first search."""
-        ...
-
-    def index_footprint(self, namespace: str) -> tuple[int, float]:
-        """(bytes, last written as a POSIX time) of what `load` would hold in memory."""
         ...

@@ -1,15 +1,18 @@
-"""Whole-video tracks kept beside the record stores: the symbolic timeline of a synthetic
-or game-like video and the source map of a composed one. They are dense (ten frames a
+"""Whole-video tracks kept beside the record stores: what a skill's perception stage made
+of a whole video (perception.stages), e.g. the symbolic timeline of a game video or the
+source map of a composed one. They are dense (ten frames a
 second of shapes) and are read whole by structured operators, so they are JSON rows in the
 memory's SQLite file rather than embedded records; forget removes them with the records."""
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from memory.sqlite_faiss import MemoryDatabase, _ts
+from memory.database import Database
+from memory.schema import sql_time
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS tracks (
@@ -18,7 +21,7 @@ CREATE TABLE IF NOT EXISTS tracks (
     PRIMARY KEY (namespace, video_id, kind)
 );
 """
-TRACK_KINDS = ("symbols", "sources")
+TRACK_KIND = re.compile(r"[a-z][a-z0-9_]{0,31}")  # a stage's `track` name
 
 
 @dataclass(frozen=True)
@@ -35,20 +38,20 @@ class StoredTrack:
 
 
 class TrackStore:
-    def __init__(self, db: MemoryDatabase):
+    def __init__(self, db: Database):
         self.db = db
         with db.lock:
             db.conn.executescript(_SCHEMA)
 
     def put(self, namespace: str, video_id: str, kind: str, wall_start: datetime, duration: float,
             payload: dict[str, Any]) -> None:
-        if kind not in TRACK_KINDS:
-            raise ValueError(f"unknown track kind {kind!r}; known: {TRACK_KINDS}")
+        if not TRACK_KIND.fullmatch(kind):
+            raise ValueError(f"a track kind is a short lower-case name, not {kind!r}")
         end = wall_start + timedelta(seconds=duration)
         with self.db.writing():
             self.db.conn.execute(
                 "INSERT OR REPLACE INTO tracks VALUES (?, ?, ?, ?, ?, ?)",
-                (namespace, video_id, kind, _ts(wall_start), _ts(end), json.dumps(payload)))
+                (namespace, video_id, kind, sql_time(wall_start), sql_time(end), json.dumps(payload)))
 
     def get(self, namespace: str, kind: str, before: datetime | None = None) -> list[StoredTrack]:
         """Tracks of this kind that started before `before` (the question time), oldest first.
@@ -57,7 +60,7 @@ class TrackStore:
         args: list[Any] = [namespace, kind]
         if before is not None:
             sql += " AND wall_start < ?"
-            args.append(_ts(before))
+            args.append(sql_time(before))
         rows = self.db.read(sql + " ORDER BY wall_start", args)
         return [StoredTrack(r["namespace"], r["video_id"], r["kind"], datetime.fromisoformat(r["wall_start"]),
                             datetime.fromisoformat(r["wall_end"]), json.loads(r["payload"])) for r in rows]
@@ -72,6 +75,6 @@ class TrackStore:
             args.append(video_id)
         if between is not None:
             sql += " AND wall_start < ? AND wall_end >= ?"
-            args += [_ts(between[1]), _ts(between[0])]
+            args += [sql_time(between[1]), sql_time(between[0])]
         with self.db.writing():
             return self.db.conn.execute(sql, args).rowcount

@@ -14,8 +14,8 @@ from collections.abc import Mapping
 
 import numpy as np
 
+from memory.database import Database
 from memory.registry import Known, Registry
-from memory.sqlite_faiss import MemoryDatabase
 from perception.types import VideoObservation
 
 # Views of one fixed scene measured 0.92-0.99 alike, different scenes 0.50-0.57 (perception.views).
@@ -40,7 +40,7 @@ class Stay:
         return self.times[-1]
 
 
-def places_registry(db: MemoryDatabase) -> Registry:
+def places_registry(db: Database) -> Registry:
     def cosine(a: np.ndarray, b: np.ndarray) -> float:
         return float(a @ b / max(np.linalg.norm(a) * np.linalg.norm(b), 1e-9))
 

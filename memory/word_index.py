@@ -25,12 +25,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import tantivy
 
-if TYPE_CHECKING:
-    from memory.sqlite_faiss import MemoryDatabase
+from memory.mirrors import MirrorHost
 
 log = logging.getLogger(__name__)
 
@@ -153,7 +151,7 @@ class MirroredWordIndex:
     """The word index of the rows `source` selects (an SQL query yielding
     `id, text, kind, wall_start, wall_end`)."""
 
-    def __init__(self, db: MemoryDatabase, path: Path, source: str, params: Sequence = ()):
+    def __init__(self, db: MirrorHost, path: Path, source: str, params: Sequence = ()):
         self.db = db
         self.path = path
         self.generation_path = path.with_name(path.name + ".generation")
@@ -240,7 +238,13 @@ class MirroredWordIndex:
                 return
             with self.lock:
                 self._pending = None
-                self._stamp(after)
+                try:
+                    self._stamp(after)
+                except BaseException as error:  # another process rewrote the files while we reloaded
+                    if not _torn(error):
+                        raise
+                    log.warning("word index %s not reloaded (%s): FTS5 ranks until it is", self.path, error)
+                    self._pass_by()
 
     def scrub(self) -> None:
         """After a forget: rows deleted from a segment stay in its file until it is merged,

@@ -7,22 +7,46 @@ never contacted.
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Any, Protocol
 
+from .config import PerceptionConfig
 from .errors import BackendUnavailable
-
-if TYPE_CHECKING:
-    from .pipeline import Perceiver
 
 _OPTION = {"asr": "asr_backend", "speakers": "speaker_backend", "ocr": "ocr_backend", "objects": "detector_backend",
            "faces": "face_backend"}
 
 
-def channel_status(perceiver: Perceiver, load: bool = False) -> dict[str, str]:
+class Examined(Protocol):
+    """What the doctor reads of a perception.pipeline.Perceiver; the pipeline calls the
+    doctor, so the doctor names this shape rather than importing the pipeline."""
+
+    config: PerceptionConfig
+    cache: Any  # an ObservationCache (its .root) or None
+
+    def recognizer(self) -> Any: ...
+    def tagger(self) -> Any: ...
+    def reader(self) -> Any: ...
+    def detector(self) -> Any: ...
+    def faces(self) -> Any: ...
+    def embedder(self) -> Any: ...
+    def describer(self) -> Any: ...
+    @property
+    def embedder_resolved(self) -> bool: ...
+    @property
+    def clip_status(self) -> str: ...
+    @property
+    def vlm_status(self) -> str: ...
+
+
+def clip_off_reason(config: PerceptionConfig) -> str:
+    if not config.clip_model:
+        return "off: no weights configured (set clip_model/clip_pretrained)"
+    return "off"
+
+
+def channel_status(perceiver: Examined, load: bool = False) -> dict[str, str]:
     """channel -> "on: <backend, weights>" or "off: <reason and fix>"."""
     import av
-
-    from .pipeline import clip_off_reason
 
     status = {"decode": f"on: PyAV {av.__version__} (FFmpeg bundled)"}
     getters = {"asr": perceiver.recognizer, "speakers": perceiver.tagger, "ocr": perceiver.reader,

@@ -7,9 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
-
-from .sources import SourceMap
-from .symbols import SymbolTrack
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -125,8 +123,9 @@ class VideoObservation:
     has_audio: bool
     clips: list[ClipObservation]
     channels: dict[str, str] = field(default_factory=dict)  # channel -> "on" or why it is off
-    symbols: SymbolTrack | None = None  # synthetic / game-like video only (perception.symbolic)
-    sources: SourceMap | None = None  # composed video only (perception.source_tracking)
+    # Whole-video tracks of the skills' perception stages (perception.stages), by the kind
+    # memory keeps them under: empty unless a configuration turns a skill on.
+    tracks: dict[str, Any] = field(default_factory=dict)
     stage_seconds: dict[str, float] = field(default_factory=dict)  # perception's work, per stage
     # The model that made the clips' `clip_embeddings` (its model_id): vectors of different
     # models live in different spaces, so memory keeps and searches them per model.

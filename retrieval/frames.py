@@ -12,16 +12,13 @@ import threading
 from collections import OrderedDict
 from dataclasses import replace
 from datetime import timedelta
-from typing import TYPE_CHECKING
 
 import numpy as np
 
 from memory.frames import ClipTextEncoder, Frame
 from memory.memory import Memory
 from memory.records import CLIP_CAPTION, ENTITY_SIGHTING, MemoryRecord
-
-if TYPE_CHECKING:
-    from retrieval.search import SearchQuery
+from retrieval.query import SearchQuery
 
 _TICK = timedelta(microseconds=1)
 _SAME_TIME = 1e-3  # seconds: a keyframe time stored twice (frame row, record JSON) is the same frame

@@ -1,13 +1,18 @@
 """Structured operators: questions that code answers better than a model."""
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
+import numpy as np
+
+from memory.kinds import Kinds
+from memory.language import normalise, singular_words
 from memory.memory import Memory
-from memory.records import ENTITY_SIGHTING, UTTERANCE, MemoryRecord, RecordFilter
-from memory.scene import normalise, words_of
+from memory.records import ENTITY_SIGHTING, UTTERANCE, MemoryRecord, RecordFilter, StoreName, order_by_time
+from memory.store import RecordStore
 
 # Cosine (all-MiniLM-L6-v2) at which two names are the same thing: synonyms score 0.7-0.96
 # (mug/cup, sofa/couch, fridge/refrigerator, bike/bicycle), related kinds of thing below
@@ -21,10 +26,6 @@ KIND_OF_COSINE = 0.35
 RECENT = 64
 
 
-def order_by_time(records: Iterable[MemoryRecord]) -> list[MemoryRecord]:
-    return sorted(records, key=lambda r: (r.wall_start, r.wall_end, r.id or 0))
-
-
 @dataclass(frozen=True)
 class EntityMatch:
     entity: str  # normalised key in the entity store
@@ -33,8 +34,28 @@ class EntityMatch:
 
 
 class MemoryOperators:
+    """The agent's one way into memory: structured operators, and the reads (never writes)
+    a tool may make of a store directly."""
+
     def __init__(self, memory: Memory):
         self.memory = memory
+
+    def store(self, name: StoreName) -> RecordStore:
+        """A store's reads (memory.store.RecordStore: filtered queries, rankings, first-seen lists)."""
+        return self.memory.store(name)
+
+    @property
+    def kinds(self) -> Kinds:
+        """WordNet's kinds of thing, for whether a named thing can be seen at all."""
+        return self.memory.kinds
+
+    def embed(self, texts: Sequence[str]) -> np.ndarray:
+        """The memory's sentence vectors of these texts (the space its records live in)."""
+        return self.memory.embedder.embed(texts)
+
+    def pinned(self) -> AbstractContextManager:
+        """Reads within the block see one commit: old memory or new, never half of a re-ingest."""
+        return self.memory.pinned()
 
     def _sightings(self, namespace: str, before: datetime | None, entity: str | None = None,
                    latest: int | None = None, after: datetime | None = None):
@@ -53,7 +74,7 @@ class MemoryOperators:
         wanted = normalise(mention)
         if not wanted:
             return None
-        wanted_words = words_of(wanted)
+        wanted_words = singular_words(wanted)
         best: EntityMatch | None = None
         labels: dict[str, str] = {}
         seen = RecordFilter(namespace=namespace, kinds=(ENTITY_SIGHTING,), before=before)
@@ -61,7 +82,7 @@ class MemoryOperators:
             if key in labels:
                 continue
             labels[key] = label or key
-            key_words = words_of(key)
+            key_words = singular_words(key)
             if key == wanted:
                 score = 1.0
             else:

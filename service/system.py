@@ -12,7 +12,6 @@ from pathlib import Path
 
 import numpy as np
 
-from agent.composed import SourceAnswerer
 from agent.graph import AgentContext, MemoryAgent
 from agent.llm import ChatModel, make_chat_model
 from agent.planners import make_planner
@@ -20,17 +19,19 @@ from agent.question_nlp import SpacyPipeline
 from agent.reasoning import EvidenceReasoner
 from agent.state import AgentAnswer
 from agent.summaries import LLMSummarizer
-from agent.symbolic import SymbolicAnswerer
 from memory.captions import Summarizer
 from memory.memory import Memory
 from perception.cache import ObservationCache
-from perception.pipeline import Perceiver, clip_off_reason, file_video_id
+from perception.doctor import clip_off_reason
+from perception.pipeline import Perceiver, file_video_id
 from perception.progress import as_progress
 from perception.transcripts import Dialogue, read_transcript
 from perception.types import VideoObservation
 from retrieval.operators import MemoryOperators
 from retrieval.search import HybridRetriever
 from service.config import AppConfig
+from skills.base import Skill, SkillContext
+from skills.registry import load_skills
 
 
 class PerceiverClipText:
@@ -110,6 +111,7 @@ class MemlensSystem:
         self._chat_made = False
         self._settled = False  # set after the first question: see `ask`
         self._clip_text: PerceiverClipText | None = None
+        self.skills: tuple[Skill, ...] = load_skills(config.skills)  # opt-in; none by default
         self.cache = ObservationCache(config.perception.cache_dir) if config.perception.cache_dir else None
 
     # Built on first use: `memlens --help` and `doctor` must not pay for model loading.
@@ -117,7 +119,8 @@ class MemlensSystem:
     def perceiver(self) -> Perceiver:
         with self._lock:
             if self._perceiver is None:
-                self._perceiver = Perceiver(self.config.perception, cache=self.cache)
+                self._perceiver = Perceiver(self.config.perception, cache=self.cache,
+                                            stages=tuple(st for skill in self.skills for st in skill.stages()))
             return self._perceiver
 
     @property
@@ -189,10 +192,15 @@ class MemlensSystem:
                     config=self.config.agent,
                     planner=make_planner(self.config.agent, memory.embedder, chat),
                     chat=chat,
-                    structured=(SymbolicAnswerer(memory.tracks, embedder=memory.embedder), SourceAnswerer(
-                        memory.tracks, memory.embedder, SpacyPipeline(self.config.agent.spacy_model))),
+                    skills=self._skill_answerers(memory),
                 ))
             return self._agent
+
+    def _skill_answerers(self, memory: Memory) -> tuple:
+        if not self.skills:
+            return ()
+        context = SkillContext(memory.tracks, memory.embedder, SpacyPipeline(self.config.agent.spacy_model))
+        return tuple(a for skill in self.skills for a in skill.answerers(context))
 
     def ingest(self, path: str | Path, namespace: str | None = None, start: datetime | None = None,
                progress=None) -> IngestReport:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from service.cli import app
+from memlens.cli import app
 
 
 @dataclass

@@ -2,8 +2,6 @@
 it holds, with and without row ids, and whether its FAISS indexes and SQLite agree."""
 from __future__ import annotations
 
-import numpy as np
-
 from memory.records import RecordFilter
 
 STORES = ("entity", "event", "behavior")

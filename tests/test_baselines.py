@@ -8,7 +8,7 @@ from datetime import timedelta
 
 import pytest
 
-from agent.baselines import (
+from eval.retrieval_baselines import (
     EgoButlerBaseline,
     EgoButlerConfig,
     EvidenceReader,
@@ -137,7 +137,7 @@ def test_reader_without_an_abstain_option_still_picks(embedder):
 
 def test_bench_baselines_reuse_the_memory_memlens_built(tmp_path, embedder):
     """A video memory already holds (same bytes, same clock) is neither perceived nor re-ingested."""
-    from service.bench import make_systems
+    from benchmarks.suites import make_systems
     from service.config import load_config
     from service.system import MemlensSystem
 
@@ -170,8 +170,8 @@ def test_bench_baselines_reuse_the_memory_memlens_built(tmp_path, embedder):
 
 @pytest.mark.slow
 def test_bench_runs_the_baselines_on_one_perception_of_real_video(tmp_path, short_video):
+    from benchmarks.suites import make_systems, run_bench
     from eval.schema import read_jsonl
-    from service.bench import make_systems, run_bench
     from service.config import load_config
     from service.system import MemlensSystem
     from tests.test_bench import tiny_suite

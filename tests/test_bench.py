@@ -7,8 +7,8 @@ import sys
 
 import pytest
 
+from benchmarks.suites import make_systems, run_bench
 from eval.schema import Item, Option, Suite, VideoRef, read_jsonl
-from service.bench import make_systems, run_bench
 from service.config import load_config
 from service.system import MemlensSystem
 
@@ -59,7 +59,7 @@ def test_bench_runs_memlens_beside_baselines(tmp_path, short_video):
 
 def test_bench_cli_refuses_a_missing_suite_and_unknown_systems(tmp_path):
     env = {**os.environ, "MEMLENS_HOME": str(tmp_path), "COLUMNS": "200"}
-    done = subprocess.run([sys.executable, "-m", "service.cli", "bench", str(tmp_path / "nope.jsonl")],
+    done = subprocess.run([sys.executable, "-m", "memlens.cli", "bench", str(tmp_path / "nope.jsonl")],
                           capture_output=True, text=True, env=env)
     assert done.returncode == 2 and "no such suite file" in done.stderr
     system = MemlensSystem(load_config(env=env))

@@ -23,7 +23,7 @@ def home(tmp_path_factory):
 
 def memlens(home, *args: str, timeout: float = 600) -> subprocess.CompletedProcess:
     env = {**os.environ, "MEMLENS_HOME": str(home), "HF_HUB_OFFLINE": "1", "COLUMNS": "200"}
-    return subprocess.run([sys.executable, "-m", "service.cli", *args], capture_output=True, text=True,
+    return subprocess.run([sys.executable, "-m", "memlens.cli", *args], capture_output=True, text=True,
                           env=env, timeout=timeout)
 
 
@@ -103,6 +103,7 @@ def test_doctor_names_every_channel(home):
     for part in ("perception.asr", "perception.ocr", "perception.clip", "memory.embedder", "agent.llm"):
         assert part in done.stdout
     assert "memory.kinds" in done.stdout and "on: WordNet 3.0" in done.stdout
+    assert "skills" in done.stdout and "off (opt-in" in done.stdout  # benchmark skills are never on by default
     import torch  # where "auto" devices resolve, as this machine's torch sees it
 
     assert "device.torch" in done.stdout and "device.faiss" in done.stdout
@@ -126,7 +127,7 @@ def served(home):
 
     port = free_port()
     env = {**os.environ, "MEMLENS_HOME": str(home), "HF_HUB_OFFLINE": "1", "COLUMNS": "200"}
-    server = subprocess.Popen([sys.executable, "-m", "service.cli", "serve", "--port", str(port)],
+    server = subprocess.Popen([sys.executable, "-m", "memlens.cli", "serve", "--port", str(port)],
                               stderr=subprocess.PIPE, text=True, env=env)
     logs: list[str] = []
     try:

@@ -57,7 +57,7 @@ def test_the_cli_hands_videos_to_ray_and_refuses_what_it_cannot_send(tmp_path):
     env["MEMLENS_HOME"] = str(tmp_path / "home")
 
     def memlens(*args):
-        return subprocess.run([sys.executable, "-m", "service.cli", *args], capture_output=True, text=True,
+        return subprocess.run([sys.executable, "-m", "memlens.cli", *args], capture_output=True, text=True,
                               env=env, timeout=600)
 
     missing = memlens("ingest", str(tmp_path / "missing.mp4"), "--ray", "local")
@@ -72,9 +72,9 @@ def test_the_cli_hands_videos_to_ray_and_refuses_what_it_cannot_send(tmp_path):
 
 
 def test_a_benchmark_perceives_its_suites_videos_on_ray_each_in_its_persons_memory(tmp_path):
+    from benchmarks.suites import make_systems
     from eval.runner import Runner, namespace_for
     from eval.schema import Suite, VideoRef
-    from service.bench import make_systems
 
     suite = Suite("clips", [VideoRef("cup", str(fetch(CUP_CLIP)), START.isoformat(), person="ann"),
                             VideoRef("box", str(fetch(BOX_CLIP)), START.isoformat(), person="bo")], [])

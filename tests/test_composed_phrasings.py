@@ -1,4 +1,4 @@
-"""The source answerer (agent/composed.py) reads composed-video questions by meaning: a
+"""The source answerer (skills/m3eval/answerer.py) reads composed-video questions by meaning: a
 question in other words than M3Eval's reaches the same kind with the same stream, verb and
 N-Back slots; an unrelated question is left to the main graph. The wordings here are this
 test's own (never the evaluation banks'). Source maps are built by hand; nothing is rendered."""
@@ -8,10 +8,10 @@ from datetime import datetime
 
 import pytest
 
-from agent.composed import SourceAnswerer
 from agent.question_nlp import SpacyPipeline
-from agent.source_questions import nback_slots, numbers_in, stream_words
-from perception.sources import SourceMap, SourceSegment, SourceText
+from skills.m3eval.answerer import SourceAnswerer
+from skills.m3eval.questions import nback_slots, numbers_in, stream_words
+from skills.m3eval.sources import SourceMap, SourceSegment, SourceText
 
 T0 = datetime(2026, 3, 2, 9, 0, 0)
 OPTIONS = ["the pear", "the leek", "the plum", "Not in either video"]

@@ -55,7 +55,7 @@ def _ingest(home: Path, video: Path, log: Path) -> subprocess.Popen:
     env |= {"MEMLENS_HOME": str(home), "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1"}
     with log.open("w") as out:
         return subprocess.Popen(
-            [sys.executable, "-m", "service.cli", "ingest", str(video), "--start", START, "--namespace", NAMESPACE],
+            [sys.executable, "-m", "memlens.cli", "ingest", str(video), "--start", START, "--namespace", NAMESPACE],
             cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT)
 
 

@@ -10,7 +10,7 @@ import onnxruntime as ort
 import pytest
 
 from eval.media import BUNNY_TRAILER, fetch
-from perception import BackendUnavailable, PerceptionConfig, Perceiver
+from perception import BackendUnavailable, Perceiver, PerceptionConfig
 from perception.decode import iter_frames
 from perception.int8 import int8_copy, quantize_int8
 from perception.ocr import RapidOcrReader, make_text_reader, rapidocr_text_detector

@@ -151,7 +151,7 @@ def test_the_runner_resumes_and_retries_failed_questions(tmp_path):
 
 def test_bench_locomo_refuses_without_a_file(tmp_path):
     env = {**os.environ, "MEMLENS_HOME": str(tmp_path), "COLUMNS": "200"}
-    done = subprocess.run([sys.executable, "-m", "service.cli", "bench", "locomo", "--out", str(tmp_path / "o")],
+    done = subprocess.run([sys.executable, "-m", "memlens.cli", "bench", "locomo", "--out", str(tmp_path / "o")],
                           capture_output=True, text=True, env=env, cwd=ROOT)
     assert done.returncode == 2 and "needs --file" in done.stderr
 
@@ -163,7 +163,7 @@ def test_bench_locomo_end_to_end_and_resumed(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "MEMLENS_CONFIG"}
     env.update(MEMLENS_HOME=str(tmp_path / "home"), HF_HUB_OFFLINE="1", COLUMNS="200")
     out = tmp_path / "out"
-    command = [sys.executable, "-m", "service.cli", "bench", "locomo", "--file", str(LOCOMO), "--out", str(out),
+    command = [sys.executable, "-m", "memlens.cli", "bench", "locomo", "--file", str(LOCOMO), "--out", str(out),
                "--conversations", "1", "--limit", "15"]
     done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT)
     assert done.returncode == 0, done.stderr[-2000:]

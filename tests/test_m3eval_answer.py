@@ -10,15 +10,15 @@ from datetime import datetime
 
 import pytest
 
-from agent.composed import SourceAnswerer, object_after, similarity, target_stream
 from eval.m3eval import nback as nb
 from eval.m3eval import questions as qs
 from eval.m3eval import stimuli, stories
 from perception.config import PerceptionConfig
 from perception.decode import probe
-from perception.source_layout import composed_sequence
-from perception.source_tracking import observe_sources
-from perception.sources import SourceMap, SourceSegment, SourceText
+from skills.m3eval.answerer import SourceAnswerer, object_after, similarity, target_stream
+from skills.m3eval.layout import composed_sequence
+from skills.m3eval.sources import SourceMap, SourceSegment, SourceText
+from skills.m3eval.tracking import observe_sources
 
 T0 = datetime(2026, 3, 2, 9, 0, 0)
 AUTO = PerceptionConfig(sources="auto")

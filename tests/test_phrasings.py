@@ -267,8 +267,8 @@ def test_report_says_when_a_suite_has_no_phrasings():
 
 # ---- the bench --------------------------------------------------------------------------------
 def test_bench_asks_memlens_template_and_held_out_and_baselines_template_only(tmp_path):
+    from benchmarks.suites import run_bench
     from eval.baselines import RandomBaseline
-    from service.bench import run_bench
 
     suite, memlens = toy_suite(), Listening()
     report = run_bench(suite, tmp_path, [memlens, RandomBaseline()]).read_text()
@@ -284,7 +284,7 @@ def test_bench_asks_memlens_template_and_held_out_and_baselines_template_only(tm
 def test_bench_refuses_an_unknown_phrasing_set(tmp_path):
     from typer.testing import CliRunner
 
-    from service.cli import app
+    from memlens.cli import app
 
     result = CliRunner().invoke(app, ["bench", "supermemory", "--phrasing", "paraphrase", "--out", str(tmp_path)])
     assert result.exit_code == 2 and "unknown set" in result.output

@@ -12,9 +12,9 @@ import pytest
 
 from agent.compose import all_that_apply
 from agent.plan import TimeSlot
-from agent.short_answer import ShortAnswerer
 from agent.tools.base import ToolContext
 from agent.tools.reflect import MIN_SEGMENTS, SEGMENT_SHARE, reflect
+from eval.short_answer import ShortAnswerer
 from memory.dialogue_builder import SEGMENT_TURNS
 from memory.records import SEGMENT, UTTERANCE, RecordFilter
 

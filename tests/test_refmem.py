@@ -84,7 +84,7 @@ def test_bench_refmem_smoke_end_to_end_and_resumed(tmp_path):
     env = {k: v for k, v in os.environ.items() if k != "MEMLENS_CONFIG"}
     env.update(MEMLENS_HOME=str(tmp_path / "home"), HF_HUB_OFFLINE="1", COLUMNS="200")
     out = tmp_path / "out"
-    command = [sys.executable, "-m", "service.cli", "bench", "refmem", "--size", "smoke", "--data", str(tmp_path / "data"),
+    command = [sys.executable, "-m", "memlens.cli", "bench", "refmem", "--size", "smoke", "--data", str(tmp_path / "data"),
                "--out", str(out)]
     done = subprocess.run(command, capture_output=True, text=True, env=env, cwd=ROOT)
     assert done.returncode == 0, done.stderr[-2000:]

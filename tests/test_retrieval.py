@@ -5,8 +5,8 @@ from datetime import timedelta
 
 import pytest
 
-from memory.records import RecordFilter
-from retrieval.operators import MemoryOperators, order_by_time
+from memory.records import RecordFilter, order_by_time
+from retrieval.operators import MemoryOperators
 from retrieval.search import HybridRetriever, SearchQuery
 from tests.conftest import T0, make_observation
 

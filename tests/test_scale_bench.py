@@ -7,11 +7,11 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from benchmarks.scale import KEPT_NOTE, KeptMemoryError, ScaleSizes, run_scale_bench, sizes_from
+from eval.scale.world import RATES_PER_HOUR, SyntheticWearer, TextPool
 from memory.records import CLIP_CAPTION, DAY_SUMMARY, HOUR_SUMMARY, RecordFilter
 from retrieval.search import HybridRetriever, SearchQuery
 from service.config import AppConfig
-from service.scale_bench import KEPT_NOTE, KeptMemoryError, ScaleSizes, run_scale_bench, sizes_from
-from service.scale_world import RATES_PER_HOUR, SyntheticWearer, TextPool
 
 TINY = ScaleSizes(days={"day": 1, "week": 2}, other_users=3, other_hours=0.25, hours_per_day=0.5, pool=300,
                   vector_records=5_000, day_video_seconds=0, questions=4)

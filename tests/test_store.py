@@ -8,13 +8,15 @@ from datetime import timedelta
 import numpy as np
 import pytest
 
-from memory import migrations, mirrored_index, sqlite_faiss
-from memory.records import MemoryRecord, RecordFilter
+from memory import bm25, lexical_ranking, migrations, mirrored_index, sqlite_faiss
 from memory.page_cache import read_through
+from memory.records import MemoryRecord, RecordFilter
+from memory.schema import COLUMNS, RECORDS, VECTORS
 from memory.sqlite_faiss import MemoryDatabase
 from memory.word_index import MirroredWordIndex
 from tests.conftest import T0
 from tests.memory_checks import indexed_ids
+from tests.store_conformance import StoreConformance
 
 
 def _rec(text, minute, ns="me", video="v1", kind="utterance", **attrs):
@@ -233,7 +235,7 @@ def _as_written_before_stop_12(conn: sqlite3.Connection) -> None:
                  "PRIMARY KEY (key, value, record_id)) WITHOUT ROWID")
     conn.executemany("INSERT INTO record_tags VALUES (?, ?, ?)", tags)
     high = conn.execute("SELECT seq FROM sqlite_sequence WHERE name='records'").fetchone()[0]
-    rows = conn.execute(f"SELECT {sqlite_faiss._COLUMNS}, v.vector FROM records JOIN record_vectors v USING (id)").fetchall()
+    rows = conn.execute(f"SELECT {COLUMNS}, v.vector FROM records JOIN record_vectors v USING (id)").fetchall()
     conn.execute("DROP TABLE records")
     conn.execute("DROP TABLE record_vectors")
     conn.execute(_RECORDS_WITH_VECTORS_INLINE)
@@ -275,7 +277,7 @@ def test_a_memory_of_the_layout_before_is_moved_on_open_resumes_after_a_kill_and
 
     killed = sqlite3.connect(tmp_path / "memory.sqlite", factory=_KilledOnSecondMove)
     with pytest.raises(KeyboardInterrupt):
-        migrations.move_vectors_out(killed, sqlite_faiss._RECORDS, sqlite_faiss._VECTORS, sqlite_faiss._COLUMNS, chunk=4)
+        migrations.move_vectors_out(killed, RECORDS, VECTORS, COLUMNS, chunk=4)
     moved = killed.execute("SELECT COUNT(*) FROM records").fetchone()[0]
     waiting = killed.execute(f"SELECT COUNT(*) FROM {migrations.RECORDS_WITH_VECTORS}").fetchone()[0]
     killed.close()
@@ -334,7 +336,7 @@ def test_a_word_search_in_a_window_finds_the_same_whichever_side_leads(db, monke
                        before=T0 + timedelta(minutes=33))
     found, docs = {}, sum(db.rare_words(["tom", "keys"]).values())
     for leads_at in (1, 10**9):  # the window is always / never small enough to lead
-        monkeypatch.setattr(sqlite_faiss, "WINDOW_LEADS_AT", leads_at)
+        monkeypatch.setattr(lexical_ranking, "WINDOW_LEADS_AT", leads_at)
         assert db.stores["event"]._fewer_than(flt, docs // leads_at) == (leads_at == 1)
         found[leads_at] = [(r.id, round(s, 6)) for r, s in db.stores["event"].search_lexical("tom keys", flt, 50)]
     expected = {r.id for r in db.stores["event"].query(flt) if {"tom", "keys"} & set(r.text.split())}
@@ -352,9 +354,9 @@ def test_a_word_search_read_from_the_scarce_words_first_ranks_as_the_full_search
     records = [_rec(text, rng.randint(0, 90), ns=rng.choice(["me", "you"]), kind=rng.choice(["utterance", "text"]))
                for text in texts]
     db.stores["event"].add(records)
-    assert sqlite_faiss._split_by_frequency(db.rare_words(["read", "station"])) == (
+    assert bm25.split_by_frequency(db.rare_words(["read", "station"])) == (
         {"station": db.rare_words(["station"])["station"]}, {"read": db.rare_words(["read"])["read"]})
-    shortcut, ratio_used = [], sqlite_faiss.FREQUENT_OVER_SCARCE
+    shortcut, ratio_used = [], bm25.FREQUENT_OVER_SCARCE
     real = sqlite_faiss.SqliteFaissStore._top_by_scarce_words
     monkeypatch.setattr(sqlite_faiss.SqliteFaissStore, "_top_by_scarce_words",
                         lambda self, *a: shortcut.append(real(self, *a)) or shortcut[-1])
@@ -363,7 +365,7 @@ def test_a_word_search_read_from_the_scarce_words_first_ranks_as_the_full_search
         for k in (3, 10, 60):
             found = {}
             for ratio in (ratio_used, float("inf")):  # the shortcut tried / never
-                monkeypatch.setattr(sqlite_faiss, "FREQUENT_OVER_SCARCE", ratio)
+                monkeypatch.setattr(bm25, "FREQUENT_OVER_SCARCE", ratio)
                 found[ratio] = [(r.id, round(s, 9)) for r, s in db.stores["event"].search_lexical("read station", flt, k)]
             scores = [s for _, s in found[float("inf")]]
             assert len(found) == 2 and scores == sorted(scores, reverse=True)
@@ -378,13 +380,13 @@ def test_a_frequent_word_outranking_the_scarce_words_rows_is_not_skipped(db):
     db.stores["event"].add([_rec("station " + " ".join(filler * 4), i % 60) for i in range(30)]
                            + [_rec("read read read", i % 60) for i in range(150)]
                            + [_rec(filler[i % 8], i % 60) for i in range(420)])
-    assert sqlite_faiss._split_by_frequency(db.rare_words(["read", "station"]))[1] == {"read": 150}
+    assert bm25.split_by_frequency(db.rare_words(["read", "station"]))[1] == {"read": 150}
     assert {r.text for r, _ in db.stores["event"].search_lexical("read station", RecordFilter(), 10)} == {"read read read"}
 
 
 @pytest.mark.parametrize("post_filter_share", [0.0, 2.0])  # every filter searched after / as ids
 def test_dense_search_within_a_filter_is_exact_either_way(db, embedder, monkeypatch, post_filter_share):
-    monkeypatch.setattr("memory.sqlite_faiss.POST_FILTER_SHARE", post_filter_share)
+    monkeypatch.setattr("memory.dense_ranking.POST_FILTER_SHARE", post_filter_share)
     rng = random.Random(3)
     words = ["keys", "milk", "dentist", "scissors", "train", "garden", "laptop", "coffee"]
     records = [_rec(f"{rng.choice(words)} {rng.choice(words)} {i}", rng.randint(0, 60), ns=rng.choice(["a", "b", "c"]),
@@ -436,8 +438,8 @@ def test_a_broad_filter_the_nearest_rarely_meet_is_not_listed(db, embedder, monk
     """A filter keeping too many rows to list their ids is met from the nearest, fetched up
     to FETCH_AT_MOST: its hits are the first of the exact answer (all of it when the cap
     passes the index), never other rows, and never more than the nearest it fetched."""
-    monkeypatch.setattr("memory.sqlite_faiss.LISTED_AT_MOST", 0)
-    monkeypatch.setattr("memory.sqlite_faiss.FETCH_AT_MOST", fetch_at_most)
+    monkeypatch.setattr("memory.dense_ranking.LISTED_AT_MOST", 0)
+    monkeypatch.setattr("memory.dense_ranking.FETCH_AT_MOST", fetch_at_most)
     listed = []
     monkeypatch.setattr(sqlite_faiss.SqliteFaissStore, "_candidate_ids",
                         lambda self, flt, limit=None: listed.append(limit) or np.array([1], dtype=np.int64))
@@ -822,3 +824,17 @@ def test_read_through_reads_every_file_under_a_folder_and_passes_over_what_is_go
     assert read_through(tmp_path / "words") == 10 + (9 << 20)
     assert read_through(tmp_path / "words" / "meta.json") == 10
     assert read_through(tmp_path / "gone") == 0
+
+
+class TestSqliteFaissStoreConformance(StoreConformance):
+    """The SQLite + FAISS store answers as every store must (tests/store_conformance.py)."""
+
+    @pytest.fixture
+    def holding(self, tmp_path, embedder):
+        database = MemoryDatabase(tmp_path, embedder)
+
+        def holding(records):
+            database.stores["event"].add(records)
+            return database.stores["event"]
+        yield holding
+        database.close()

@@ -14,9 +14,9 @@ import pytest
 from eval.videocogqa import base, style
 from perception.config import PerceptionConfig
 from perception.decode import iter_frames, probe
-from perception.symbolic import DEFAULT_PALETTE, observe_symbols
-from perception.symbolic.palette import classify, looks_synthetic
-from perception.symbolic.tones import C_MAJOR, find_tones
+from skills.videocogqa.vision import DEFAULT_PALETTE, observe_symbols
+from skills.videocogqa.vision.palette import classify, looks_synthetic
+from skills.videocogqa.vision.tones import C_MAJOR, find_tones
 
 ON = PerceptionConfig(symbolic="on", ocr_backend="none")
 AUTO = PerceptionConfig(symbolic="auto", ocr_backend="none")
@@ -276,19 +276,23 @@ def test_palette_matches_the_generator_conventions():
 # ---- through the pipeline ------------------------------------------------------------
 def test_perceiver_fills_and_caches_the_symbolic_track(tmp_path, clock_video, monkeypatch):
     import perception.pipeline as pipeline
+    import skills.videocogqa.skill as skill
 
     config = PerceptionConfig(asr_backend="none", ocr_backend="none", speaker_backend="none",
                               cache_dir=tmp_path / "cache", clip_seconds=3.0)
-    first = pipeline.Perceiver(config).perceive(clock_video)
+    assert "symbolic" not in pipeline.Perceiver(config).perceive(clock_video).channels  # the skill is opt-in
+    stages = skill.VideoCogQASkill().stages()
+    first = pipeline.Perceiver(config, stages=stages).perceive(clock_video)
     assert first.channels["symbolic"] == "on"
-    assert len(first.symbols.frames) == 30 and [t.note for t in first.symbols.tones] == [1, 5, None, 6]
+    track = first.tracks["symbols"]
+    assert len(track.frames) == 30 and [t.note for t in track.tones] == [1, 5, None, 6]
 
     def must_not_run(*args, **kwargs):
         raise AssertionError("the symbolic track was recomputed instead of read from the cache")
 
-    monkeypatch.setattr(pipeline, "observe_symbols", must_not_run)
-    second = pipeline.Perceiver(config).perceive(clock_video)
-    assert second.symbols == first.symbols
+    monkeypatch.setattr(skill, "observe_symbols", must_not_run)
+    second = pipeline.Perceiver(config, stages=stages).perceive(clock_video)
+    assert second.tracks["symbols"] == track
 
 
 def test_maze_walls_and_wireframe_edges_become_segments(tmp_path):

@@ -1,4 +1,4 @@
-"""The symbolic plugin recognises a question by meaning, not wording, and the VideoCogQA
+"""The VideoCogQA skill recognises a question by meaning, not wording, and the VideoCogQA
 phrasing bank covers every generated question. No video is rendered; the recognition tests
 embed with the packaged MiniLM (a few hundred short texts, once per module)."""
 from __future__ import annotations
@@ -7,13 +7,13 @@ import random
 
 import pytest
 
-from agent.symbolic import all_templates
-from agent.symbolic.recognise import Recogniser
-from agent.symbolic.s02_action_arena import ACTIONS
-from agent.symbolic.slots import fill, scenes, slot_types, tokens, vocabulary
 from eval.phrasings import BANKS, DEV, GRAMMAR_SLOTS, HELDOUT
 from eval.schema import Suite
 from eval.videocogqa.scenes import SCENE_MODULES, load_scene
+from skills.videocogqa.programs import all_templates
+from skills.videocogqa.programs.recognise import Recogniser
+from skills.videocogqa.programs.s02_action_arena import ACTIONS
+from skills.videocogqa.programs.slots import fill, scenes, slot_types, tokens, vocabulary
 
 VOCAB = vocabulary(None, ACTIONS)
 

@@ -6,10 +6,10 @@ import re
 from dataclasses import replace
 from datetime import timedelta
 
-from agent.symbolic import SymbolicAnswerer
-from agent.symbolic.templates import Solved, Template, canon, option_scores
-from perception.symbols import Layout, SymbolFrame, SymbolShape, SymbolTrack
-from retrieval.symbolic import SymbolicTimeline
+from skills.videocogqa.answerer import SymbolicAnswerer
+from skills.videocogqa.programs.templates import Solved, Template, canon, option_scores
+from skills.videocogqa.symbols import Layout, SymbolFrame, SymbolShape, SymbolTrack
+from skills.videocogqa.timeline import SymbolicTimeline
 from tests.conftest import T0, make_observation
 
 
@@ -28,11 +28,11 @@ def _track(n_frames: int = 50) -> SymbolTrack:
 
 
 def test_symbol_track_round_trips_through_memory_and_forget_removes_it(memory):
-    obs = replace(make_observation(), symbols=_track())
+    obs = replace(make_observation(), tracks={"symbols": _track()})
     memory.ingest(obs, "me")
     stored = memory.tracks.get("me", "symbols")
     assert len(stored) == 1 and stored[0].wall_start == T0
-    assert SymbolTrack.from_dict(stored[0].payload) == obs.symbols
+    assert SymbolTrack.from_dict(stored[0].payload) == obs.tracks["symbols"]
     assert memory.tracks.get("me", "symbols", before=T0) == []  # not yet recorded at t_q
     assert memory.tracks.get("other", "symbols") == []  # namespaces stay apart
     memory.ingest(obs, "me")  # re-ingest replaces, never duplicates
@@ -63,7 +63,7 @@ def test_option_scores_prefer_exact_then_nearest_number():
 
 
 def test_structured_node_answers_before_retrieval_and_falls_through_otherwise(memory):
-    obs = replace(make_observation(), symbols=_track())
+    obs = replace(make_observation(), tracks={"symbols": _track()})
     memory.ingest(obs, "me")
     template = Template("T", "max simultaneous", re.compile(r"most objects on screen at once"),
                         lambda tl, m: Solved(tl.max_simultaneous(), (2.0,)))
@@ -80,11 +80,11 @@ def test_structured_node_answers_before_retrieval_and_falls_through_otherwise(me
 
 
 def test_a_question_recognised_only_by_meaning_that_the_timeline_cannot_solve_is_left_to_others(memory, embedder):
-    """Another plugin's question ("what does the janitor sweep in the second video?") can sit
+    """Another skill's question ("what does the janitor sweep in the second video?") can sit
     near a symbolic template by meaning; when that template cannot be solved on this
-    timeline the question is not ours, and the next plugin or the planner answers it. The
+    timeline the question is not ours, and the next skill or the planner answers it. The
     generator's own wording still abstains: there it is ours and the video shows too little."""
-    memory.ingest(replace(make_observation(), symbols=_track()), "me")
+    memory.ingest(replace(make_observation(), tracks={"symbols": _track()}), "me")
     template = Template("T", "most frequent action", re.compile(r"which action is performed most often", re.I),
                         lambda tl, m: None, asked="Which action is performed most often?",
                         about=("which action is performed most often", "the action done most frequently"))
@@ -97,6 +97,6 @@ def test_a_question_recognised_only_by_meaning_that_the_timeline_cannot_solve_is
 
 
 def _vocab():
-    from agent.symbolic.slots import vocabulary
+    from skills.videocogqa.programs.slots import vocabulary
 
     return vocabulary()

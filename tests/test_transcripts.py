@@ -126,7 +126,7 @@ def test_a_malformed_transcript_stores_nothing(system, tmp_path):
 ])
 def test_dates_a_sentence_names_are_resolved_against_when_it_was_said(sentence, said, expected):
     from agent.question_nlp import SpacyPipeline
-    from agent.question_time import date_phrase, stated_dates
+    from memory.language import date_phrase, stated_dates
 
     assert [date_phrase(text, when) for text, when in stated_dates(SpacyPipeline()(sentence), said)] == expected
 

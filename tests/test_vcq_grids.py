@@ -10,12 +10,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from agent.symbolic import all_templates, option_scores
 from eval.videocogqa import style
 from eval.videocogqa.base import encode, grid_geometry
 from eval.videocogqa.scenes import load_scene
-from perception.symbols import SHAPE_FILL, Layout, SymbolFrame, SymbolShape, SymbolTrack
-from retrieval.symbolic import SymbolicTimeline
+from skills.videocogqa.programs import all_templates, option_scores
+from skills.videocogqa.symbols import SHAPE_FILL, Layout, SymbolFrame, SymbolShape, SymbolTrack
+from skills.videocogqa.timeline import SymbolicTimeline
 
 S1, S5 = load_scene("S1"), load_scene("S5")
 ORD = ("first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth")
@@ -199,7 +199,7 @@ def test_templates_answer_exact_tracks(scene):
 def perceive(ep, tmp_path) -> SymbolTrack | None:
     from perception.config import PerceptionConfig
     from perception.decode import probe
-    from perception.symbolic import observe_symbols
+    from skills.videocogqa.vision import observe_symbols
 
     path = encode(ep, tmp_path / f"{ep.scene}-{ep.level}.mp4")
     return observe_symbols(path, probe(path), PerceptionConfig(symbolic="auto"), None)  # as ingest runs it

@@ -9,10 +9,6 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from agent.symbolic import all_templates
-from agent.symbolic.s02_action_arena import ACTIONS as AGENT_ACTIONS
-from agent.symbolic.s03_straight_paths import identities
-from agent.symbolic.templates import option_scores
 from eval.videocogqa import style
 from eval.videocogqa.base import LEVELS, encode
 from eval.videocogqa.scenes import load_scene
@@ -21,9 +17,13 @@ from eval.videocogqa.scenes.s03_straight_paths import speed_types
 from eval.videocogqa.scenes.s07_sky_battle import max_visible
 from perception.config import PerceptionConfig
 from perception.decode import probe
-from perception.symbolic import observe_symbols
-from perception.symbols import Layout, SymbolFrame, SymbolShape, SymbolTrack
-from retrieval.symbolic import SymbolicTimeline
+from skills.videocogqa.programs import all_templates
+from skills.videocogqa.programs.s02_action_arena import ACTIONS as AGENT_ACTIONS
+from skills.videocogqa.programs.s03_straight_paths import identities
+from skills.videocogqa.programs.templates import option_scores
+from skills.videocogqa.symbols import Layout, SymbolFrame, SymbolShape, SymbolTrack
+from skills.videocogqa.timeline import SymbolicTimeline
+from skills.videocogqa.vision import observe_symbols
 
 TABLE9 = {"S2": {"Easy": {"N": 3, "A": 3}, "Medium": {"N": 6, "A": 6}, "Hard": {"N": 9, "A": 8}},
           "S3": {"Easy": {"N": 3, "A": 3}, "Medium": {"N": 6, "A": 5}, "Hard": {"N": 9, "A": 8}},

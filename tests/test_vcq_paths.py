@@ -8,16 +8,16 @@ from collections import deque
 import numpy as np
 import pytest
 
-from agent.symbolic import all_templates
-from agent.symbolic.s06_navigator_3d import ball_walk, name_vertices
-from agent.symbolic.s08_maze_runner import maze_run
-from agent.symbolic.templates import option_scores
 from eval.videocogqa.base import LEVELS, encode
 from eval.videocogqa.scenes import load_scene
 from perception.config import PerceptionConfig
 from perception.decode import probe
-from perception.symbolic import observe_symbols
-from retrieval.symbolic import SymbolicTimeline
+from skills.videocogqa.programs import all_templates
+from skills.videocogqa.programs.s06_navigator_3d import ball_walk, name_vertices
+from skills.videocogqa.programs.s08_maze_runner import maze_run
+from skills.videocogqa.programs.templates import option_scores
+from skills.videocogqa.timeline import SymbolicTimeline
+from skills.videocogqa.vision import observe_symbols
 
 TABLE9 = {"S6": {"Easy": {"T": 2.0, "E": 5}, "Medium": {"T": 1.0, "E": 8}, "Hard": {"T": 0.5, "E": 12}},
           "S8": {"Easy": {"I": 3, "J": 3}, "Medium": {"I": 5, "J": 5}, "Hard": {"I": 8, "J": 8}}}

@@ -153,8 +153,8 @@ def test_s10_audio_plays_the_logged_notes():
 def _perceive(code: str, level: str, seed: int, folder, reader=None):
     from perception.config import PerceptionConfig
     from perception.decode import probe
-    from perception.symbolic import observe_symbols
-    from retrieval.symbolic import SymbolicTimeline
+    from skills.videocogqa.timeline import SymbolicTimeline
+    from skills.videocogqa.vision import observe_symbols
 
     _, ep, drafts = _episode(code, level, seed)
     path = encode(ep, folder / f"{code}-{level}-{seed}.mp4")
@@ -163,7 +163,7 @@ def _perceive(code: str, level: str, seed: int, folder, reader=None):
 
 
 def _answers(drafts, timeline, code: str):
-    from agent.symbolic import all_templates, option_scores
+    from skills.videocogqa.programs import all_templates, option_scores
 
     templates = all_templates()
     out = []

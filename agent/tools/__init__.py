@@ -18,7 +18,7 @@ from agent.tools.reflect import reflect
 from agent.tools.talk import people, read, said, speech_acts
 from agent.tools.things import count, locate, present, seen, state, trajectory
 from agent.tools.timeline import activity, duration, habit, order, when, where_was_i
-from memory.scene import normalise
+from memory.language import normalise, s_stem
 
 # Steps of an ordering option: "the cafe, then the park -> the office".
 STEP_SPLIT = re.compile(r"\s*(?:;\s*then|,\s*then|->|→|;)\s*", re.I)
@@ -77,7 +77,7 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
         return [ToolCall("present", {"thing": thing or plan.people[0]})]  # "was there a van", "did I see Ben"
     if intent == "count" and (thing or plan.places):
         # "how many library visits / times at the gym": a named place counts visits
-        visits = plan.places and (not thing or thing.split()[-1].rstrip("s") in ("visit", "time", "trip"))
+        visits = plan.places and (not thing or s_stem(thing.split()[-1]) in ("visit", "time", "trip"))
         return [ToolCall("count", {"what": plan.places[0] if visits else thing})]
     if plan.answer_type == "date" and intent in ("activity", "search", "verify") or \
             plan.answer_type == "time" and intent in ("activity", "search", "verify", "read", "speech"):

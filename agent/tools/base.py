@@ -9,7 +9,7 @@ from typing import Any
 
 from agent.plan import TimeSlot
 from agent.state import Evidence
-from agent.text import STOP
+from memory.language import STOP, normalise
 from memory.records import (
     ENTITY_SIGHTING,
     PLACE_VISIT,
@@ -18,9 +18,9 @@ from memory.records import (
     MemoryRecord,
     RecordFilter,
     hour_of_day,
+    order_by_time,
 )
-from memory.scene import normalise
-from retrieval.operators import MemoryOperators, order_by_time
+from retrieval.operators import MemoryOperators
 from retrieval.search import HybridRetriever, SearchQuery
 
 FINE_KINDS = (UTTERANCE, TEXT_SIGHTING, ENTITY_SIGHTING, PLACE_VISIT)
@@ -92,7 +92,7 @@ class ToolContext:
     def _latest_day_in_hours(self, hours: tuple[float, float]) -> date | None:
         """The last day before t_q with a stay begun in these hours (read once per context)."""
         if hours not in self._days_in_hours:
-            last = self.operators.memory.store("event").query(self.filter((PLACE_VISIT,), hours=hours), limit=1,
+            last = self.operators.store("event").query(self.filter((PLACE_VISIT,), hours=hours), limit=1,
                                                               newest_first=True)
             self._days_in_hours[hours] = last[0].wall_start.date() if last else None
         return self._days_in_hours[hours]
@@ -107,7 +107,7 @@ class ToolContext:
         flt = self.filter(kinds, after, before, mentions, hours)
         if places:
             flt = replace(flt, attrs_in=(("place", tuple(places)),))
-        return self.newest(self.operators.memory.store(store), flt)
+        return self.newest(self.operators.store(store), flt)
 
     def newest(self, store, flt: RecordFilter) -> list[MemoryRecord]:
         """The newest `recall` records `flt` keeps, in time order: a tool's read costs the
@@ -126,11 +126,11 @@ class ToolContext:
                place: str | None = None) -> list[MemoryRecord]:
         """Stays in the window (the newest `recall`), at `place` when given (filtered in the
         store, not here)."""
-        return self.newest(self.operators.memory.store("event"), self._stays_filter(after, before, place))
+        return self.newest(self.operators.store("event"), self._stays_filter(after, before, place))
 
     def latest_visit(self, before: datetime | None, place: str | None = None) -> MemoryRecord | None:
         """The last stay (at `place` when given) over by `before`, read without the others."""
-        last = self.operators.memory.store("event").query(self._stays_filter(None, before, place), limit=1,
+        last = self.operators.store("event").query(self._stays_filter(None, before, place), limit=1,
                                                           newest_first=True)
         return last[0] if last else None
 
@@ -142,12 +142,12 @@ class ToolContext:
         """One recording's stays before t_q, read once per tool call (stays and their ends need them)."""
         if video_id not in self._recording_visits:
             flt = replace(self.filter((PLACE_VISIT,)), video_ids=(video_id,))
-            self._recording_visits[video_id] = order_by_time(self.operators.memory.store("event").query(flt))
+            self._recording_visits[video_id] = order_by_time(self.operators.store("event").query(flt))
         return self._recording_visits[video_id]
 
     def known_places(self) -> list[str]:
         """Places visited before t_q, in the order first visited."""
-        return [place for (place,) in self.operators.memory.store("event").distinct(("place",), self.filter((PLACE_VISIT,)))
+        return [place for (place,) in self.operators.store("event").distinct(("place",), self.filter((PLACE_VISIT,)))
                 if place]
 
     def stay_at(self, record: MemoryRecord) -> MemoryRecord | None:

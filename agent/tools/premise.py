@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from agent.tools.base import ToolContext, ToolResult
+from memory.language import normalise
 from memory.records import RecordFilter
-from memory.scene import normalise
 
 
 def premise_check(ctx: ToolContext, people: Sequence[str], places: Sequence[str], things: Sequence[str],
@@ -19,7 +19,7 @@ def premise_check(ctx: ToolContext, people: Sequence[str], places: Sequence[str]
     seen_before = RecordFilter(namespace=ctx.namespace, before=ctx.at)
 
     def mentioned(phrase: str) -> bool:
-        return any(ctx.operators.memory.store(store).search_lexical(phrase, seen_before, 1)
+        return any(ctx.operators.store(store).search_lexical(phrase, seen_before, 1)
                    for store in ("event", "entity"))
 
     speakers_known = ctx.operators.speakers(ctx.namespace, ctx.at)
@@ -33,7 +33,7 @@ def premise_check(ctx: ToolContext, people: Sequence[str], places: Sequence[str]
     for place in places:
         if normalise(place) not in known and not ctx.places_in(place) and not mentioned(place):
             return ToolResult("premise", "", [], False, place, f"never been to the {place}")
-    kinds = ctx.operators.memory.kinds
+    kinds = ctx.operators.kinds
     for thing in things:
         if kinds.visible(thing) is False or any(thing in p.split()[:-1] and kinds.compound(p) for p in phrases):
             continue

@@ -23,7 +23,7 @@ from collections.abc import Sequence
 from agent.state import Evidence
 from agent.tools.base import ToolContext, ToolResult
 from agent.tools.talk import speaker_of, spoken_by
-from memory.records import PATTERN, SEGMENT, UTTERANCE, MemoryRecord
+from memory.records import PATTERN, SEGMENT, UTTERANCE, MemoryRecord, order_by_time
 
 SEGMENT_SHARE = 0.2  # the paper's top 20 % of segments ...
 MIN_SEGMENTS = 3  # ... but never fewer than this: a short chat's fifth is one stretch of it
@@ -77,23 +77,22 @@ def reflect(ctx: ToolContext, query: str, person: str | None = None, focus: Sequ
     turns = ctx.records((UTTERANCE,), after=lo, before=hi)
     if not turns:
         return ToolResult("reflect", "", [], False, None, "no conversation in memory")
-    memory = ctx.retriever.memory
     want = max(MIN_SEGMENTS, math.ceil(SEGMENT_SHARE * len(segments)))
     if len(segments) > want:
-        store = memory.store("event")
+        store = ctx.operators.store("event")
         ranked = store.search_dense(query, ctx.filter((SEGMENT,), lo, hi), want)
         bar = min((s for _, s in ranked), default=float("inf"))  # no segment found: no pattern either
         patterns = [r for r, s in store.search_dense(query, ctx.filter((PATTERN,), lo, hi), MAX_PATTERNS) if s >= bar]
         pool = _lines_in([r for r, _ in ranked] + patterns, turns) or turns
     else:  # a short chat, or conversation heard in video (no segments): every turn is a candidate
         pool = list(turns)
-    vectors = memory.embedder.embed([query] + [t.text for t in pool])
+    vectors = ctx.operators.embed([query] + [t.text for t in pool])
     lifted = _lifted(turns, person)
     scores = {t.id: float(vectors[n + 1] @ vectors[0]) + (SPEAKER_LIFT if t.id in lifted else 0.0)
               for n, t in enumerate(pool)}
     distinct = {t.text: t for t in sorted(pool, key=lambda t: scores[t.id])}  # a line said again is one line
     best = sorted(distinct.values(), key=lambda t: -scores[t.id])[:MAX_LINES]
-    support = [Evidence(t, round(scores[t.id], 4), "reflect") for t in sorted(best, key=lambda t: t.wall_start)]
+    support = [Evidence(t, round(scores[t.id], 4), "reflect") for t in order_by_time(best)]
     top = best[0]
     chosen = f"the top {want} of {len(segments)} segments" if len(segments) > want else "every turn"
     if person and not spoken_by(top, person):

@@ -12,8 +12,8 @@ from agent.reasoning import evidence_text
 from agent.state import Evidence
 from agent.tools.base import ToolContext, ToolResult, in_hours, moment_phrase
 from memory.conversation import CORRECTION_CUE
-from memory.records import ENTITY_SIGHTING, TEXT_SIGHTING, UTTERANCE, MemoryRecord
-from memory.scene import normalise
+from memory.language import normalise, s_forms, s_stem
+from memory.records import ENTITY_SIGHTING, TEXT_SIGHTING, UTTERANCE, MemoryRecord, order_by_time
 
 READ_COSINE = 0.3  # a text block this close in meaning to the question is about it
 
@@ -32,15 +32,12 @@ def _is_wearer(record: MemoryRecord) -> bool:
     return bool(record.attrs.get("is_wearer")) or spoken_by(record, WEARER)
 
 
-def _words(text: str) -> set[str]:
-    return {w.rstrip("s") for w in normalise(text).split()}
-
-
 def _overlap(terms: Sequence[str], text: str) -> float:
+    """The share of the terms' words the text holds, compared as `s_stem`s."""
     if not terms:
         return 0.0
-    have, words = _words(text), [w for t in terms for w in normalise(t).split()]
-    return sum(w.rstrip("s") in have for w in words) / max(len(words), 1)
+    have, words = {s_stem(w) for w in normalise(text).split()}, [w for t in terms for w in normalise(t).split()]
+    return sum(s_stem(w) in have for w in words) / max(len(words), 1)
 
 
 def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act: str | None = None,
@@ -144,13 +141,13 @@ def people(ctx: ToolContext) -> ToolResult:
 def _first_named(ctx: ToolContext, after: datetime | None, before: datetime | None) -> dict[str, MemoryRecord]:
     """Each named voice's (not the wearer's) and named face's first record in the window
     and hours of the day, in order of appearance."""
-    memory, hours = ctx.operators.memory, ctx.time.hours
-    turns = memory.store("event").first_of(("speaker_name", "is_wearer"), ctx.filter((UTTERANCE,), after, before, hours=hours))
-    faces = memory.store("entity").first_of(("name", "person_id"), replace(
+    operators, hours = ctx.operators, ctx.time.hours
+    turns = operators.store("event").first_of(("speaker_name", "is_wearer"), ctx.filter((UTTERANCE,), after, before, hours=hours))
+    faces = operators.store("entity").first_of(("name", "person_id"), replace(
         ctx.filter((ENTITY_SIGHTING,), after, before, hours=hours), attrs=(("source", "face"),)))
     firsts: dict[str, MemoryRecord] = {}
     named = [r for r in turns if not _is_wearer(r)] + [r for r in faces if r.attrs.get("person_id") is not None]
-    for r in sorted(named, key=lambda r: r.wall_start):
+    for r in order_by_time(named):
         firsts.setdefault(r.attrs["speaker_name"] if r.kind == UTTERANCE else r.attrs["name"], r)
     return firsts
 
@@ -162,7 +159,7 @@ def speech_acts(ctx: ToolContext, act: str, speaker: str | None = None, topic: S
     made to someone ("what did I tell Bob I'd send") is one said where that person spoke."""
     acts = ("commitment", "intention") if act == "commitment" else (act,)
     after, before = ctx.window()
-    events, spoken = ctx.operators.memory.store("event"), ctx.filter((UTTERANCE,), after, before)
+    events, spoken = ctx.operators.store("event"), ctx.filter((UTTERANCE,), after, before)
     turns = ctx.newest(events, replace(spoken, attrs_in=(("acts", acts),)))
     if listener and listener != WEARER:
         names = tuple(n for (n,) in events.distinct(("speaker_name",), spoken) if n.lower() == listener.lower())
@@ -171,10 +168,10 @@ def speech_acts(ctx: ToolContext, act: str, speaker: str | None = None, topic: S
     named = speaker and speaker != WEARER
     by_speaker = [r for r in turns if spoken_by(r, speaker)] if named else turns
     if not by_speaker and topic:  # the act was not recognised in the transcript ("let's meet at 5"): match the topic
-        stems = {w.rstrip("s") for t in topic for w in normalise(t).split()} - {""}
+        stems = {s_stem(w) for t in topic for w in normalise(t).split()} - {""}
         # the index finds the turns holding a topic word as `_overlap` reads it ("book", "books")
         everyone = ctx.records((UTTERANCE,), "event", after, before,
-                               mentions=[stem + tail for stem in stems for tail in ("", "s", "ss")])
+                               mentions=[form for stem in stems for form in s_forms(stem)])
         by_speaker = [r for r in everyone if (not named or spoken_by(r, speaker)) and _overlap(topic, r.text) > 0]
     turns = by_speaker or turns  # a voice memory never named: anyone's
     if topic:

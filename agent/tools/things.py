@@ -9,8 +9,8 @@ from datetime import timedelta
 from agent.question_nlp import PLACE_KINDS
 from agent.state import Evidence
 from agent.tools.base import ToolContext, ToolResult, evidence
-from memory.records import ENTITY_SIGHTING, MemoryRecord
-from memory.scene import normalise, plural, singular, words_of
+from memory.language import normalise, plural, singular, singular_words
+from memory.records import ENTITY_SIGHTING, MemoryRecord, order_by_time
 
 
 def locate(ctx: ToolContext, thing: str) -> ToolResult:
@@ -61,7 +61,7 @@ def state(ctx: ToolContext, thing: str) -> ToolResult:
 
 def _same_thing(category: str, key: str) -> bool:
     """Whether a remembered name is of the asked kind: its head noun, in the singular."""
-    return bool(category.split()) and singular(normalise(category).split()[-1]) in words_of(key)
+    return bool(category.split()) and singular(normalise(category).split()[-1]) in singular_words(key)
 
 
 def _named(r: MemoryRecord) -> str:
@@ -110,11 +110,11 @@ def count(ctx: ToolContext, what: str) -> ToolResult:
         return ToolResult("count", f"{n} different place{'s' if n != 1 else ''}: {', '.join(firsts_at)}",
                           evidence(list(firsts_at.values()), "count"), n > 0, n, "distinct places visited")
     firsts: dict[str, MemoryRecord] = {}
-    store, seen = ctx.operators.memory.store("entity"), ctx.filter((ENTITY_SIGHTING,), after, before)
+    store, seen = ctx.operators.store("entity"), ctx.filter((ENTITY_SIGHTING,), after, before)
     kinds = [key for (key,) in store.distinct(("entity",), seen) if _same_thing(what, key)]
     # a detected thing counts once per instance, however often seen
     instances = [r for key in kinds for r in store.first_of(("entity", "instance"), replace(seen, attrs=(("entity", key),)))]
-    for r in sorted(instances, key=lambda r: (r.wall_start, r.id or 0)):
+    for r in order_by_time(instances):
         firsts.setdefault(r.attrs.get("instance") or r.attrs["entity"], r)
     n = len(firsts)
     noun = singular(what.split()[-1]) if what else "thing"
@@ -130,7 +130,7 @@ def seen(ctx: ToolContext) -> ToolResult:
     after, before = ctx.window()
     firsts: dict[str, MemoryRecord] = {}
     in_window = ctx.filter((ENTITY_SIGHTING,), after, before, hours=ctx.hours_of_day())
-    for r in ctx.operators.memory.store("entity").first_of(("entity",), in_window):
+    for r in ctx.operators.store("entity").first_of(("entity",), in_window):
         firsts.setdefault(r.attrs["entity"], r)
     if not firsts:
         return ToolResult("seen", "", [], False, note="nothing seen in that window")

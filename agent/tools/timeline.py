@@ -2,17 +2,15 @@
 stay lasted, in which order things happened, what happened around an anchor, and habits."""
 from __future__ import annotations
 
-import re
 from collections import Counter
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 
-from agent.question_time import DAY_PARTS, date_phrase
+from agent.question_time import DAY_PARTS
 from agent.tools.base import FINE_KINDS, ToolContext, ToolResult, evidence, in_hours, moment_phrase
 from agent.tools.talk import read, said
-from memory.records import ENTITY_SIGHTING, UTTERANCE, MemoryRecord
-from memory.scene import normalise
-from retrieval.operators import order_by_time
+from memory.language import date_phrase, normalise, states_a_time
+from memory.records import ENTITY_SIGHTING, UTTERANCE, MemoryRecord, order_by_time, time_order
 
 
 def _day_label(day: date) -> str:
@@ -49,18 +47,6 @@ def moments(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = ()) 
         if any(w in words or all(x in words for x in w.split()) for w in wanted):
             found.append(r)
     return found
-
-
-_HOUR_WORDS = "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"
-_CLOCK = re.compile(
-    rf"\b\d{{1,2}}(?::\d{{2}})?\s*(?:a\.?m\b|p\.?m\b)|\b\d{{1,2}}:\d{{2}}\b|(?<![$€£\d.])\b\d{{1,2}}\.[0-5]\d\b(?!\.\d)|\b(?:{_HOUR_WORDS})(?:\s+(?:thirty|fifteen|forty[- ]five))?"
-    rf"\s*(?:o'clock|a\.?m\b|p\.?m\b)|\b(?:at|by|to|until|till)\s+(?:\d{{1,2}}|{_HOUR_WORDS})\b|\bnoon\b|\bmidnight\b",
-    re.IGNORECASE)
-
-
-def states_a_time(text: str) -> bool:
-    """Whether a line says a clock time ("at 5", "4:30 PM", "four thirty pm", "noon")."""
-    return bool(_CLOCK.search(text or ""))
 
 
 def when(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = (), answer_type: str = "time") -> ToolResult:
@@ -148,7 +134,7 @@ def order(ctx: ToolContext, steps: Sequence[str]) -> ToolResult:
         if located[step] is not None and located[step].id is not None and not ctx.places_in(step):
             used.add(located[step].id)
     found = {s: r for s, r in located.items() if r is not None}
-    ordered = sorted(found, key=lambda s: found[s].wall_start)
+    ordered = sorted(found, key=lambda s: time_order(found[s]))
     return ToolResult("order", " -> ".join(ordered), evidence(order_by_time(found.values()), "order"),
                       len(found) >= 2, {s: found[s].wall_start for s in ordered},
                       f"located {len(found)}/{len(located)} steps")

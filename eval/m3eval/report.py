@@ -49,9 +49,9 @@ def m3eval_report(runs: Mapping[str, list[Scored]], title: str) -> str:
     grid = [[n, *(_p(m["N-Back"]["per_nk"].get(c)) for c in cells)] for n, m in ms.items()]
     return "\n\n".join([
         f"# {title}",
-        "**Scene-specific:** memlens answers these questions with its composed-video plugin (`agent/composed.py`) "
-        "over the perceived source map. It reads the M3Eval wording exactly and other wordings by meaning "
-        "(`agent/source_questions.py`: the nearest of its own example questions, the stream named, the verb "
+        "**Scene-specific:** memlens answers these questions with its opt-in M3Eval skill (`skills/m3eval/`, turned "
+        "on by `memlens bench m3eval`, never by a default `/ask`) over the perceived source map. It reads the M3Eval wording exactly and other wordings by meaning "
+        "(`skills/m3eval/questions.py`: the nearest of its own example questions, the stream named, the verb "
         "grounded in the map's captions); a question it does not recognise reaches the general planner.",
         "Generated stimuli (rendered story pairs, exact ground truth), not the paper's real videos: the paper's "
         "rows are context, not a like-for-like comparison. Chance: 25% for the 4-option tasks, 50% for N-Back "

@@ -16,7 +16,7 @@ is no longer unseen: it moves to dev, marked where it was seen, and a new held-o
 phrasing takes its place, so some templates have more than 3 dev phrasings.
 
 THIS IS EVALUATION MATERIAL. Nothing under agent/, retrieval/, memory/, perception/ or
-service/ (other than the bench report) may import this package or copy its wording; a
+service/ may import this package or copy its wording (benchmarks/, the bench report, may); a
 system that has seen the held-out phrasings makes the held-out figure meaningless.
 
 Items keep their id, options, times and template question; the phrasings ride along in

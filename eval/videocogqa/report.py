@@ -64,10 +64,11 @@ def videocogqa_report(runs: Mapping[str, list[Scored]], title: str) -> str:
         templates = [[t, pct(a)] for t, a in worst]
     return "\n\n".join([
         f"# {title}",
-        "**Scene-specific:** memlens answers these questions with its scene plugins (`agent/symbolic/`): one "
-        "program per question form of the ten scenes, over the perceived symbolic timeline. They measure the "
-        "symbolic perception and its operators, not general question answering; a question in other words "
-        "reaches the general planner instead.",
+        "**Scene-specific:** memlens answers these questions with its opt-in VideoCogQA skill (`skills/videocogqa/`, "
+        "turned on by `memlens bench videocogqa`, never by a default `/ask`): one program per question form of the "
+        "ten scenes, over the perceived symbolic timeline, its answer weighed by the agent's judge. They measure "
+        "the symbolic perception and its operators, not general question answering; a question the skill does "
+        "not recognise, or recognises too weakly, reaches the general planner instead.",
         "## Accuracy per scene (Table 4 shape)",
         "Scene score = mean of its level accuracies (the paper's convention; S9 has Easy only); Avg = mean of "
         "the scene scores; micro = accuracy over all items. GPT-4o's Avg is the mean of its scene scores (61.2; "

@@ -1,7 +1,7 @@
 """The drawing conventions every VideoCogQA-style scene follows (seed 003 leaves fps,
 resolution, colours and pixel sizes unspecified; these are our documented choices).
 
-Perception never imports this module: its own defaults (`perception.symbolic`) describe
+Perception never imports this module: its own defaults (`skills.videocogqa.vision`) describe
 the same conventions from the viewer's side, and a test checks that the two agree.
 """
 from __future__ import annotations

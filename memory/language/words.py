@@ -1,0 +1,107 @@
+"""Words of a text in the forms texts are compared in.
+
+- `normalise` / `words`: the one word form: lower case, runs of [a-z0-9], everything else
+  (punctuation, apostrophes, accented letters) a separator. Memory keys names by it
+  ("Coffee-Mug!" -> "coffee mug"), so it must not change under stored data.
+- `content_words`: the words that carry a text's meaning, for overlap measures: filler
+  (`STOP`) and single letters out, apostrophes and hyphens inside a word kept ("don't",
+  "e-mail"), each word once, in order.
+- Three reductions of a word, one per purpose:
+  `singular` (inflect) names a thing as memory keys it ("knives" -> "knife"): right
+  wherever a noun is shown or looked up, and worth its cost there;
+  `term` (`stem` after `CLOCK_WORDS`) compares two texts' words loosely, both sides reduced
+  alike ("walked" / "walking", "four thirty" / "4:30"), for evidence coverage;
+  `s_stem` drops trailing s's ("books" -> "book"): a reduction a word index can be asked
+  to undo (`s_forms`), for matching a topic against turns found through that index.
+"""
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from spacy.lang.en.stop_words import STOP_WORDS
+
+from memory.language.clock import CLOCK_WORDS
+from memory.language.numbers import NUMBER_WORDS
+
+# Filler words (spaCy's English list, which needs no model), less those that carry a number
+# or an order: "four thirty" is an answer and "the last train" a question, not filler.
+STOP = frozenset(STOP_WORDS) - set(NUMBER_WORDS) - {"hundred", "first", "last"}
+
+_WORD = re.compile(r"[a-z0-9]+")
+_CONTENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9'-]*")
+_SUFFIXES = ("ing", "ed", "es", "s")
+
+
+def words(text: str) -> list[str]:
+    """The normalised words of a text: "Don't stop!" -> ["don", "t", "stop"]."""
+    return _WORD.findall(text.lower())
+
+
+def normalise(text: str) -> str:
+    """The words of a text, space-separated: "  The Coffee-Mug! " -> "the coffee mug"."""
+    return " ".join(words(text))
+
+
+def content_words(text: str) -> list[str]:
+    """Lower-cased words minus filler, each once in order; number words stay."""
+    found = [w.lower().strip("'") for w in _CONTENT.findall(text)]
+    return [w for w in dict.fromkeys(found) if w not in STOP and (len(w) > 1 or w.isdigit())]
+
+
+@lru_cache(maxsize=1)
+def _inflect():
+    import inflect
+
+    return inflect.engine()
+
+
+@lru_cache(maxsize=4096)
+def singular(word: str) -> str:
+    """A noun's singular ("people" -> "person", "knives" -> "knife", "glass" stays), so a
+    question's plural finds the thing memory names in the singular."""
+    return _inflect().singular_noun(word) or word
+
+
+def plural(noun: str, n: int) -> str:
+    """The noun as a count of `n` needs it ("1 person", "3 people")."""
+    return noun if n == 1 else _inflect().plural_noun(noun) or noun
+
+
+def singular_words(text: str) -> set[str]:
+    """The normalised words of a name, each in the singular."""
+    return {singular(w) for w in words(text)}
+
+
+def stem(word: str) -> str:
+    """A word without one inflectional ending ("walking", "walked" -> "walk"; "boxes" ->
+    "box"), when at least four letters remain; crude, so only for comparing words that
+    were both reduced by it."""
+    word = word.lower()
+    for suffix in _SUFFIXES:
+        if len(word) > len(suffix) + 3 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def term(word: str) -> str:
+    """A word as evidence coverage compares it: a number or clock word as its digits
+    ("four" -> "4", "half" -> "30"), else its `stem`."""
+    word = word.lower()
+    return CLOCK_WORDS.get(word) or stem(word)
+
+
+def terms(text: str) -> set[str]:
+    """The `term`s of a text's words."""
+    return {term(w) for w in words(text)}
+
+
+def s_stem(word: str) -> str:
+    """A word without its trailing s's ("books" -> "book", "glass" -> "gla")."""
+    return word.rstrip("s")
+
+
+def s_forms(base: str) -> tuple[str, ...]:
+    """The words (with up to two trailing s's) that `s_stem` reduces to `base`: what a word
+    index is asked for to find every text a topic word matches."""
+    return tuple(base + tail for tail in ("", "s", "ss"))
