@@ -1,7 +1,9 @@
 """The memlens agent as a LangGraph StateGraph.
 
 [skills ->] understand (QueryPlan) -> ground (anchors) -> plan (tool calls) -> tools
-(parallel branches via Send) -> reason -> judge -> (refine -> plan ...) | answer | abstain.
+(parallel branches via Send) -> read -> reason -> judge -> (refine -> plan ...) | answer |
+abstain. `read` picks the short answer the question asks for out of every tool's evidence
+(agent.reader); `reason` weighs it against the intent's tool.
 Opt-in skills (none by default) answer first what they recognise, and their answer meets
 the same judge: enough, it stands; too weak, the general agent takes the question. Nodes
 are small typed functions returning partial state; the judge returns a typed verdict that
@@ -17,19 +19,20 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
-from agent.compose import abstain_options, key_terms, typed_option_scores
+from agent.compose import QUOTING_TOOLS, abstain_options, key_terms, typed_option_scores
 from agent.compose import draft as compose_draft
 from agent.config import AgentConfig
 from agent.llm import ChatModel
 from agent.llm_reasoning import model_draft
 from agent.plan import Planner, Vocabulary
+from agent.reader import EvidenceReader
 from agent.reasoning import Draft, EvidenceReasoner, evidence_text
 from agent.state import AgentAnswer, AgentInput, AgentState, Verdict
 from agent.structured import StructuredAnswerer
 from agent.sufficiency import SufficiencyModel, features, support_texts
 from agent.tools import ToolCall, calls_for
 from agent.tools.base import ToolContext
-from memory.records import PLACE_VISIT
+from memory.records import PLACE_VISIT, TEXT_SIGHTING, UTTERANCE
 from retrieval.operators import MemoryOperators
 from retrieval.search import HybridRetriever
 
@@ -45,6 +48,7 @@ class AgentContext:
     planner: Planner
     chat: ChatModel | None = None
     sufficiency: SufficiencyModel = field(default_factory=SufficiencyModel.load)
+    reader: EvidenceReader = field(default_factory=EvidenceReader)
     # The answerers of the opt-in skills a configuration turns on (skills/): programs that
     # answer the benchmark questions they recognise, judged like any tool's answer. None by
     # default, so a wearer's question always reaches the planner.
@@ -136,11 +140,36 @@ def run_tool(task: ToolTask, runtime: Runtime[AgentContext]) -> dict:
     return {"results": [result], "trace": [f"tool {task.call.tool}: {result.note or result.answer[:60]}"]}
 
 
+def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    """The answer read out of the evidence found so far: inside the lines a quoting tool
+    chose when one found them, else the intent's tools' evidence (latest round first), then
+    every channel's search. An open question only (options are compared with the tools'
+    values)."""
+    if state.options:
+        return {"reading": None}
+    latest_first = list(reversed(state.results))
+    found = [r for r in latest_first if r.tool not in ("premise", "search") and r.found]
+    if found and found[0].tool in QUOTING_TOOLS:  # the short answer inside the lines the tool chose
+        ranked = list(found[0].support)
+    else:
+        ranked = [e for r in latest_first if r.tool not in ("premise", "search") for e in r.support] + \
+            [e for r in latest_first if r.tool == "search" for e in r.support]
+    ops = runtime.context.operators
+
+    def words_around(record):  # the rest of a screen's text, the turns either side of a line
+        return ops.around(record, state.at) if record.kind in (UTTERANCE, TEXT_SIGHTING) else []
+
+    reading = runtime.context.reader.read(state.question, ranked, around=words_around)
+    said = f"read {reading.kind} '{reading.answer}' ({reading.score:.2f}, {reading.agreeing} record(s))" \
+        if reading else "read: nothing of the kind asked"
+    return {"reading": reading, "trace": [said]}
+
+
 def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     ctx, options = runtime.context, state.options or []
     threshold = ctx.config.abstain_threshold
     abstain = abstain_options(options)
-    draft = compose_draft(state.plan, state.results)
+    draft = compose_draft(state.plan, state.results, state.reading)
     typed_all = [t for r in reversed(state.results) if r.found and r.tool not in ("premise", "search")
                  and (t := typed_option_scores(r, options)) is not None] if options else []
     # a tool whose value decides an option beats one whose value matches none
@@ -155,9 +184,9 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     texts = support_texts(state.results) or [evidence_text(e.record) for e in draft.support]
     values = features(state.plan, state.results, texts, key_terms(state.plan), typed,
                       [raw[i] for i in range(len(options)) if i not in abstain] if raw else None,
-                      state.refinements, ctx.config.max_refinements)
+                      state.refinements, ctx.config.max_refinements, draft.reading)
     sufficiency = ctx.sufficiency(values) if draft.answer else 0.0
-    draft = Draft(draft.answer, draft.support, sufficiency, draft.note, claim=draft.claim)
+    draft = Draft(draft.answer, draft.support, sufficiency, draft.note, claim=draft.claim, reading=draft.reading)
     scores = ctx.reasoner.distribute(raw, abstain, sufficiency, threshold) if options else None
     evidence = [e for r in state.results for e in r.support]
     if ctx.chat is not None and evidence and draft.sufficiency > 0:
@@ -217,7 +246,7 @@ def _result(state: AgentState, answer: str, abstained: bool, chosen: int | None)
         question=state.question, answer=answer, abstained=abstained, confidence=round(confidence, 4),
         sufficiency=round(state.sufficiency, 4), question_type=state.plan.intent if state.plan else "",
         evidence=[] if abstained else state.support, option_scores=state.option_scores,
-        chosen_option=chosen, trace=state.trace, features=state.features,
+        chosen_option=chosen, trace=state.trace, features=state.features, draft=state.draft,
     )
 
 
@@ -251,7 +280,7 @@ def abstain(state: AgentState) -> dict:
 def build_graph():
     graph = StateGraph(AgentState, input_schema=AgentInput, context_schema=AgentContext)
     for name, node in (("skills", skills), ("understand", understand), ("ground", ground), ("plan", plan),
-                       ("run_tool", run_tool), ("reason", reason), ("judge", judge), ("refine", refine),
+                       ("run_tool", run_tool), ("read", read), ("reason", reason), ("judge", judge), ("refine", refine),
                        ("skill", skill), ("answer", answer), ("abstain", abstain)):
         graph.add_node(name, node)
     graph.add_conditional_edges(START, route_start, ["skills", "understand"])
@@ -259,7 +288,8 @@ def build_graph():
     graph.add_edge("understand", "ground")
     graph.add_edge("ground", "plan")
     graph.add_conditional_edges("plan", fan_out, ["run_tool"])
-    graph.add_edge("run_tool", "reason")
+    graph.add_edge("run_tool", "read")
+    graph.add_edge("read", "reason")
     graph.add_edge("reason", "judge")
     graph.add_conditional_edges("judge", route_after_judge, ["skill", "understand", "answer", "refine", "abstain"])
     graph.add_edge("refine", "plan")

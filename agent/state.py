@@ -37,6 +37,7 @@ class AgentAnswer:
     chosen_option: int | None = None
     trace: list[str] = field(default_factory=list)
     features: dict[str, float] = field(default_factory=dict)  # what the sufficiency was computed from
+    draft: str = ""  # the answer the evidence gave, also when it was judged too weak to give (calibration reads it)
 
 
 @dataclass(frozen=True)
@@ -67,6 +68,7 @@ class AgentState(AgentInput):
     plan: QueryPlan | None = None
     calls: list = field(default_factory=list)  # ToolCall: this round's calls
     results: Annotated[list, operator.add] = field(default_factory=list)  # ToolResult from every branch
+    reading: object = None  # agent.reader.Reading: the answer read out of this round's evidence
     draft: str = ""
     note: str = ""  # why the reasoner reached its sufficiency
     support: list[Evidence] = field(default_factory=list)  # the evidence the draft rests on

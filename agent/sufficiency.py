@@ -21,16 +21,16 @@ from agent.reasoning import coverage, evidence_text
 from agent.tools.base import ToolResult
 
 FEATURES = ("found", "partial", "premise_failed", "coverage", "intent_confidence", "support", "agreement",
-            "typed_match", "option_margin", "refinements")
+            "typed_match", "option_margin", "refinements", "reading")
 FITTED = Path(__file__).with_name("sufficiency_model.json")
 _PRIOR = {"bias": -2.4, "found": 3.6, "partial": 1.4, "premise_failed": -8.0, "coverage": 2.0,
           "intent_confidence": 0.6, "support": 0.3, "agreement": 0.3, "typed_match": 0.8, "option_margin": 0.5,
-          "refinements": -0.4}
+          "refinements": -0.4, "reading": 3.0}
 
 
 def features(plan: QueryPlan, results: Sequence[ToolResult], support_texts: Sequence[str], terms: Sequence[str],
              typed: Sequence[float] | None, raw_options: Sequence[float] | None, refinements: int,
-             max_refinements: int) -> dict[str, float]:
+             max_refinements: int, reading: float = 0.0) -> dict[str, float]:
     primary = [r for r in results if r.tool not in ("premise", "search")]
     premise = next((r for r in results if r.tool == "premise"), None)
     searched = {e.record.id for r in results if r.tool == "search" for e in r.support}
@@ -47,6 +47,7 @@ def features(plan: QueryPlan, results: Sequence[ToolResult], support_texts: Sequ
         "typed_match": float(bool(typed) and max(typed) >= 1.0),
         "option_margin": (ranked[0] - ranked[1]) if len(ranked) > 1 else 0.0,
         "refinements": refinements / max(max_refinements, 1),
+        "reading": reading,  # the strength of a short answer read out of the evidence (agent.reader), 0 if none
     }
     if raw_options is None:  # an open question: what options would say is unknown, not zero
         del values["typed_match"], values["option_margin"]

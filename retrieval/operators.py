@@ -169,6 +169,17 @@ class MemoryOperators:
         speaker = utterance.attrs.get("speaker")
         return later[0] if later and speaker and later[0].attrs.get("speaker") not in (None, speaker) else None
 
+    def around(self, record: MemoryRecord, before: datetime | None, seconds: float = 10.0,
+               limit: int = 6) -> list[MemoryRecord]:
+        """Records of the same recording and kind within `seconds` of this one (the rest of a
+        screen's text, the turns either side of a line), before the question time."""
+        horizon = record.wall_end + timedelta(seconds=seconds)
+        near = self.memory.store("event").query(RecordFilter(
+            namespace=record.namespace, kinds=(record.kind,), video_ids=(record.video_id,),
+            not_before=record.wall_start - timedelta(seconds=seconds),
+            before=min(horizon, before) if before else horizon), limit=limit + 1)
+        return [r for r in near if r.id != record.id][:limit]
+
     def speakers(self, namespace: str, before: datetime | None) -> set[str]:
         spoken = RecordFilter(namespace=namespace, kinds=(UTTERANCE,), before=before)
         return {name.lower() for (name,) in self.memory.store("event").distinct(("speaker_name",), spoken) if name}

@@ -1,0 +1,338 @@
+"""Reads the answer a question asks for out of the evidence: the city, the year, the name,
+the number or the thing, not the whole line it was said or read in.
+
+The question's grammar says what kind of answer it wants (`wanted`): its question word
+("who", "where", "how long"), the noun that names the kind ("what city", "which year",
+"what kind of bread") or the verb whose object is asked ("what does she teach?"). Each of
+the top evidence records (speech, on-screen text, captions, sightings; best first) is
+parsed with spaCy and offers candidates of that kind: entities, dates resolved against when
+they were said, numbers, colours, the object of the question's verb, noun chunks. A
+candidate scores by how the question's words align with its sentence and how close they
+stand to it, by the rank of its record, and by agreement between records; a word of the
+question is never its answer. Nothing here knows a question template or a world's words:
+the kinds are English question grammar, the candidates spaCy's reading of the evidence.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+from agent.question_nlp import SpacyPipeline, without_address
+from agent.state import Evidence
+from memory.builder import spelled_out
+from memory.language import STOP, date_phrase, parse_date, s_stem
+from memory.records import (
+    CLIP_CAPTION,
+    DAY_SUMMARY,
+    HOUR_SUMMARY,
+    SEGMENT,
+    TEXT_SIGHTING,
+    UTTERANCE,
+    MemoryRecord,
+)
+
+# Nouns that name the kind of answer a "what / which <noun>" question wants (general English).
+_KIND_NOUNS = {
+    "person": {"name", "person", "man", "woman", "guy", "girl", "boy", "speaker", "caller", "host", "presenter",
+               "author", "artist", "singer", "lady", "gentleman", "kid", "child"},
+    "place": {"city", "town", "country", "state", "place", "location", "area", "neighbourhood", "neighborhood",
+              "street", "address", "venue", "region", "continent", "village", "island", "province", "county"},
+    "date": {"year", "month", "date", "day", "season", "decade", "week", "weekday"},
+    "time": {"time", "hour"},
+    "colour": {"colour", "color", "shade"},
+    "number": {"number", "age", "score", "percentage", "figure"},
+    "money": {"price", "cost", "fee", "salary", "fare", "rent"},
+    "organisation": {"company", "organisation", "organization", "team", "band", "brand", "firm", "agency", "club",
+                     "employer", "studio", "channel", "network", "charity", "label", "publisher"},
+}
+# spaCy entity labels that can be each kind of answer.
+_LABELS = {"person": {"PERSON", "ORG"}, "place": {"GPE", "LOC", "FAC"}, "date": {"DATE"}, "time": {"TIME"},
+           "number": {"CARDINAL", "QUANTITY", "PERCENT"}, "money": {"MONEY"}, "duration": {"DATE", "TIME"},
+           "organisation": {"ORG"}}
+# Units that make a date or time expression a length of time ("two decades", "4 years").
+_UNITS = {"second", "minute", "hour", "day", "week", "fortnight", "month", "year", "decade", "century", "while"}
+_COLOURS = {"black", "white", "grey", "gray", "silver", "red", "orange", "yellow", "gold", "green", "blue", "navy",
+            "purple", "violet", "pink", "brown", "beige", "cream", "teal", "turquoise", "maroon", "tan"}
+# Verbs that ask for words said or shown ("what did the screen say?"): the answer is a quote.
+_QUOTING = {"say", "tell", "read", "write", "show", "mean", "announce", "ask", "reply", "answer", "mention"}
+# Verbs too light to locate an answer by ("what did she do", "what is it").
+_LIGHT = {"be", "do", "have", "get", "go", "make", "happen"}
+_WH = {"what", "which", "who", "whom", "whose", "where", "when", "why", "how"}
+_OBJECTS = {"dobj", "attr", "oprd", "pobj", "dative", "acomp", "xcomp", "ccomp", "npadvmod", "nsubjpass"}
+_REASON_CUE = re.compile(r"\b(?:because|since|so that|so|in order to|due to)\b\s*", re.IGNORECASE)
+_MOSTLY_CAPITALS = re.compile(r"^[^a-z]*$")
+
+# Records written from other records (captions, roll-ups): their words are second-hand, so
+# they weigh less and do not count as a second record agreeing.
+DERIVED = (CLIP_CAPTION, HOUR_SUMMARY, DAY_SUMMARY, SEGMENT)
+DERIVED_WEIGHT = 0.8
+CONTEXT_READ = 4  # the best-aligned records whose neighbours are read too
+CONTEXT_ALIGNMENT = 0.5  # ... when they hold at least this share of the question's words
+CONTEXT_WEIGHT = 0.7  # a neighbour's reading against the record it is context of
+OTHER_PERSON_WEIGHT = 0.6  # a record neither by nor about the person the question names
+MIN_READING = 0.25  # a reading weaker than this is no reading: its words barely meet the question's
+EVIDENCE_READ = 10  # the best records read: the answer is near the top or not found by reading
+
+
+@dataclass(frozen=True)
+class Wanted:
+    """What kind of answer a question asks for. `kind` is one of person, place, date, time,
+    number, duration, money, colour, organisation, thing, reason, quote, yes_no; `hint` the
+    noun naming it ("bread" in "what kind of bread"), `verb` the question's own verb."""
+
+    kind: str
+    hint: str | None = None
+    verb: str | None = None
+    words: frozenset[str] = field(default_factory=frozenset)  # the question's content stems
+    preps: frozenset[str] = field(default_factory=frozenset)  # its prepositions ("where is she from")
+    people: frozenset[str] = field(default_factory=frozenset)  # the names it asks about, lower case
+
+
+@dataclass(frozen=True)
+class Reading:
+    """An answer read out of one record: the short span, its kind, the record, the
+    sentence around it and how strongly the evidence supports it (0..1)."""
+
+    answer: str
+    kind: str
+    evidence: Evidence
+    sentence: str
+    score: float
+    agreeing: int = 1  # how many records offered the same answer
+
+    def statement(self) -> str:
+        """The answer with where it came from, as a short sentence."""
+        record = self.evidence.record
+        when = f"{record.wall_start:%a %d %b %H:%M}"
+        if record.kind == UTTERANCE:
+            who = record.attrs.get("speaker_name") or record.attrs.get("speaker") or "someone"
+            return f'{self.answer} ({who} said "{self.sentence}", {when})'
+        if record.kind == TEXT_SIGHTING:
+            return f'{self.answer} (read "{self.sentence}", {when})'
+        return f"{self.answer} ({self.sentence}, {when})"
+
+
+def _stems(tokens) -> set[str]:
+    return {s_stem(t.lemma_.lower()) for t in tokens if not t.is_punct and t.lower_ not in STOP and t.lower_ not in _WH}
+
+
+def wanted(nlp: SpacyPipeline, question: str) -> Wanted:
+    """The kind of answer the question's grammar asks for."""
+    doc = without_address(nlp, question)
+    preps = frozenset(t.lower_ for t in doc if t.pos_ == "ADP")
+    people = frozenset(t.lower_ for t in doc if t.pos_ == "PROPN" or t.ent_type_ == "PERSON")
+    return replace(_wanted(doc), preps=preps, people=people)
+
+
+def _wanted(doc) -> Wanted:
+    toks = [t for t in doc if not t.is_punct]
+    lowers = [t.lower_ for t in toks]
+    verb = next((t.lemma_.lower() for t in toks if t.pos_ == "VERB" and t.lemma_.lower() not in _LIGHT), None)
+    words = frozenset(_stems(toks))
+    # the question word of the clause that asks: the last one that does not open a time or
+    # place clause ("which locker did I use, what number was it?"; "what was on the screen when ...")
+    asking = [i for i, t in enumerate(toks) if t.lower_ in _WH and not (
+        t.lower_ in ("when", "where", "while") and t.head.dep_ in ("advcl", "relcl", "acl"))]
+    wh_at = asking[-1] if asking else None
+    if wh_at is None:
+        yes_no = bool(toks) and (toks[0].pos_ == "AUX" or toks[0].lemma_ in ("do", "be", "have"))
+        return Wanted("yes_no" if yes_no else "thing", verb=verb, words=words)
+    wh, nxt = lowers[wh_at], lowers[wh_at + 1] if wh_at + 1 < len(lowers) else ""
+    if wh == "how":
+        if nxt == "long":
+            return Wanted("date" if "ago" in lowers else "duration", verb=verb, words=words)
+        if nxt in ("many", "old", "often", "far", "big", "tall"):
+            return Wanted("number", verb=verb, words=words)
+        if nxt == "much":
+            money = any(t.lemma_ in ("cost", "pay", "spend", "charge", "price", "earn") for t in toks)
+            return Wanted("money" if money else "number", verb=verb, words=words)
+        return Wanted("quote", verb=verb, words=words)
+    simple = {"who": "person", "whom": "person", "whose": "person", "where": "place", "when": "date", "why": "reason"}
+    if wh in simple:
+        return Wanted(simple[wh], verb=verb, words=words)
+    # "what / which": the noun the question word determines, or the kind a noun in the question names
+    head = toks[wh_at + 1] if wh_at + 1 < len(toks) and toks[wh_at + 1].pos_ in ("NOUN", "ADJ", "PROPN") else None
+    if head is not None and head.lemma_.lower() in ("kind", "type", "sort", "brand", "make"):
+        of = next((c for c in head.children if c.dep_ == "prep" and c.lower_ == "of"), None)
+        kinds = [c for c in of.children if c.dep_ == "pobj"] if of is not None else []
+        return Wanted("thing", hint=kinds[0].lemma_.lower() if kinds else None, verb=verb, words=words - _stems(kinds))
+    if head is not None and head.pos_ == "ADJ" and head.head.pos_ == "NOUN" and head.head.i > head.i:
+        head = head.head  # "what big city"
+    # "what is her name?", "what's the price?": with a copula the subject names the kind; any
+    # other verb's subject is who did it ("what does the speaker teach?")
+    copula = [t for t in toks if t.dep_ in ("nsubj", "attr") and t.pos_ == "NOUN" and t.head.lemma_ == "be"]
+    nouns = [head] if head is not None else copula
+    for noun in nouns:
+        lemma = noun.lemma_.lower()
+        kind = next((k for k, names in _KIND_NOUNS.items() if lemma in names), None)
+        if kind is not None:
+            return Wanted(kind, hint=lemma, verb=verb, words=words - {s_stem(lemma)})
+    if verb in _QUOTING:
+        return Wanted("quote", verb=verb, words=words)
+    return Wanted("thing", hint=head.lemma_.lower() if head is not None else None, verb=verb, words=words)
+
+
+def _prepared(record) -> str:
+    """The words a record contributes, as the parser reads them best: an utterance without
+    its speaker, a sign in capitals in title case (spaCy's entities need case)."""
+    if record.kind == UTTERANCE:
+        text = record.attrs.get("said") or record.text
+    elif record.kind == TEXT_SIGHTING:  # each line of the block, run-together words spelled out
+        text = ". ".join(spelled_out(line) or line for line in record.attrs.get("block") or
+                         [record.attrs.get("line", record.text)])
+    else:
+        text = record.text
+    return text.title() if _MOSTLY_CAPITALS.match(text) and any(c.isalpha() for c in text) else text
+
+
+class EvidenceReader:
+    """Reads a `Reading` out of ranked evidence for a question (see the module's docstring)."""
+
+    def __init__(self, nlp: SpacyPipeline | None = None):
+        self.nlp = nlp or SpacyPipeline()
+
+    def wanted(self, question: str) -> Wanted:
+        return wanted(self.nlp, question)
+
+    def read(self, question: str, evidence: Sequence[Evidence], want: Wanted | None = None,
+             around: Callable[[MemoryRecord], Sequence[MemoryRecord]] | None = None) -> Reading | None:
+        """The best reading; `around` gives a record's neighbours (the rest of a screen, the
+        turns either side), read as context of the best few records."""
+        want = want or self.wanted(question)
+        if want.kind == "yes_no" or not want.words:
+            return None
+        readings: dict[str, list[Reading]] = {}
+        seen: set[int] = set()
+        top = [e for e in evidence if not (e.record.id in seen or seen.add(e.record.id))][:EVIDENCE_READ]
+        for rank, e in enumerate(top):
+            for reading in self._read_record(want, e, rank):
+                readings.setdefault(reading.answer.lower(), []).append(reading)
+        if around is not None and want.kind not in ("quote", "reason"):  # a quote is a line that meets the question itself
+            aligned = sorted(((self._alignment(want, e.record), rank, e) for rank, e in enumerate(top)),
+                             key=lambda a: (-a[0], a[1]))
+            for alignment, rank, e in [a for a in aligned if a[0] >= CONTEXT_ALIGNMENT][:CONTEXT_READ]:
+                for near in around(e.record):
+                    if near.id not in seen:
+                        for reading in self._read_record(want, Evidence(near, e.score, "context"), rank, alignment):
+                            readings.setdefault(reading.answer.lower(), []).append(reading)
+        if not readings:  # no thing the question's verb acts on: the line that meets the question best
+            return self.read(question, evidence, replace(want, kind="quote")) if want.kind == "thing" else None
+        best = []
+        for same in readings.values():
+            top = max(same, key=lambda r: r.score)
+            others = len({r.evidence.record.id for r in same if r.evidence.record.kind not in DERIVED}) - 1
+            others = max(others, 0)
+            best.append(Reading(top.answer, top.kind, top.evidence, top.sentence,
+                                min(1.0, top.score + 0.1 * min(others, 2)), others + 1))
+        chosen = max(best, key=lambda r: r.score)
+        return chosen if chosen.score >= MIN_READING else None
+
+    def _alignment(self, want: Wanted, record: MemoryRecord) -> float:
+        """The share of the question's words a record holds, its speaker's name among them."""
+        speaker = {w for w in (record.attrs.get("speaker_name") or "").lower().split()}
+        return len(want.words & (_stems(self.nlp(_prepared(record))) | speaker)) / len(want.words)
+
+    def _read_record(self, want: Wanted, e: Evidence, rank: int, borrowed: float = 0.0) -> list[Reading]:
+        """Readings of one record. `borrowed`: the alignment of the record it is context of
+        (a neighbour is read as if it said what its neighbour said, a little weaker)."""
+        doc = self.nlp(_prepared(e.record))
+        weight = (DERIVED_WEIGHT if e.record.kind in DERIVED else 1.0) / (1.0 + 0.15 * rank)
+        if borrowed:
+            weight *= CONTEXT_WEIGHT
+        if want.people and not _about(e.record, want.people):
+            weight *= OTHER_PERSON_WEIGHT  # "where is Sheila from?" is answered by what Sheila said or what names her
+        record_align = max(self._alignment(want, e.record), borrowed)
+        out = []
+        for sent in doc.sents:
+            aligned = [t.i for t in sent if not t.is_punct and s_stem(t.lemma_.lower()) in want.words]
+            sent_align = max(len(want.words & _stems(sent)) / len(want.words), borrowed)
+            if not aligned and record_align == 0:
+                continue
+            for span, bonus in self._candidates(want, doc, sent, e.record.wall_start):
+                if _stems(span) and _stems(span) <= want.words:
+                    continue  # a word of the question is not its answer
+                inside = set(range(span.start, span.end))
+                distance = min((abs(i - (span.start if i < span.start else span.end - 1)) for i in aligned
+                                if i not in inside), default=None)
+                near = (0.5 if borrowed else 0.3) if distance is None else 1.0 / (1.0 + distance / 4)
+                score = weight * (0.45 * sent_align + 0.2 * record_align + 0.35 * near) + bonus * weight
+                text = self._answer_text(want, span, e.record.wall_start)
+                if text:
+                    out.append(Reading(text, want.kind, e, sent.text.strip(), round(min(score, 1.0), 4)))
+        return out
+
+    def _candidates(self, want: Wanted, doc, sent, said_at: datetime):
+        """(span, bonus) pairs of the wanted kind in one sentence."""
+        kind = want.kind
+        if kind in ("quote", "reason"):
+            cue = _REASON_CUE.search(sent.text) if kind == "reason" else None
+            if cue is not None:
+                start = doc.char_span(sent.start_char + cue.end(), sent.end_char, alignment_mode="expand")
+                if start is not None and len(start):
+                    return [(start, 0.1)]
+            return [(sent, 0.0)]
+        if kind in _LABELS:
+            spans = [ent for ent in sent.ents if ent.label_ in _LABELS[kind]]
+            if kind == "duration":
+                spans = [s for s in spans if any(s_stem(t.lemma_.lower()) in _UNITS for t in s)]
+            elif kind == "date":
+                spans = [s for s in spans if not any(s_stem(t.lemma_.lower()) in _UNITS for t in s)
+                         or any(t.lower_ in ("ago", "last", "next", "yesterday") for t in s)]
+            return [(s, self._object_bonus(want, s)) for s in spans]
+        if kind == "colour":
+            return [(doc[t.i:t.i + 1], 0.0) for t in sent if t.lower_ in _COLOURS]
+        # a thing: the object of the question's verb, or a chunk naming the hinted kind ("sourdough
+        # bread"); a bare noun chunk near the question's words is too often the wrong one
+        chunks = [c for c in sent.noun_chunks if c.root.pos_ in ("NOUN", "PROPN") and c.root.lower_ not in STOP]
+        out = []
+        for chunk in chunks:
+            bonus = self._object_bonus(want, chunk)
+            if want.hint and len(chunk) > 1 and (chunk.root.lemma_.lower() == want.hint or want.hint in chunk.text.lower()):
+                bonus += 0.15
+            if bonus:
+                out.append((_without_determiners(doc, chunk), bonus))
+        return out
+
+    @staticmethod
+    def _object_bonus(want: Wanted, span) -> float:
+        """A bonus when the span is what the question's verb acts on in this sentence ("I
+        teach entrepreneurship" for "what does she teach?"), or the object of one of its
+        prepositions ("originally from Chicago" for "where is she from?")."""
+        head = span.root
+        if head.dep_ == "pobj" and head.head.lower_ in want.preps:
+            return 0.2
+        if want.verb is None:
+            return 0.0
+        while head.dep_ in _OBJECTS | {"prep", "pcomp", "conj", "appos", "compound", "amod"} and head.head is not head:
+            head = head.head
+            if head.pos_ in ("VERB", "AUX"):
+                return 0.25 if head.lemma_.lower() == want.verb else 0.0
+        return 0.25 if head.lemma_.lower() == want.verb else 0.0
+
+    @staticmethod
+    def _answer_text(want: Wanted, span, said_at: datetime) -> str:
+        text = span.text.strip(" ,.;:!?\"'")
+        if want.kind in ("number", "money") and not any(t.like_num for t in span):
+            return ""  # spaCy's tagger can call a word on a sign a number; a number has digits or number words
+        if want.kind == "date":
+            when = parse_date(text, said_at)
+            relative = any(t.lower_ in ("ago", "last", "next", "yesterday", "today", "tomorrow", "this") for t in span)
+            if when is not None and relative:
+                return date_phrase(text, when)
+        return text
+
+
+def _about(record, people: frozenset[str]) -> bool:
+    """Whether a record is by or names one of the people a question asks about."""
+    by = (record.attrs.get("speaker_name") or "").lower()
+    text = record.text.lower()
+    return any(p in by or p in text for p in people)
+
+
+def _without_determiners(doc, chunk):
+    start = chunk.start
+    while start < chunk.end - 1 and (doc[start].pos_ in ("DET", "PRON") or doc[start].dep_ == "poss"):
+        start += 1
+    return doc[start:chunk.end]

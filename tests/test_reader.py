@@ -1,0 +1,117 @@
+"""The evidence reader (agent/reader.py) with spaCy's real English pipeline: the kind of
+answer a question wants, and the short answer read out of remembered lines. The lines are
+of the kinds real footage gives (speech turns, run-together OCR, captions), written here."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+import pytest
+
+from agent.question_nlp import SpacyPipeline
+from agent.reader import EvidenceReader
+from agent.state import Evidence
+from memory.records import CLIP_CAPTION, TEXT_SIGHTING, UTTERANCE, MemoryRecord
+
+T0 = datetime(2026, 11, 20, 9, 0)
+
+
+@pytest.fixture(scope="module")
+def reader() -> EvidenceReader:
+    return EvidenceReader(SpacyPipeline())
+
+
+def turn(n: int, speaker: str, said: str, at: datetime = T0, video: str = "call") -> Evidence:
+    record = MemoryRecord("event", UTTERANCE, "ns", f"{speaker}: {said}", at + timedelta(seconds=n),
+                          at + timedelta(seconds=n + 2), video, attrs={"said": said, "speaker_name": speaker}, id=n)
+    return Evidence(record, 0.5, "search")
+
+
+def sign(n: int, line: str, at: datetime = T0) -> Evidence:
+    record = MemoryRecord("event", TEXT_SIGHTING, "ns", f'Read "{line}"', at + timedelta(seconds=n),
+                          at + timedelta(seconds=n + 1), "talk", attrs={"line": line, "block": [line]}, id=100 + n)
+    return Evidence(record, 0.5, "search")
+
+
+@pytest.mark.parametrize("question, kind", [
+    ("where is she originally from?", "place"),
+    ("what city was the talk in?", "place"),
+    ("when was the talk recorded?", "date"),
+    ("what year did they move?", "date"),
+    ("how long has she worked there?", "duration"),
+    ("how long ago did he leave?", "date"),
+    ("how many puppies were there?", "number"),
+    ("how much did the lamp cost?", "money"),
+    ("who presented the cartoon?", "person"),
+    ("what was the name of the woman on stage?", "person"),
+    ("what colour was the van?", "colour"),
+    ("which company does he work for?", "organisation"),
+    ("why did she leave early?", "reason"),
+    ("what did the screen say?", "quote"),
+    ("what does the speaker teach?", "thing"),
+    ("did I see a dog?", "yes_no"),
+])
+def test_wanted_reads_the_kind_of_answer_from_the_grammar(reader, question, kind):
+    assert reader.wanted(question).kind == kind
+
+
+def test_a_copula_subject_names_the_kind_but_a_doer_does_not(reader):
+    assert reader.wanted("what is her name?").kind == "person"
+    teach = reader.wanted("what does the speaker teach?")  # the speaker does the teaching; a thing is asked
+    assert (teach.kind, teach.verb) == ("thing", "teach")
+    assert reader.wanted("what kind of bread did he buy?").hint == "bread"
+
+
+def test_the_place_is_the_object_of_the_questions_preposition_not_the_nearest_name(reader):
+    evidence = [turn(1, "Sheila", "And I'm Sheila and Texas originally from Chicago. Oh"),
+                turn(5, "Diane", "I live in New Jersey now.")]
+    reading = reader.read("where is Sheila originally from?", evidence)
+    assert reading is not None and reading.answer == "Chicago"
+    assert reading.evidence.record.id == 1
+    assert reader.read("where does Diane live now?", evidence).answer == "New Jersey"
+
+
+def test_the_object_of_the_questions_verb_is_the_thing_asked(reader):
+    evidence = [turn(1, "Tina", "You see, I teach entrepreneurship, and I've studied luck.")]
+    assert reader.read("what does the speaker teach?", evidence).answer == "entrepreneurship"
+
+
+def test_a_length_of_time_and_a_relative_date_are_read_as_such(reader):
+    evidence = [turn(1, "Tina", "I've spent nearly two decades observing what makes people luckier than others.")]
+    assert "two decades" in reader.read("how long has she been observing what makes people lucky?", evidence).answer
+    said = turn(2, "Melanie", "I painted that lake sunrise last year.", at=datetime(2023, 5, 8, 13, 56))
+    assert reader.read("when did Melanie paint a sunrise?", [said]).answer == "2022"
+
+
+def test_run_together_capitals_on_a_sign_are_read_as_words(reader):
+    reading = reader.read("what city was the talk in?", [sign(1, "TEDSALON TALK"), sign(2, "NEWYORKNEWYORK")],
+                          around=lambda record: [])
+    assert reading is None  # the city is on another line, and no neighbour reader was given
+    lines = {101: [sign(2, "NEWYORKNEWYORK").record]}
+    reading = reader.read("what city was the talk in?", [sign(1, "TEDSALON TALK")],
+                          around=lambda record: lines.get(record.id, []))
+    assert reading is not None and "New York" in reading.answer
+
+
+def test_a_word_of_the_question_is_never_its_answer_and_nothing_unrelated_is_read(reader):
+    evidence = [turn(1, "Sheila", "Sheila is here."), turn(2, "Diane", "The weather was lovely.")]
+    assert reader.read("where is Sheila from?", evidence) is None
+    assert reader.read("what city is Bob from?", [turn(3, "Ann", "We baked bread all morning.")]) is None
+
+
+def test_records_about_another_person_weigh_less(reader):
+    evidence = [turn(1, "Diane", "I'm from Dallas."), turn(2, "Sheila", "Me, I'm from Chicago.")]
+    assert reader.read("where is Sheila from?", evidence).answer == "Chicago"
+
+
+def test_a_caption_repeating_a_line_does_not_count_as_a_second_witness(reader):
+    line = turn(1, "Sheila", "I grew up in Chicago.")
+    caption = MemoryRecord("event", CLIP_CAPTION, "ns", 'heard: Sheila said "I grew up in Chicago."', T0, T0, "call",
+                           id=50)
+    reading = reader.read("where did Sheila grow up?", [line, Evidence(caption, 0.5, "search")])
+    assert reading.answer == "Chicago" and reading.agreeing == 1
+
+
+def test_a_quote_is_the_sentence_that_meets_the_question(reader):
+    evidence = [turn(1, "Tina", "Hello everyone. Luck is defined as success or failure apparently caused by chance.")]
+    reading = reader.read("how did she define luck?", evidence)
+    assert reading.kind == "quote" and reading.answer.startswith("Luck is defined as success or failure")
