@@ -29,7 +29,7 @@ from agent.reader import EvidenceReader
 from agent.reasoning import Draft, EvidenceReasoner, evidence_text
 from agent.state import AgentAnswer, AgentInput, AgentState, Verdict
 from agent.structured import StructuredAnswerer
-from agent.sufficiency import SufficiencyModel, features, support_texts
+from agent.sufficiency import SufficiencyModel, features, named_share, support_texts
 from agent.tools import ToolCall, calls_for
 from agent.tools.base import ToolContext
 from memory.records import PLACE_VISIT, TEXT_SIGHTING, UTTERANCE
@@ -68,6 +68,13 @@ class ToolTask:
 def _tool_context(ctx: AgentContext, namespace: str, at: datetime | None, time) -> ToolContext:
     return ToolContext(ctx.retriever, ctx.operators, namespace, at, time,
                        people_in=ctx.planner.people_in, dates_in=ctx.planner.dates_in)
+
+
+# The channels that hold words, searched each on its own when no tool found the answer: a
+# question's words meet a sign's or a speaker's in few places, and the whole-memory ranking
+# can bury them under sightings and roll-ups.
+WORD_CHANNELS = (UTTERANCE, TEXT_SIGHTING)
+PER_CHANNEL = 3
 
 
 # -- nodes -------------------------------------------------------------------------------
@@ -143,24 +150,29 @@ def run_tool(task: ToolTask, runtime: Runtime[AgentContext]) -> dict:
 def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     """The answer read out of the evidence found so far: inside the lines a quoting tool
     chose when one found them, else the intent's tools' evidence (latest round first), then
-    every channel's search. An open question only (options are compared with the tools'
-    values)."""
+    the open search's, then the best few of each word channel (speech, on-screen text). An
+    open question only (options are compared with the tools' values); a tool's typed answer
+    is not read over."""
     if state.options:
         return {"reading": None}
     latest_first = list(reversed(state.results))
     found = [r for r in latest_first if r.tool not in ("premise", "search") and r.found]
+    if found and found[0].tool not in QUOTING_TOOLS + ("people",):
+        return {"reading": None}  # a tool's typed answer (a place, a count, a moment) stands: nothing to read
     if found and found[0].tool in QUOTING_TOOLS:  # the short answer inside the lines the tool chose
         ranked = list(found[0].support)
-    else:
+    else:  # no tool found it: every tool's evidence, every channel's search, and the best of each word channel
         ranked = [e for r in latest_first if r.tool not in ("premise", "search") for e in r.support] + \
             [e for r in latest_first if r.tool == "search" for e in r.support]
+        ctx = _tool_context(runtime.context, state.namespace, state.at, state.plan.time)
+        ranked += [e for kind in WORD_CHANNELS for e in ctx.search(state.plan.text or state.question, (kind,), k=PER_CHANNEL)]
     ops = runtime.context.operators
 
     def words_around(record):  # the rest of a screen's text, the turns either side of a line
         return ops.around(record, state.at) if record.kind in (UTTERANCE, TEXT_SIGHTING) else []
 
     reading = runtime.context.reader.read(state.question, ranked, around=words_around)
-    said = f"read {reading.kind} '{reading.answer}' ({reading.score:.2f}, {reading.agreeing} record(s))" \
+    said = f"read {reading.kind} ({reading.score:.2f}, {reading.agreeing} record(s)): {reading.statement()}" \
         if reading else "read: nothing of the kind asked"
     return {"reading": reading, "trace": [said]}
 
@@ -184,7 +196,7 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     texts = support_texts(state.results) or [evidence_text(e.record) for e in draft.support]
     values = features(state.plan, state.results, texts, key_terms(state.plan), typed,
                       [raw[i] for i in range(len(options)) if i not in abstain] if raw else None,
-                      state.refinements, ctx.config.max_refinements, draft.reading)
+                      state.refinements, ctx.config.max_refinements, draft.reading, named_share(state.plan, draft.support))
     sufficiency = ctx.sufficiency(values) if draft.answer else 0.0
     draft = Draft(draft.answer, draft.support, sufficiency, draft.note, claim=draft.claim, reading=draft.reading)
     scores = ctx.reasoner.distribute(raw, abstain, sufficiency, threshold) if options else None

@@ -15,7 +15,7 @@ the kinds are English question grammar, the candidates spaCy's reading of the ev
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -241,7 +241,7 @@ class EvidenceReader:
         weight = (DERIVED_WEIGHT if e.record.kind in DERIVED else 1.0) / (1.0 + 0.15 * rank)
         if borrowed:
             weight *= CONTEXT_WEIGHT
-        if want.people and not _about(e.record, want.people):
+        if want.people and not about(e.record, want.people):
             weight *= OTHER_PERSON_WEIGHT  # "where is Sheila from?" is answered by what Sheila said or what names her
         record_align = max(self._alignment(want, e.record), borrowed)
         out = []
@@ -324,11 +324,25 @@ class EvidenceReader:
         return text
 
 
-def _about(record, people: frozenset[str]) -> bool:
-    """Whether a record is by or names one of the people a question asks about."""
+_GREETING = r"(?:hey|hi|hello|thanks|thank you|congrats|congratulations|wow|oh|yeah|yes|sure|bye|dear|sorry)"
+
+
+def about(record: MemoryRecord, people: Collection[str]) -> bool:
+    """Whether a record is by one of these people (lower-case names) or speaks of them; a
+    name only called out to ("Thanks, Tim!", "Hey Tim,") is the listener: what the line says
+    is the speaker's own ("Hey Tim, I scored 40 points" is not about Tim's points)."""
     by = (record.attrs.get("speaker_name") or "").lower()
-    text = record.text.lower()
-    return any(p in by or p in text for p in people)
+    said = (record.attrs.get("said") or record.text).lower()
+    for name in people:
+        if name in by.split() or name == by:
+            return True
+        for m in re.finditer(rf"\b{re.escape(name)}\b", said):
+            before, after = said[:m.start()].rstrip(), said[m.end():].lstrip()
+            called = (not before or before[-1] in ",.!?" or re.search(rf"\b{_GREETING}$", before)) and \
+                (not after or after[0] in ",.!?")
+            if not called:
+                return True
+    return False
 
 
 def _without_determiners(doc, chunk):

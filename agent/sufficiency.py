@@ -16,21 +16,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from agent.plan import QueryPlan
+from agent.plan import WEARER, QueryPlan
+from agent.reader import about
 from agent.reasoning import coverage, evidence_text
+from agent.state import Evidence
 from agent.tools.base import ToolResult
 
 FEATURES = ("found", "partial", "premise_failed", "coverage", "intent_confidence", "support", "agreement",
-            "typed_match", "option_margin", "refinements", "reading")
+            "typed_match", "option_margin", "refinements", "reading", "named")
 FITTED = Path(__file__).with_name("sufficiency_model.json")
-_PRIOR = {"bias": -2.4, "found": 3.6, "partial": 1.4, "premise_failed": -8.0, "coverage": 2.0,
+_PRIOR = {"bias": -4.9, "found": 3.6, "partial": 1.4, "premise_failed": -8.0, "coverage": 2.0,
           "intent_confidence": 0.6, "support": 0.3, "agreement": 0.3, "typed_match": 0.8, "option_margin": 0.5,
-          "refinements": -0.4, "reading": 3.0}
+          "refinements": -0.4, "reading": 1.5, "named": 2.5}
 
 
 def features(plan: QueryPlan, results: Sequence[ToolResult], support_texts: Sequence[str], terms: Sequence[str],
              typed: Sequence[float] | None, raw_options: Sequence[float] | None, refinements: int,
-             max_refinements: int, reading: float = 0.0) -> dict[str, float]:
+             max_refinements: int, reading: float = 0.0, named: float = 1.0) -> dict[str, float]:
     primary = [r for r in results if r.tool not in ("premise", "search")]
     premise = next((r for r in results if r.tool == "premise"), None)
     searched = {e.record.id for r in results if r.tool == "search" for e in r.support}
@@ -48,6 +50,7 @@ def features(plan: QueryPlan, results: Sequence[ToolResult], support_texts: Sequ
         "option_margin": (ranked[0] - ranked[1]) if len(ranked) > 1 else 0.0,
         "refinements": refinements / max(max_refinements, 1),
         "reading": reading,  # the strength of a short answer read out of the evidence (agent.reader), 0 if none
+        "named": named,  # the share of the people the question names that its answer's evidence is by or about
     }
     if raw_options is None:  # an open question: what options would say is unknown, not zero
         del values["typed_match"], values["option_margin"]
@@ -88,6 +91,16 @@ class SufficiencyModel:
         weights = self.weights if multiple_choice(values) else self.open_weights
         z = weights.get("bias", 0.0) + sum(weights.get(k, 0.0) * v for k, v in values.items())
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
+
+
+def named_share(plan: QueryPlan, support: Sequence[Evidence]) -> float:
+    """The share of the people a question names (not the wearer) whom the answer's evidence
+    is by or speaks of (agent.reader.about): "what did Caroline realise after the race?"
+    answered from what only Melanie said to her is about someone else."""
+    named = [p.lower() for p in plan.people if p not in (WEARER, plan.listener)]
+    if not named or plan.speaker == WEARER:  # "what did I say I'd get over to Bob?": the wearer's words, Bob listened
+        return 1.0
+    return sum(any(about(e.record, [p]) for e in support) for p in named) / len(named)
 
 
 def support_texts(results: Sequence[ToolResult]) -> list[str]:

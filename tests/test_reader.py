@@ -115,3 +115,12 @@ def test_a_quote_is_the_sentence_that_meets_the_question(reader):
     evidence = [turn(1, "Tina", "Hello everyone. Luck is defined as success or failure apparently caused by chance.")]
     reading = reader.read("how did she define luck?", evidence)
     assert reading.kind == "quote" and reading.answer.startswith("Luck is defined as success or failure")
+
+
+def test_a_name_only_called_out_to_is_the_listener_not_who_the_line_is_about():
+    from agent.reader import about
+
+    line = turn(1, "John", "Hey Tim, I scored 40 points last night!").record
+    assert not about(line, ["tim"]) and about(line, ["john"])
+    assert about(turn(2, "John", "Tim scored 40 points last night.").record, ["tim"])
+    assert not about(turn(3, "Nate", "That's great, Joanna! I dyed my hair purple.").record, ["joanna"])

@@ -19,29 +19,16 @@ from agent.tools.talk import people, read, said, speech_acts
 from agent.tools.things import count, locate, present, seen, state, trajectory
 from agent.tools.timeline import activity, duration, habit, order, when, where_was_i
 from memory.language import normalise, s_stem
-from memory.records import TEXT_SIGHTING, UTTERANCE
 
 # Steps of an ordering option: "the cafe, then the park -> the office".
 STEP_SPLIT = re.compile(r"\s*(?:;\s*then|,\s*then|->|→|;)\s*", re.I)
 
 
-# The channels that hold words, searched each on its own as well: a question's words meet a
-# sign's or a speaker's in few places, and the whole-memory ranking can bury them under
-# sightings and roll-ups.
-WORD_CHANNELS = (UTTERANCE, TEXT_SIGHTING)
-PER_CHANNEL = 3
-
-
 def search(ctx: ToolContext, query: str, broad: bool = False) -> ToolResult:
-    """Open hybrid retrieval over every store, with the best few of each word channel (speech,
-    on-screen text) beside it; `broad` adds day -> hour -> clip roll-ups."""
+    """Open hybrid retrieval over every store; `broad` adds day -> hour -> clip roll-ups."""
     from retrieval.search import SearchQuery
 
     hits = ctx.search(query, kinds=None, k=8)
-    have = {e.record.id for e in hits}
-    for kind in WORD_CHANNELS:
-        hits += [e for e in ctx.search(query, kinds=(kind,), k=PER_CHANNEL) if e.record.id not in have]
-        have = {e.record.id for e in hits}
     if broad:
         lo, hi = ctx.window()
         hits += [Evidence(h.record, h.score, "coarse_to_fine") for h in ctx.retriever.coarse_to_fine(SearchQuery(
