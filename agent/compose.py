@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import date
 
 from agent.plan import WEARER, QueryPlan
-from agent.reader import Reading
+from agent.reader import QUOTE_KINDS, Reading
 from agent.reasoning import Draft, coverage, evidence_text
 from agent.state import Evidence
 from agent.tools import bare, option_steps
@@ -52,7 +52,6 @@ def key_terms(plan: QueryPlan) -> list[str]:
 # answer a question asks for is read out of it when the question wants a name, a place, a
 # date, a number or a thing rather than the words themselves.
 QUOTING_TOOLS = ("said", "read", "speech_acts", "reflect")
-_QUOTE_KINDS = ("quote", "reason")
 # Verbs of meeting people: "who did I talk to / meet / see?" asks for the people tool's list.
 MEETING = {None, "meet", "talk", "speak", "chat", "see", "visit", "call", "phone", "join", "run", "bump", "hang",
            "come", "spend", "sit", "eat", "have", "be", "do", "go", "get"}
@@ -80,7 +79,7 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | Non
             return Draft(reading.answer, _with(reading, best.support), 0.0,
                          f"read person from {reading.evidence.source} (not a meeting: {plan.verb})",
                          claim=reading.answer, reading=reading.score)
-        elif reading is not None and best.tool in QUOTING_TOOLS and reading.kind not in _QUOTE_KINDS \
+        elif reading is not None and best.tool in QUOTING_TOOLS and reading.kind not in QUOTE_KINDS \
                 and "corrected" not in answer:
             # the short answer inside the line the tool chose (graph.read reads only its lines)
             return Draft(reading.answer, _with(reading, best.support), 0.0,
@@ -88,7 +87,7 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | Non
                          claim=reading.answer, reading=reading.score)
         return Draft(answer, best.support, 0.0, f"{best.tool}: {best.note}", claim=claim)
     notes = "; ".join(r.note for r in primary if r.note)
-    if reading is not None and reading.kind not in _QUOTE_KINDS:
+    if reading is not None and reading.kind not in QUOTE_KINDS:
         return Draft(reading.answer, [reading.evidence], 0.0,
                      f"read {reading.kind} from {reading.evidence.source}{f' ({notes})' if notes else ''}",
                      claim=reading.answer, reading=reading.score)
@@ -97,22 +96,9 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | Non
     if partial is not None:  # the tool answered, but memory did not hold all it looked for
         return Draft(partial.answer, partial.support, 0.0, f"{partial.tool}: {partial.note}")
     if reading is not None:  # the line that meets the question best: no more support than the best evidence
-        return Draft(_said(reading), [reading.evidence], 0.0, f"read a {reading.kind} line from "
+        return Draft(reading.as_answer(), [reading.evidence], 0.0, f"read a {reading.kind} line from "
                      f"{reading.evidence.source}{f' ({notes})' if notes else ''}", claim=reading.answer)
     return best_evidence(plan, evidence, [r.note for r in primary])
-
-
-def _said(reading: Reading) -> str:
-    """A reading as the answer: the short span, or a line quoted with who said or showed it."""
-    if reading.kind not in _QUOTE_KINDS:
-        return reading.answer
-    record = reading.evidence.record
-    if record.kind == UTTERANCE:
-        who = record.attrs.get("speaker_name") or record.attrs.get("speaker") or "someone"
-        return f'{who} said: "{reading.answer}" (at {record.wall_start:%H:%M})'
-    if record.kind == TEXT_SIGHTING:
-        return f'"{reading.answer}" (read at {record.wall_start:%H:%M})'
-    return f"{reading.answer} ({record.wall_start:%H:%M})"
 
 
 def _with(reading: Reading, support: Sequence[Evidence]) -> list[Evidence]:

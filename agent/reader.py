@@ -72,6 +72,7 @@ CONTEXT_READ = 4  # the best-aligned records whose neighbours are read too
 CONTEXT_ALIGNMENT = 0.5  # ... when they hold at least this share of the question's words
 CONTEXT_WEIGHT = 0.7  # a neighbour's reading against the record it is context of
 OTHER_PERSON_WEIGHT = 0.6  # a record neither by nor about the person the question names
+QUOTE_KINDS = ("quote", "reason")  # kinds whose answer is a line, not a span inside one
 MIN_READING = 0.25  # a reading weaker than this is no reading: its words barely meet the question's
 EVIDENCE_READ = 10  # the best records read: the answer is near the top or not found by reading
 
@@ -104,14 +105,27 @@ class Reading:
 
     def statement(self) -> str:
         """The answer with where it came from, as a short sentence."""
+        told = _told(self.evidence.record)
+        return f'{self.answer} ({told} "{self.sentence}", {self.evidence.record.wall_start:%a %d %b %H:%M})' if told \
+            else f"{self.answer} ({self.sentence}, {self.evidence.record.wall_start:%a %d %b %H:%M})"
+
+    def as_answer(self) -> str:
+        """What to answer: the short span, or a line quoted with who said or showed it."""
+        if self.kind not in QUOTE_KINDS:
+            return self.answer
         record = self.evidence.record
-        when = f"{record.wall_start:%a %d %b %H:%M}"
+        told = _told(record)
         if record.kind == UTTERANCE:
-            who = record.attrs.get("speaker_name") or record.attrs.get("speaker") or "someone"
-            return f'{self.answer} ({who} said "{self.sentence}", {when})'
-        if record.kind == TEXT_SIGHTING:
-            return f'{self.answer} (read "{self.sentence}", {when})'
-        return f"{self.answer} ({self.sentence}, {when})"
+            return f'{told}: "{self.answer}" (at {record.wall_start:%H:%M})'
+        return f'"{self.answer}" ({told} at {record.wall_start:%H:%M})' if told else \
+            f"{self.answer} ({record.wall_start:%H:%M})"
+
+
+def _told(record: MemoryRecord) -> str:
+    """How a record's words came: "Sheila said", "read", or "" for what was seen."""
+    if record.kind == UTTERANCE:
+        return f'{record.attrs.get("speaker_name") or record.attrs.get("speaker") or "someone"} said'
+    return "read" if record.kind == TEXT_SIGHTING else ""
 
 
 def _stems(tokens) -> set[str]:
@@ -209,7 +223,7 @@ class EvidenceReader:
         for rank, e in enumerate(top):
             for reading in self._read_record(want, e, rank):
                 readings.setdefault(reading.answer.lower(), []).append(reading)
-        if around is not None and want.kind not in ("quote", "reason"):  # a quote is a line that meets the question itself
+        if around is not None and want.kind not in QUOTE_KINDS:  # a quote is a line that meets the question itself
             aligned = sorted(((self._alignment(want, e.record), rank, e) for rank, e in enumerate(top)),
                              key=lambda a: (-a[0], a[1]))
             for alignment, rank, e in [a for a in aligned if a[0] >= CONTEXT_ALIGNMENT][:CONTEXT_READ]:

@@ -124,3 +124,11 @@ def test_a_name_only_called_out_to_is_the_listener_not_who_the_line_is_about():
     assert not about(line, ["tim"]) and about(line, ["john"])
     assert about(turn(2, "John", "Tim scored 40 points last night.").record, ["tim"])
     assert not about(turn(3, "Nate", "That's great, Joanna! I dyed my hair purple.").record, ["joanna"])
+
+
+def test_a_reading_is_answered_as_a_span_or_as_a_quoted_line_with_its_source(reader):
+    place = reader.read("where does Diane live now?", [turn(5, "Diane", "I live in New Jersey now.")])
+    assert place.as_answer() == "New Jersey"
+    assert place.statement().startswith('New Jersey (Diane said "I live in New Jersey now."')
+    quote = reader.read("how did she define luck?", [sign(1, "LUCK IS SUCCESS OR FAILURE CAUSED BY CHANCE")])
+    assert quote.kind == "quote" and quote.as_answer().startswith('"') and "(read at 09:00)" in quote.as_answer()
