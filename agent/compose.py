@@ -14,6 +14,7 @@ from agent.reasoning import Draft, coverage, evidence_text
 from agent.state import Evidence
 from agent.tools import bare, option_steps
 from agent.tools.base import ToolResult
+from agent.tools.talk import speaker_of
 from memory.language import first_number, normalise
 from memory.records import TEXT_SIGHTING, UTTERANCE
 
@@ -57,6 +58,12 @@ MEETING = {None, "meet", "talk", "speak", "chat", "see", "visit", "call", "phone
            "come", "spend", "sit", "eat", "have", "be", "do", "go", "get"}
 
 
+def answering(results: Sequence[ToolResult]) -> ToolResult | None:
+    """The intent's tool result that answers: the latest round's that found what it looked
+    for (refinements come after), or None."""
+    return next((r for r in reversed(results) if r.tool not in ("premise", "search") and r.found), None)
+
+
 def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | None = None) -> Draft:
     """The answer and the evidence it rests on; how sufficient it is, agent.sufficiency decides.
     A tool that found what its intent asks for answers, except that a quoting tool's line
@@ -66,9 +73,8 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | Non
     if premise is not None and not premise.found:
         return Draft("", [], 0.0, f"false premise: {premise.note}")
     primary = [r for r in results if r.tool not in ("premise", "search")]
-    found = [r for r in primary if r.found]
-    if found:
-        best = found[-1]  # the latest round's result: refinements come after
+    best = answering(results)
+    if best is not None:
         claim = best.value if isinstance(best.value, str) else best.answer
         answer = best.answer
         if plan.answer_type == "person" and best.tool in ("said", "speech_acts", "read"):
@@ -76,21 +82,15 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | Non
         elif reading is not None and best.tool == "people" and reading.kind == "person" and plan.objects \
                 and plan.verb not in MEETING:
             # "who presented the cartoon?": the one the evidence names, not everyone met that day
-            return Draft(reading.answer, _with(reading, best.support), 0.0,
-                         f"read person from {reading.evidence.source} (not a meeting: {plan.verb})",
-                         claim=reading.answer, reading=reading.score)
+            return _read_draft(reading, best.support, f"(not a meeting: {plan.verb})")
         elif reading is not None and best.tool in QUOTING_TOOLS and reading.kind not in QUOTE_KINDS \
                 and "corrected" not in answer:
             # the short answer inside the line the tool chose (graph.read reads only its lines)
-            return Draft(reading.answer, _with(reading, best.support), 0.0,
-                         f"{best.tool}: {best.note}; read {reading.kind} from {reading.evidence.source}",
-                         claim=reading.answer, reading=reading.score)
+            return _read_draft(reading, best.support, f"(in {best.tool}'s line: {best.note})")
         return Draft(answer, best.support, 0.0, f"{best.tool}: {best.note}", claim=claim)
     notes = "; ".join(r.note for r in primary if r.note)
     if reading is not None and reading.kind not in QUOTE_KINDS:
-        return Draft(reading.answer, [reading.evidence], 0.0,
-                     f"read {reading.kind} from {reading.evidence.source}{f' ({notes})' if notes else ''}",
-                     claim=reading.answer, reading=reading.score)
+        return _read_draft(reading, [], f"({notes})" if notes else "")
     evidence = [e for r in results for e in r.support]
     partial = next((r for r in reversed(primary) if r.answer), None)
     if partial is not None:  # the tool answered, but memory did not hold all it looked for
@@ -101,9 +101,12 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | Non
     return best_evidence(plan, evidence, [r.note for r in primary])
 
 
-def _with(reading: Reading, support: Sequence[Evidence]) -> list[Evidence]:
-    """The record the answer was read from first, then the tool's other evidence."""
-    return [reading.evidence, *(e for e in support if e.record.id != reading.evidence.record.id)]
+def _read_draft(reading: Reading, support: Sequence[Evidence], why: str) -> Draft:
+    """A short answer read out of the evidence as the draft: the record it was read from
+    first, then the tool's other evidence; the reading's strength for the sufficiency."""
+    evidence = [reading.evidence, *(e for e in support if e.record.id != reading.evidence.record.id)]
+    return Draft(reading.answer, evidence, 0.0, f"read {reading.kind} from {reading.evidence.source} {why}".strip(),
+                 claim=reading.answer, reading=reading.score)
 
 
 # Verbs that ask who did the talking ("who said / asked / told ..."); any other verb ("who is
@@ -128,8 +131,7 @@ def best_evidence(plan: QueryPlan, evidence: Sequence[Evidence], notes: Sequence
     top = max(evidence, key=lambda e: (coverage(terms, [evidence_text(e.record)]), e.score))
     text = evidence_text(top.record)
     if top.record.kind == UTTERANCE:
-        who = top.record.attrs.get("speaker_name") or top.record.attrs.get("speaker") or "someone"
-        answer = f'{who} said: "{top.record.attrs.get("said", text)}" (at {top.record.wall_start:%H:%M})'
+        answer = f'{speaker_of(top.record)} said: "{top.record.attrs.get("said", text)}" (at {top.record.wall_start:%H:%M})'
     elif top.record.kind == TEXT_SIGHTING:
         answer = f'"{text}" (read at {top.record.wall_start:%H:%M})'
     else:

@@ -19,7 +19,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
-from agent.compose import QUOTING_TOOLS, abstain_options, key_terms, typed_option_scores
+from agent.compose import QUOTING_TOOLS, abstain_options, answering, key_terms, typed_option_scores
 from agent.compose import draft as compose_draft
 from agent.config import AgentConfig
 from agent.llm import ChatModel
@@ -156,11 +156,11 @@ def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     if state.options:
         return {"reading": None}
     latest_first = list(reversed(state.results))
-    found = [r for r in latest_first if r.tool not in ("premise", "search") and r.found]
-    if found and found[0].tool not in QUOTING_TOOLS + ("people",):
+    found = answering(state.results)
+    if found is not None and found.tool not in QUOTING_TOOLS + ("people",):
         return {"reading": None}  # a tool's typed answer (a place, a count, a moment) stands: nothing to read
-    if found and found[0].tool in QUOTING_TOOLS:  # the short answer inside the lines the tool chose
-        ranked = list(found[0].support)
+    if found is not None and found.tool in QUOTING_TOOLS:  # the short answer inside the lines the tool chose
+        ranked = list(found.support)
     else:  # no tool found it: every tool's evidence, every channel's search, and the best of each word channel
         ranked = [e for r in latest_first if r.tool not in ("premise", "search") for e in r.support] + \
             [e for r in latest_first if r.tool == "search" for e in r.support]

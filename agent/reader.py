@@ -21,6 +21,7 @@ from datetime import datetime
 
 from agent.question_nlp import SpacyPipeline, without_address
 from agent.state import Evidence
+from agent.tools.talk import speaker_of
 from memory.builder import spelled_out
 from memory.language import STOP, date_phrase, parse_date, s_stem
 from memory.records import (
@@ -124,7 +125,7 @@ class Reading:
 def _told(record: MemoryRecord) -> str:
     """How a record's words came: "Sheila said", "read", or "" for what was seen."""
     if record.kind == UTTERANCE:
-        return f'{record.attrs.get("speaker_name") or record.attrs.get("speaker") or "someone"} said'
+        return f"{speaker_of(record)} said"
     return "read" if record.kind == TEXT_SIGHTING else ""
 
 

@@ -21,7 +21,7 @@ RIGHT_F1 = 0.3  # a LoCoMo answer holding this much of the gold answer's words c
 
 
 def locomo_rows(system, path: Path) -> list[dict]:
-    from benchmarks.locomo import MemlensLocomo
+    from benchmarks.locomo import MemlensLocomo, namespace_of
     from eval.locomo.dataset import read_conversations, select
     from eval.locomo.scoring import answer_f1
     from perception.transcripts import read_transcript
@@ -30,7 +30,7 @@ def locomo_rows(system, path: Path) -> list[dict]:
     rows = []
     for conversation in select(read_conversations(path), FIT_CONVERSATIONS, PER_CONVERSATION):
         solver.prepare(conversation.sample_id)
-        namespace = f"locomo:{conversation.sample_id}"
+        namespace = namespace_of(conversation.sample_id)
         for item in conversation.items:
             answer = system.ask(item.question, namespace, solver.asked_at(item.sample_id))
             if item.category == 5:
@@ -42,11 +42,10 @@ def locomo_rows(system, path: Path) -> list[dict]:
 
 
 def real_rows(system) -> list[dict]:
-    from eval.media import REAL_MEDIA, fetch
-    from eval.real_questions import ASKED_AT, REAL_QUESTIONS, STARTS
+    from eval.real_bench import ingest_real_media
+    from eval.real_questions import ASKED_AT, REAL_QUESTIONS
 
-    for name, media in REAL_MEDIA.items():
-        system.ingest(fetch(media), "real", start=STARTS[name])
+    ingest_real_media(system)
     rows = []
     for n, q in enumerate(REAL_QUESTIONS):
         answer = system.ask(q.question, "real", ASKED_AT)

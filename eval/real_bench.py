@@ -13,13 +13,18 @@ from eval.media import REAL_MEDIA, fetch
 from eval.real_questions import ASKED_AT, REAL_QUESTIONS, STARTS
 
 
+def ingest_real_media(system: Any, progress=None) -> None:
+    """Every real recording into the "real" namespace, each at its start on the wearer's clock."""
+    for name, media in REAL_MEDIA.items():
+        system.ingest(fetch(media), "real", start=STARTS[name], progress=progress)
+
+
 def run_real_bench(system: Any, out: Path, progress=None) -> dict:
     """`system`: a memlens system with an empty memory (ingest(path, namespace, start=...),
     ask(question, namespace, at))."""
     out.mkdir(parents=True, exist_ok=True)
     rows = []
-    for name, media in REAL_MEDIA.items():
-        system.ingest(fetch(media), "real", start=STARTS[name], progress=progress)
+    ingest_real_media(system, progress)
     for q in REAL_QUESTIONS:
         answer = system.ask(q.question, "real", ASKED_AT)
         rows.append({"media": q.media, "channel": q.channel, "question": q.question,
