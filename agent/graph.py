@@ -1,6 +1,6 @@
 """The memlens agent as a LangGraph StateGraph.
 
-[skills ->] understand (QueryPlan) -> ground (anchors) -> plan (tool calls) -> tools
+[skills ->] understand (QueryPlan) -> scope (the recording meant) -> ground (anchors) -> plan (tool calls) -> tools
 (parallel branches via Send) -> read -> reason -> judge -> (refine -> plan ...) | answer |
 abstain. `read` picks the short answer the question asks for out of every tool's evidence
 (agent.reader); `reason` weighs it against the intent's tool.
@@ -27,6 +27,7 @@ from agent.llm_reasoning import model_draft
 from agent.plan import Planner, Vocabulary
 from agent.reader import EvidenceReader
 from agent.reasoning import Draft, EvidenceReasoner, evidence_text
+from agent.scope import recording_word, resolve, scoped
 from agent.state import AgentAnswer, AgentInput, AgentState, Verdict
 from agent.structured import StructuredAnswerer
 from agent.sufficiency import SufficiencyModel, features, named_share, support_texts
@@ -128,6 +129,20 @@ def ground(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         time = replace(time, start=record.wall_start - timedelta(hours=6), end=record.wall_start, day_offset=None)
     return {"plan": replace(state.plan, time=time),
             "trace": [f"ground: '{time.anchor}' -> {record.wall_start:%Y-%m-%d %H:%M}"]}
+
+
+def scope(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    """A question about "the call" or "that talk" is asked within that recording (agent.scope)."""
+    word = recording_word(runtime.context.reader.nlp, state.plan.text or state.question)
+    if word is None:
+        return {}
+    found = resolve(_tool_context(runtime.context, state.namespace, state.at, state.plan.time), word)
+    if found is None:
+        return {"trace": [f"scope: '{word}' names no one recording"]}
+    rec, plan_in = found.recording, scoped(state.plan, found)
+    said = f"the {rec.attrs.get('sort')} of {rec.wall_start:%Y-%m-%d %H:%M}; asked within " \
+        f"{plan_in.time.start:%H:%M:%S}-{plan_in.time.end:%H:%M:%S}" if rec else "no such recording in the window"
+    return {"plan": plan_in, "trace": [f"scope: the {word} -> {said}"]}
 
 
 def plan(state: AgentState) -> dict:
@@ -291,13 +306,15 @@ def abstain(state: AgentState) -> dict:
 # -- wiring ------------------------------------------------------------------------------
 def build_graph():
     graph = StateGraph(AgentState, input_schema=AgentInput, context_schema=AgentContext)
-    for name, node in (("skills", skills), ("understand", understand), ("ground", ground), ("plan", plan),
+    for name, node in (("skills", skills), ("understand", understand), ("ground", ground), ("scope", scope),
+                       ("plan", plan),
                        ("run_tool", run_tool), ("read", read), ("reason", reason), ("judge", judge), ("refine", refine),
                        ("skill", skill), ("answer", answer), ("abstain", abstain)):
         graph.add_node(name, node)
     graph.add_conditional_edges(START, route_start, ["skills", "understand"])
     graph.add_conditional_edges("skills", route_after_skills, ["understand", "judge"])
-    graph.add_edge("understand", "ground")
+    graph.add_edge("understand", "scope")
+    graph.add_edge("scope", "ground")
     graph.add_edge("ground", "plan")
     graph.add_conditional_edges("plan", fan_out, ["run_tool"])
     graph.add_edge("run_tool", "read")

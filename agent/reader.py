@@ -28,6 +28,7 @@ from memory.records import (
     CLIP_CAPTION,
     DAY_SUMMARY,
     HOUR_SUMMARY,
+    RECORDING,
     SEGMENT,
     TEXT_SIGHTING,
     UTTERANCE,
@@ -67,7 +68,7 @@ _MOSTLY_CAPITALS = re.compile(r"^[^a-z]*$")
 
 # Records written from other records (captions, roll-ups): their words are second-hand, so
 # they weigh less and do not count as a second record agreeing.
-DERIVED = (CLIP_CAPTION, HOUR_SUMMARY, DAY_SUMMARY, SEGMENT)
+DERIVED = (CLIP_CAPTION, HOUR_SUMMARY, DAY_SUMMARY, SEGMENT, RECORDING)
 DERIVED_WEIGHT = 0.8
 CONTEXT_READ = 4  # the best-aligned records whose neighbours are read too
 CONTEXT_ALIGNMENT = 0.5  # ... when they hold at least this share of the question's words

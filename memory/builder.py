@@ -18,9 +18,11 @@ from memory.conversation import name_speakers, turn_acts
 from memory.frames import ClipTextEncoder, video_frames
 from memory.kinds import Kinds
 from memory.language import normalise
+from memory.recordings import recording_record
 from memory.records import (
     CLIP_CAPTION,
     ENTITY_SIGHTING,
+    HOUR_SUMMARY,
     PLACE_VISIT,
     STAY,
     TEXT_SIGHTING,
@@ -167,7 +169,10 @@ class RecordBuilder:
         clips = [self._clip_caption(clip, records_in[clip.span.index], places_in[clip.span.index], record)
                  for clip in video.clips]
         records += clips
-        records += roll_up(clips, self.summarize)
+        records += roll_up(clips, self.summarize, granularities=(HOUR_SUMMARY,))
+        has_pictures = any(c.keyframe_times for c in video.clips)
+        if (recording := recording_record(records, video.wall_start, video.duration, has_pictures)) is not None:
+            records.append(recording)
         return records
 
     def _sightings(self, frames: list[FrameText], places: PlaceTimeline, record) -> list[MemoryRecord]:

@@ -75,11 +75,16 @@ def _bucket(start: datetime, granularity: str) -> datetime:
     return start.replace(hour=0, minute=0, second=0, microsecond=0)
 
 
-def roll_up(clips: Sequence[MemoryRecord], summarize: Summarizer | None = None) -> list[MemoryRecord]:
-    """Hour and day summaries over clip captions of one video (same namespace)."""
+ROLL_UPS = ((HOUR_SUMMARY, timedelta(hours=1)), (DAY_SUMMARY, timedelta(days=1)))
+
+
+def roll_up(clips: Sequence[MemoryRecord], summarize: Summarizer | None = None,
+            granularities: Sequence[str] = (HOUR_SUMMARY, DAY_SUMMARY)) -> list[MemoryRecord]:
+    """Hour and day summaries over clip captions of one source (same namespace). A video's
+    day is summarised over every recording of it instead (memory.recordings.day_summary)."""
     summarize = summarize or extractive_summary
     out: list[MemoryRecord] = []
-    for granularity, width in ((HOUR_SUMMARY, timedelta(hours=1)), (DAY_SUMMARY, timedelta(days=1))):
+    for granularity, width in ((g, w) for g, w in ROLL_UPS if g in granularities):
         groups: dict[datetime, list[MemoryRecord]] = {}
         for clip in order_by_time(clips):
             if clip.kind == CLIP_CAPTION:

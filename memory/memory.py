@@ -2,10 +2,10 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 import numpy as np
 
@@ -19,10 +19,13 @@ from memory.frames import ClipTextEncoder, FrameIndex, video_frames
 from memory.kinds import Kinds
 from memory.language import normalise
 from memory.people import people_registry
+from memory.recordings import DAY_SOURCE, day_summaries, remembered
 from memory.records import (
     BEHAVIOR,
+    DAY_SUMMARY,
     ENTITY_SIGHTING,
     PLACE_VISIT,
+    RECORDING,
     STAY,
     STORE_NAMES,
     TEXT_SIGHTING,
@@ -114,6 +117,12 @@ class Memory:
         by_store = {name: [r for r in records if r.store == name] for name in STORE_NAMES}
         # embedded before the write transaction, which other writers wait for
         vectors = {name: self.embedder.embed([r.text for r in rs]) for name, rs in by_store.items()}
+        days = self._recording_days(RecordFilter(namespace=namespace, video_ids=(video_id,)))
+        days |= {r.wall_start.date() for r in records if r.kind == RECORDING}
+        summarize = remembered(self.builder.summarize)  # a model summarises each day once, not twice
+        summaries = [r.text for fresh, _ in self._day_summaries(namespace, days, video_id, records, summarize)
+                     for r in fresh]
+        summary_vectors = dict(zip(summaries, self.embedder.embed(summaries))) if summaries else {}
         with self.db.batch():  # the old memories go only when the new ones are all in
             since = self.db.newest_id()
             replaced = self._delete(RecordFilter(namespace=namespace, video_ids=(video_id,)))
@@ -127,6 +136,7 @@ class Memory:
                 self.tracks.put(namespace, video_id, kind, wall_start, duration, payload)
             self.people.save(namespace, list({p.id: p for p in people}.values()))
             self.places.save(namespace, list({p.id: p for p in places}.values()))
+            self.refresh_days(namespace, days, summary_vectors, summarize)
             self.refresh_behaviors(namespace, since=None if replaced else since)
         return dict(Counter(r.kind for r in records))
 
@@ -169,6 +179,7 @@ class Memory:
             namespace=namespace, video_ids=(video_id,) if video_id is not None else None, overlaps=between
         )
         with self.db.batch():
+            days = self._recording_days(flt)
             removed = self._delete(flt)
             removed += self.tracks.delete(namespace, video_id=video_id, between=between)
             self.frames.delete(namespace, video_id=video_id, between=between)  # vectors, not records: not counted
@@ -177,12 +188,49 @@ class Memory:
             self.people.prune(namespace, {r.attrs["person_id"] for r in seen})
             placed = self.store("event").query(RecordFilter(namespace=namespace, kinds=(PLACE_VISIT, STAY)))
             self.places.prune(namespace, {r.attrs["place_id"] for r in placed if r.attrs.get("place_id") is not None})
+            self.refresh_days(namespace, days)
             self.refresh_behaviors(namespace)
         self.db.scrub()  # forgotten means gone from the file too
         return removed
 
     def _delete(self, flt: RecordFilter) -> int:
         return sum(self.stores[name].delete(flt) for name in ("entity", "event"))
+
+    def _recording_days(self, flt: RecordFilter) -> set[date]:
+        return {r.wall_start.date() for r in self.store("event").query(replace(flt, kinds=(RECORDING,)))}
+
+    def _day_summaries(self, namespace: str, days: set[date], source: str | None = None,
+                       new: Sequence[MemoryRecord] = (), summarize: Summarizer | None = None,
+                       ) -> list[tuple[list[MemoryRecord], list[MemoryRecord]]]:
+        """(to add, to delete) for each day's summaries, over the recordings memory holds, with
+        `source`'s replaced by `new` ones (what an ingest is about to write)."""
+        event, out = self.stores["event"], []
+        for day in sorted(days):
+            midnight = datetime.combine(day, datetime.min.time())
+            within = RecordFilter(namespace=namespace, overlaps=(midnight, midnight + timedelta(days=1)))
+            recordings = [r for r in event.query(replace(within, kinds=(RECORDING,)))
+                          if r.wall_start.date() == day and (source is None or r.video_id != source)]
+            recordings += [r for r in new if r.kind == RECORDING and r.wall_start.date() == day]
+            held = event.query(RecordFilter(namespace=namespace, kinds=(DAY_SUMMARY,),
+                                            video_ids=(DAY_SOURCE + day.isoformat(),)))
+            out.append(day_summaries(recordings, summarize or self.builder.summarize, held))
+        return out
+
+    def refresh_days(self, namespace: str, days: set[date], embedded: Mapping[str, np.ndarray] | None = None,
+                     summarize: Summarizer | None = None) -> list[MemoryRecord]:
+        """The day-so-far summaries of these days brought up to the recordings memory holds
+        (memory.recordings.day_summaries); only those that changed are written (and returned).
+        `embedded`: vectors by text, worked out before the write transaction."""
+        event, embedded, written = self.stores["event"], embedded or {}, []
+        for fresh, stale in self._day_summaries(namespace, days, summarize=summarize):
+            if stale:
+                event.delete(RecordFilter(namespace=namespace, ids=tuple(r.id for r in stale)))
+            if fresh:
+                missing = [r.text for r in fresh if r.text not in embedded]
+                vectors = dict(zip(missing, self.embedder.embed(missing))) if missing else {}
+                event.add(fresh, np.stack([embedded.get(r.text, vectors.get(r.text)) for r in fresh]))
+            written += fresh
+        return written
 
     def refresh_behaviors(self, namespace: str, since: int | None = None) -> None:
         """Behaviors brought up to the stores: the records added after id `since` folded in

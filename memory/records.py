@@ -25,6 +25,7 @@ STAY = "stay"  # event store: time at a place nothing and nobody has named yet; 
 CLIP_CAPTION = "clip"  # event store: clip-level caption
 HOUR_SUMMARY = "hour"  # event store: hour roll-up
 DAY_SUMMARY = "day"  # event store: day roll-up
+RECORDING = "recording"  # event store: what one recording was (memory.recordings)
 SEGMENT = "segment"  # event store: a stretch of one conversation, embedded by its event cue
 PATTERN = "pattern"  # event store: what a person keeps doing or avoiding across a conversation's sessions
 BEHAVIOR = "behavior"  # behavior store: a regularity aggregated over events

@@ -19,7 +19,8 @@ def _kinds(memory, store, **flt):
 def test_ingest_builds_every_kind_of_record(memory, observation):
     counts = memory.ingest(observation, "me")
     assert counts["sighting"] >= 4 and counts["utterance"] == 7 and counts["clip"] == 3
-    assert counts["hour"] == 1 and counts["day"] == 1 and counts["visit"] == 3
+    assert counts["hour"] == 1 and counts["recording"] == 1 and counts["visit"] == 3
+    assert _kinds(memory, "event", kinds=("day",)) == ["day"]  # the day, over every recording of it
     scissors = memory.store("entity").query(RecordFilter(namespace="me", attrs=(("entity", "scissors"),)))
     assert [(r.attrs["place"], r.wall_start) for r in scissors] == [
         ("kitchen", T0 + timedelta(seconds=2)), ("living room", T0 + timedelta(seconds=32))]

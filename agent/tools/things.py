@@ -10,7 +10,7 @@ from agent.question_nlp import PLACE_KINDS
 from agent.state import Evidence
 from agent.tools.base import ToolContext, ToolResult, evidence
 from memory.language import normalise, plural, singular, singular_words
-from memory.records import ENTITY_SIGHTING, MemoryRecord, order_by_time
+from memory.records import ENTITY_SIGHTING, UTTERANCE, MemoryRecord, order_by_time
 
 
 def locate(ctx: ToolContext, thing: str) -> ToolResult:
@@ -118,10 +118,25 @@ def count(ctx: ToolContext, what: str) -> ToolResult:
         firsts.setdefault(r.attrs.get("instance") or r.attrs["entity"], r)
     n = len(firsts)
     noun = singular(what.split()[-1]) if what else "thing"
+    if noun in PEOPLE_NOUNS:  # a call is heard, not seen: its people are its voices
+        voices = _voices(ctx, after, before)
+        if len(voices) > n:
+            names = [v.attrs.get("speaker_name") or v.text.split(":", 1)[0] for v in voices]
+            return ToolResult("count", f"{len(voices)} {plural(noun, len(voices))} talking: {', '.join(names)}",
+                              evidence(voices, "count"), True, len(voices), "distinct voices")
     looks = Counter(_named(r) for r in firsts.values())
     listing = ": " + ", ".join(f"{name} x{k}" if k > 1 else name for name, k in looks.most_common()) if firsts else ""
     return ToolResult("count", f"{n} different {plural(noun, n)}{listing}",
                       evidence(list(firsts.values()), "count"), n > 0, n, "distinct instances")
+
+
+PEOPLE_NOUNS = {"person", "people", "speaker", "voice", "caller", "participant", "man", "woman", "guy", "folk"}
+
+
+def _voices(ctx: ToolContext, after, before) -> list[MemoryRecord]:
+    """The first turn of each distinct voice in the window."""
+    turns = ctx.operators.store("event").first_of(("speaker",), ctx.filter((UTTERANCE,), after, before))
+    return order_by_time([t for t in turns if t.attrs.get("speaker")])
 
 
 def seen(ctx: ToolContext) -> ToolResult:

@@ -1,0 +1,79 @@
+"""Which recording a question means. People name a recording by what it was ("who was on the
+call?", "what did that talk say about luck?", "the film this morning"), and then ask within it:
+the people on the call, not every voice of the day. A noun that names a sort of recording
+(memory.recordings.RECORDING_WORDS) is resolved to the latest recording of that sort in the
+question's window, before the question; the question is then asked within that recording.
+When the day holds no such recording yet, nothing is in scope: "who was on the call?" before
+any call is not answered with someone from a talk.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+
+from agent.plan import QueryPlan
+from agent.question_nlp import SpacyPipeline, without_address
+from agent.tools.base import ToolContext
+from memory.recordings import GENERIC_WORDS, RECORDING_WORDS
+from memory.records import RECORDING, MemoryRecord
+
+AROUND = timedelta(hours=6)  # "after the call": the hours after it, as an anchor's "after" is read
+_POINTING = {"the", "that", "this", "those", "these", "my", "our", "his", "her", "their", "your"}
+
+
+@dataclass(frozen=True)
+class Scope:
+    word: str  # the words that named the recording ("call", "phone call")
+    recording: MemoryRecord | None  # None: no recording of that sort in the window
+
+
+def recording_word(nlp: SpacyPipeline, question: str) -> str | None:
+    """The noun (with its compound: "phone call") naming a recording, when the question points
+    at one ("the call", "that talk", "this morning's lecture"); a verb ("who did I talk to")
+    or an indefinite noun ("did I watch a film?") names none."""
+    doc = without_address(nlp, question)
+    for tok in doc:
+        if tok.pos_ != "NOUN":
+            continue
+        compound = " ".join(c.lemma_.lower() for c in tok.children if c.dep_ == "compound")
+        word = next((w for w in (f"{compound} {tok.lemma_.lower()}".strip(), tok.lemma_.lower())
+                     if w in RECORDING_WORDS), None)
+        pointed = any(c.lower_ in _POINTING or c.dep_ == "poss" for c in tok.children)
+        if word and pointed:
+            return word
+    return None
+
+
+def resolve(ctx: ToolContext, word: str) -> Scope | None:
+    """The latest recording in the window that `word` may name; a generic word ("the video")
+    only when one recording in the window is of that medium (else the question is not scoped)."""
+    after, before = ctx.window()
+    recordings = ctx.records((RECORDING,), after=after, before=before)
+    if word in GENERIC_WORDS:
+        named = [r for r in recordings if word in r.attrs.get("words", ())]
+        return Scope(word, named[0]) if len(named) == 1 else None
+    named = [r for r in recordings if word in r.attrs.get("words", ())]
+    return Scope(word, named[-1] if named else None)
+
+
+def scoped(plan: QueryPlan, scope: Scope) -> QueryPlan:
+    """The plan asked within the recording, or before / after it when the recording is the
+    question's anchor ("after the call"); an empty window when there is none. The noun that
+    named it is no longer a thing to look for."""
+    rec, time = scope.recording, plan.time
+    parts = set(scope.word.split())
+    anchored = time.anchor is not None and bool(parts & set(time.anchor.lower().split()))
+    if rec is None:
+        start = end = datetime.min
+    elif anchored and time.relation == "after":
+        start, end = rec.wall_end, rec.wall_end + AROUND
+    elif anchored and time.relation == "before":
+        start, end = rec.wall_start - AROUND, rec.wall_start
+    else:
+        start, end = rec.wall_start, rec.wall_end + timedelta(seconds=1)
+    if anchored:
+        time = replace(time, anchor=None, relation=None)
+    keep = [o for o in plan.objects if not set(o.lower().split()) & parts]
+    return replace(plan, time=replace(time, start=start, end=end, day_offset=None, hours=None),
+                   objects=keep, premises=[p for p in plan.premises if not set(p.lower().split()) & parts],
+                   topic=[t for t in plan.topic if t.lower() not in parts])

@@ -1,0 +1,105 @@
+"""What a recording was (memory.recordings), the day summarised over every recording of it,
+and questions that name a recording ("the call", "that talk") asked within it (agent.scope)."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from agent.question_nlp import SpacyPipeline
+from agent.scope import recording_word
+from memory.recordings import recording_facts
+from memory.records import DAY_SUMMARY, RECORDING, TEXT_SIGHTING, UTTERANCE, MemoryRecord, RecordFilter
+from tests.conftest import T0, make_observation
+from tests.test_agent import make_agent
+
+
+def _turn(who: str, start: float, end: float) -> MemoryRecord:
+    return MemoryRecord("event", UTTERANCE, "n", f"{who}: words", T0, T0, start=start, end=end,
+                        attrs={"said": "words"})
+
+
+def _shown(line: str, t: float) -> MemoryRecord:
+    return MemoryRecord("event", TEXT_SIGHTING, "n", f'Read "{line}"', T0, T0, start=t, end=t, attrs={"line": line})
+
+
+@pytest.mark.parametrize("records, seconds, pictures, sort", [
+    ([_turn("Ann", 0, 10), _turn("Bo", 10, 20)], 30, False, "call"),  # sound only, two voices
+    ([_turn("Ann", 0, 25)], 30, False, "voice"),
+    ([], 30, False, "sound"),
+    ([_turn("Ann", 0, 40), _turn("Bo", 40, 44)], 60, True, "talk"),  # one voice holds the floor
+    ([_turn("Ann", 0, 20), _turn("Bo", 20, 40)], 60, True, "conversation"),
+    ([_shown("A FILM", 1), _shown("BY SOMEONE", 5), _shown("COMING SOON", 9)], 60, True, "film"),
+    ([_shown("ES", 1)], 60, True, "scene"),  # a word on a mug is not a title card
+])
+def test_what_a_recording_was_is_read_from_measured_facts(records, seconds, pictures, sort):
+    assert recording_facts(records, seconds, pictures).sort == sort
+
+
+@pytest.fixture(scope="module")
+def nlp():
+    return SpacyPipeline()
+
+
+@pytest.mark.parametrize("question, word", [
+    ("who was on the call?", "call"),
+    ("what did that talk say about luck?", "talk"),
+    ("what was this morning's lecture about?", "lecture"),
+    ("who was on the phone call?", "phone call"),
+    ("who did I talk to?", None),  # a verb
+    ("did I watch a film today?", None),  # not one recording pointed at
+    ("where did I leave my keys?", None),
+])
+def test_a_question_points_at_a_recording_by_what_it_was(nlp, question, word):
+    assert recording_word(nlp, question) == word
+
+
+def test_the_day_is_summarised_over_every_recording_as_it_stood(memory):
+    memory.ingest(make_observation("vid-a", T0), "me")
+    memory.ingest(make_observation("vid-b", T0 + timedelta(hours=2)), "me")
+    days = memory.store("event").query(RecordFilter(namespace="me", kinds=(DAY_SUMMARY,)))
+    assert sorted(d.attrs["recordings"] for d in days) == [1, 2]
+    whole = max(days, key=lambda d: d.attrs["recordings"])
+    assert whole.text.count("Video recording") == 2 and whole.wall_end > T0 + timedelta(hours=2)
+    # asked between the two recordings, only the day as it stood then is shown
+    between = RecordFilter(namespace="me", kinds=(DAY_SUMMARY,), before=T0 + timedelta(hours=1))
+    assert [d.attrs["recordings"] for d in memory.store("event").query(between)] == [1]
+    ids = {d.id for d in days}
+    memory.ingest(make_observation("vid-b", T0 + timedelta(hours=2)), "me")  # nothing changed: nothing rewritten
+    assert {d.id for d in memory.store("event").query(RecordFilter(namespace="me", kinds=(DAY_SUMMARY,)))} == ids
+    memory.forget("me", video_id="vid-b")
+    left = memory.store("event").query(RecordFilter(namespace="me", kinds=(DAY_SUMMARY, RECORDING)))
+    assert sorted((r.kind, r.video_id) for r in left) == [("day", "day:" + T0.date().isoformat()), ("recording", "vid-a")]
+
+
+@pytest.fixture(scope="module")
+def two_recordings(tmp_path_factory, embedder):
+    from memory.config import MemoryConfig
+    from memory.memory import Memory
+
+    memory = Memory(MemoryConfig(root=tmp_path_factory.mktemp("scoped")), embedder=embedder)
+    memory.ingest(make_observation("vid-first", T0), "me")
+    memory.ingest(make_observation("vid-second", T0 + timedelta(hours=3)), "me")
+    yield memory
+    memory.close()
+
+
+def test_a_named_recording_is_asked_within_and_not_before_it_happened(two_recordings):
+    agent = make_agent(two_recordings)
+    early = agent.ask("who was on the call?", "me", T0 - timedelta(hours=1))
+    assert early.abstained and any("no such recording" in t for t in early.trace)
+    late = agent.ask("who was on the call?", "me", T0 + timedelta(hours=4))
+    scope = next(t for t in late.trace if t.startswith("scope:"))
+    assert f"{T0 + timedelta(hours=3):%H:%M}" in scope  # the latest call, not the first
+    assert not late.abstained and "Bob" in late.answer and "Alice" in late.answer
+    assert late.evidence and all(e.record.wall_start >= T0 + timedelta(hours=3) for e in late.evidence)
+
+
+def test_how_many_people_were_on_a_call_counts_its_voices(two_recordings):
+    answer = make_agent(two_recordings).ask("how many people were on the call?", "me", T0 + timedelta(hours=4))
+    assert not answer.abstained and answer.answer.startswith("3 ")
+
+
+def test_questions_naming_no_recording_are_not_scoped(two_recordings):
+    answer = make_agent(two_recordings).ask("what is the wifi password?", "me", T0 + timedelta(hours=4))
+    assert not any(t.startswith("scope:") for t in answer.trace)
