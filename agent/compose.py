@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import date
 
 from agent.plan import WEARER, QueryPlan
-from agent.reader import QUOTE_KINDS, Reading
+from agent.reader import QUOTE_KINDS, Reading, asks_for_a_question
 from agent.reasoning import Draft, coverage, evidence_text
 from agent.state import Evidence
 from agent.tools import bare, option_steps
@@ -83,8 +83,8 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | Non
                 and plan.verb not in MEETING:
             # "who presented the cartoon?": the one the evidence names, not everyone met that day
             return _read_draft(reading, best.support, f"(not a meeting: {plan.verb})")
-        elif reading is not None and best.tool in QUOTING_TOOLS and reading.kind not in QUOTE_KINDS \
-                and "corrected" not in answer:
+        elif reading is not None and best.tool in QUOTING_TOOLS and "corrected" not in answer \
+                and (reading.kind not in QUOTE_KINDS or _asks_back(plan, best)):
             # the short answer inside the line the tool chose (graph.read reads only its lines)
             return _read_draft(reading, best.support, f"(in {best.tool}'s line: {best.note})")
         return Draft(answer, best.support, 0.0, f"{best.tool}: {best.note}", claim=claim)
@@ -99,6 +99,13 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | Non
         return Draft(reading.as_answer(), [reading.evidence], 0.0, f"read a {reading.kind} line from "
                      f"{reading.evidence.source}{f' ({notes})' if notes else ''}", claim=reading.answer)
     return best_evidence(plan, evidence, [r.note for r in primary])
+
+
+def _asks_back(plan: QueryPlan, found: ToolResult) -> bool:
+    """The line a quoting tool chose is itself a question ("So what is luck?") and the question
+    did not ask what someone asked: a line that answers it stands in."""
+    said = found.support[0].record.attrs.get("said", "") if found.support else ""
+    return said.rstrip().endswith("?") and not asks_for_a_question(plan.verb)
 
 
 def _read_draft(reading: Reading, support: Sequence[Evidence], why: str) -> Draft:

@@ -28,7 +28,7 @@ from agent.plan import Planner, Vocabulary
 from agent.reader import EvidenceReader
 from agent.reasoning import Draft, EvidenceReasoner, evidence_text
 from agent.scope import recording_word, resolve, scoped
-from agent.state import AgentAnswer, AgentInput, AgentState, Verdict
+from agent.state import AgentAnswer, AgentInput, AgentState, Evidence, Verdict
 from agent.structured import StructuredAnswerer
 from agent.sufficiency import SufficiencyModel, features, named_share, support_texts
 from agent.tools import ToolCall, calls_for
@@ -142,7 +142,7 @@ def scope(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     rec, plan_in = found.recording, scoped(state.plan, found)
     said = f"the {rec.attrs.get('sort')} of {rec.wall_start:%Y-%m-%d %H:%M}; asked within " \
         f"{plan_in.time.start:%H:%M:%S}-{plan_in.time.end:%H:%M:%S}" if rec else "no such recording in the window"
-    return {"plan": plan_in, "trace": [f"scope: the {word} -> {said}"]}
+    return {"plan": plan_in, "scope": found, "trace": [f"scope: the {word} -> {said}"]}
 
 
 def plan(state: AgentState) -> dict:
@@ -164,29 +164,34 @@ def run_tool(task: ToolTask, runtime: Runtime[AgentContext]) -> dict:
 
 def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     """The answer read out of the evidence found so far: inside the lines a quoting tool
-    chose when one found them, else the intent's tools' evidence (latest round first), then
-    the open search's, then the best few of each word channel (speech, on-screen text). An
-    open question only (options are compared with the tools' values); a tool's typed answer
-    is not read over."""
+    chose when one found them, else (or when nothing of the kind is in them) the intent's
+    tools' evidence (latest round first), the open search's, the recording the question names,
+    then the best few of each word channel (speech, on-screen text). An open question only
+    (options are compared with the tools' values); a tool's typed answer is not read over."""
     if state.options:
         return {"reading": None}
-    latest_first = list(reversed(state.results))
     found = answering(state.results)
     if found is not None and found.tool not in QUOTING_TOOLS + ("people",):
         return {"reading": None}  # a tool's typed answer (a place, a count, a moment) stands: nothing to read
-    if found is not None and found.tool in QUOTING_TOOLS:  # the short answer inside the lines the tool chose
-        ranked = list(found.support)
-    else:  # no tool found it: every tool's evidence, every channel's search, and the best of each word channel
-        ranked = [e for r in latest_first if r.tool not in ("premise", "search") for e in r.support] + \
-            [e for r in latest_first if r.tool == "search" for e in r.support]
-        ctx = _tool_context(runtime.context, state.namespace, state.at, state.plan.time)
-        ranked += [e for kind in WORD_CHANNELS for e in ctx.search(state.plan.text or state.question, (kind,), k=PER_CHANNEL)]
-    ops = runtime.context.operators
+    ops, reader = runtime.context.operators, runtime.context.reader
 
     def words_around(record):  # the rest of a screen's text, the turns either side of a line
         return ops.around(record, state.at) if record.kind in (UTTERANCE, TEXT_SIGHTING) else []
 
-    reading = runtime.context.reader.read(state.question, ranked, around=words_around)
+    reading, want = None, reader.wanted(state.question)
+    if state.scope is not None and state.scope.recording is not None:
+        want = reader.within(want, state.scope.word, state.scope.recording.video_id)
+    if found is not None and found.tool in QUOTING_TOOLS:  # the short answer inside the lines the tool chose
+        reading = reader.read(state.question, list(found.support), want, around=words_around)
+    if reading is None:  # every tool's evidence, every channel's search, and the best of each word channel
+        latest_first = list(reversed(state.results))
+        ranked = [e for r in latest_first if r.tool not in ("premise", "search") for e in r.support] + \
+            [e for r in latest_first if r.tool == "search" for e in r.support]
+        if state.scope is not None and state.scope.recording is not None:
+            ranked.insert(0, Evidence(state.scope.recording, 1.0, "scope"))
+        ctx = _tool_context(runtime.context, state.namespace, state.at, state.plan.time)
+        ranked += [e for kind in WORD_CHANNELS for e in ctx.search(state.plan.text or state.question, (kind,), k=PER_CHANNEL)]
+        reading = reader.read(state.question, ranked, want, around=words_around)
     said = f"read {reading.kind} ({reading.score:.2f}, {reading.agreeing} record(s)): {reading.statement()}" \
         if reading else "read: nothing of the kind asked"
     return {"reading": reading, "trace": [said]}

@@ -3,7 +3,7 @@ the number or the thing, not the whole line it was said or read in.
 
 The question's grammar says what kind of answer it wants (`wanted`): its question word
 ("who", "where", "how long"), the noun that names the kind ("what city", "which year",
-"what kind of bread") or the verb whose object is asked ("what does she teach?"). Each of
+"what kind of bread") or the verb whose object is asked ("what does he sell?"). Each of
 the top evidence records (speech, on-screen text, captions, sightings; best first) is
 parsed with spaCy and offers candidates of that kind: entities, dates resolved against when
 they were said, numbers, colours, the object of the question's verb, noun chunks. A
@@ -68,8 +68,14 @@ _MOSTLY_CAPITALS = re.compile(r"^[^a-z]*$")
 
 # Records written from other records (captions, roll-ups): their words are second-hand, so
 # they weigh less and do not count as a second record agreeing.
-DERIVED = (CLIP_CAPTION, HOUR_SUMMARY, DAY_SUMMARY, SEGMENT, RECORDING)
+DERIVED = (CLIP_CAPTION, SEGMENT, RECORDING)
+# Hour and day summaries restate records the reader reads first-hand, with clock times and
+# counts in front that read as answers ("11:00 Video ...").
+ROLL_UPS = (HOUR_SUMMARY, DAY_SUMMARY)
 DERIVED_WEIGHT = 0.8
+ASKED_LINE = 0.15  # what a line that asks gains when what someone asked is wanted
+ORG_AS_PERSON = 0.15  # what "who" loses when it is read as an organisation
+SCOPE_ALIGNMENT = 0.5  # a record of the recording the question names meets it halfway, whatever its words
 CONTEXT_READ = 4  # the best-aligned records whose neighbours are read too
 CONTEXT_ALIGNMENT = 0.5  # ... when they hold at least this share of the question's words
 CONTEXT_WEIGHT = 0.7  # a neighbour's reading against the record it is context of
@@ -91,6 +97,7 @@ class Wanted:
     words: frozenset[str] = field(default_factory=frozenset)  # the question's content stems
     preps: frozenset[str] = field(default_factory=frozenset)  # its prepositions ("where is she from")
     people: frozenset[str] = field(default_factory=frozenset)  # the names it asks about, lower case
+    source: str | None = None  # the recording the question is asked within (its video id), when it names one
 
 
 @dataclass(frozen=True)
@@ -190,6 +197,14 @@ def _wanted(doc) -> Wanted:
     return Wanted("thing", hint=head.lemma_.lower() if head is not None else None, verb=verb, words=words)
 
 
+ASKING = frozenset({"ask", "wonder", "inquire", "question", "query"})  # verbs whose answer is itself a question
+
+
+def asks_for_a_question(verb: str | None) -> bool:
+    """"What did Bob ask me?": the answer is a line that asks."""
+    return verb in ASKING
+
+
 def _prepared(record) -> str:
     """The words a record contributes, as the parser reads them best: an utterance without
     its speaker, a sign in capitals in title case (spaCy's entities need case)."""
@@ -212,6 +227,14 @@ class EvidenceReader:
     def wanted(self, question: str) -> Wanted:
         return wanted(self.nlp, question)
 
+    def within(self, want: Wanted, named: str, source: str | None) -> Wanted:
+        """What is wanted once the question is asked within the recording `named` ("the talk"),
+        `source`: the words naming it are met by every record of it, so they no longer sort the
+        records, and a record of it is about what was asked even where it shares no other word
+        ("which city was the talk in?": the lower third that reads NEW YORK)."""
+        rest = want.words - _stems(self.nlp(named))
+        return replace(want, words=rest or want.words, source=source)
+
     def read(self, question: str, evidence: Sequence[Evidence], want: Wanted | None = None,
              around: Callable[[MemoryRecord], Sequence[MemoryRecord]] | None = None) -> Reading | None:
         """The best reading; `around` gives a record's neighbours (the rest of a screen, the
@@ -221,7 +244,8 @@ class EvidenceReader:
             return None
         readings: dict[str, list[Reading]] = {}
         seen: set[int] = set()
-        top = [e for e in evidence if not (e.record.id in seen or seen.add(e.record.id))][:EVIDENCE_READ]
+        top = [e for e in evidence if e.record.kind not in ROLL_UPS
+               and not (e.record.id in seen or seen.add(e.record.id))][:EVIDENCE_READ]
         for rank, e in enumerate(top):
             for reading in self._read_record(want, e, rank):
                 readings.setdefault(reading.answer.lower(), []).append(reading)
@@ -259,16 +283,19 @@ class EvidenceReader:
             weight *= CONTEXT_WEIGHT
         if want.people and not about(e.record, want.people):
             weight *= OTHER_PERSON_WEIGHT  # "where is Sheila from?" is answered by what Sheila said or what names her
-        record_align = max(self._alignment(want, e.record), borrowed)
+        given = SCOPE_ALIGNMENT if want.source is not None and e.record.video_id == want.source else 0.0
+        record_align = max(self._alignment(want, e.record), borrowed, given)
         out = []
         for sent in doc.sents:
+            if want.kind in QUOTE_KINDS and not asks_for_a_question(want.verb) and sent.text.rstrip().endswith("?"):
+                continue  # "so what is luck?" asks the question back; the answer is a line that says
             aligned = [t.i for t in sent if not t.is_punct and s_stem(t.lemma_.lower()) in want.words]
-            sent_align = max(len(want.words & _stems(sent)) / len(want.words), borrowed)
+            sent_align = max(len(want.words & _stems(sent)) / len(want.words), borrowed, given)
             if not aligned and record_align == 0:
                 continue
             for span, bonus in self._candidates(want, doc, sent, e.record.wall_start):
-                if _stems(span) and _stems(span) <= want.words:
-                    continue  # a word of the question is not its answer
+                if _stems(span) and _stems(span) <= want.words and bonus < ASKED_LINE:
+                    continue  # a word of the question is not its answer (but it may be what was asked)
                 inside = set(range(span.start, span.end))
                 distance = min((abs(i - (span.start if i < span.start else span.end - 1)) for i in aligned
                                 if i not in inside), default=None)
@@ -288,7 +315,8 @@ class EvidenceReader:
                 start = doc.char_span(sent.start_char + cue.end(), sent.end_char, alignment_mode="expand")
                 if start is not None and len(start):
                     return [(start, 0.1)]
-            return [(sent, 0.0)]
+            asked = asks_for_a_question(want.verb) and sent.text.rstrip().endswith("?")
+            return [(sent, ASKED_LINE if asked else 0.0)]  # "what did she ask?": the line that asks
         if kind in _LABELS:
             spans = [ent for ent in sent.ents if ent.label_ in _LABELS[kind]]
             if kind == "duration":
@@ -296,7 +324,9 @@ class EvidenceReader:
             elif kind == "date":
                 spans = [s for s in spans if not any(s_stem(t.lemma_.lower()) in _UNITS for t in s)
                          or any(t.lower_ in ("ago", "last", "next", "yesterday") for t in s)]
-            return [(s, self._object_bonus(want, s)) for s in spans]
+            # "who": a person's name before an organisation's (a logo on screen is not the speaker)
+            return [(s, self._object_bonus(want, s) - (ORG_AS_PERSON if kind == "person" and s.label_ == "ORG" else 0.0))
+                    for s in spans]
         if kind == "colour":
             return [(doc[t.i:t.i + 1], 0.0) for t in sent if t.lower_ in _COLOURS]
         # a thing: the object of the question's verb, or a chunk naming the hinted kind ("sourdough
@@ -314,7 +344,7 @@ class EvidenceReader:
     @staticmethod
     def _object_bonus(want: Wanted, span) -> float:
         """A bonus when the span is what the question's verb acts on in this sentence ("I
-        teach entrepreneurship" for "what does she teach?"), or the object of one of its
+        sell insurance" for "what does he sell?"), or the object of one of its
         prepositions ("originally from Chicago" for "where is she from?")."""
         head = span.root
         if head.dep_ == "pobj" and head.head.lower_ in want.preps:

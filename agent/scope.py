@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from agent.plan import QueryPlan
 from agent.question_nlp import SpacyPipeline, without_address
 from agent.tools.base import ToolContext
-from memory.recordings import GENERIC_WORDS, RECORDING_WORDS
+from memory.recordings import GENERIC_WORDS, RECORDING_WORDS, SORTS
 from memory.records import RECORDING, MemoryRecord
 
 AROUND = timedelta(hours=6)  # "after the call": the hours after it, as an anchor's "after" is read
@@ -29,8 +29,10 @@ class Scope:
 
 def recording_word(nlp: SpacyPipeline, question: str) -> str | None:
     """The noun (with its compound: "phone call") naming a recording, when the question points
-    at one ("the call", "that talk", "this morning's lecture"); a verb ("who did I talk to")
-    or an indefinite noun ("did I watch a film?") names none."""
+    at one ("the call", "that talk", "this morning's lecture"). Not a verb ("who did I talk
+    to"), an indefinite noun ("did I watch a film?"), a noun another word narrows to an event
+    ("the budget meeting": what was talked about, not a recording of it), nor one inside a
+    clause the question reports ("I learned Peter leads the meeting")."""
     doc = without_address(nlp, question)
     for tok in doc:
         if tok.pos_ != "NOUN":
@@ -39,9 +41,21 @@ def recording_word(nlp: SpacyPipeline, question: str) -> str | None:
         word = next((w for w in (f"{compound} {tok.lemma_.lower()}".strip(), tok.lemma_.lower())
                      if w in RECORDING_WORDS), None)
         pointed = any(c.lower_ in _POINTING or c.dep_ == "poss" for c in tok.children)
-        if word and pointed:
+        narrowed = any(c.dep_ in ("compound", "amod", "nmod") and c.lemma_.lower() not in (word or "").split()
+                       for c in tok.children)
+        if word and pointed and not narrowed and _in_main_clause(tok):
             return word
     return None
+
+
+def _in_main_clause(tok) -> bool:
+    """No verb but the question's own stands between the noun and the root."""
+    head = tok.head
+    while head.i != head.head.i:
+        if head.pos_ in ("VERB", "AUX"):
+            return False
+        head = head.head
+    return True
 
 
 def resolve(ctx: ToolContext, word: str) -> Scope | None:
@@ -53,7 +67,16 @@ def resolve(ctx: ToolContext, word: str) -> Scope | None:
         named = [r for r in recordings if word in r.attrs.get("words", ())]
         return Scope(word, named[0]) if len(named) == 1 else None
     named = [r for r in recordings if word in r.attrs.get("words", ())]
-    return Scope(word, named[-1] if named else None)
+    if not named:
+        return Scope(word, None)
+    # "the talk": a recording that is a talk first, before one that may also be called so (a voice note)
+    fit = min(_rank(word, r) for r in named)
+    return Scope(word, [r for r in named if _rank(word, r) == fit][-1])
+
+
+def _rank(word: str, recording: MemoryRecord) -> int:
+    words = SORTS.get(recording.attrs.get("sort", ""), ())
+    return words.index(word) if word in words else len(words)
 
 
 def scoped(plan: QueryPlan, scope: Scope) -> QueryPlan:

@@ -27,6 +27,7 @@ from service.system import MemlensSystem
 SuiteArgument = typer.Argument(
     ..., help="supermemory | egomemreason | videocogqa | m3eval | refmem (generated), locomo (with --file), "
               "ingest (speed per stage on real footage, or on --file), real (questions about real footage), "
+              "real-day (a real day of twelve recordings in one memory, questions at their own times), "
               "scale (latency, disk and memory from a day to a year of memory; --quick for CI), "
               "or a suite JSONL file.")
 
@@ -85,17 +86,17 @@ def bench(
     if suite == "scale":
         _bench_scale(out, quick, scale_sizes, other_users, vectors, config, keep)
         return
-    if suite == "real":
+    if suite in ("real", "real-day"):
         import tempfile
 
         from benchmarks.ingest import fresh_config
-        from eval.real_bench import run_real_bench
+        from eval.real_bench import run_real_bench, run_real_day
         from perception.progress import RichProgress
 
         with tempfile.TemporaryDirectory(prefix="memlens-real-") as home, progress_bars(err) as bars:
             system = MemlensSystem(fresh_config(read_app_config(config), Path(home)))
             try:
-                run_real_bench(system, out, RichProgress(bars))
+                (run_real_bench if suite == "real" else run_real_day)(system, out, RichProgress(bars))
             finally:
                 system.close()
         console.print((out / "report.md").read_text(), markup=False)

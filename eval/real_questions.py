@@ -31,6 +31,7 @@ class RealQuestion:
     accepted: tuple[str | tuple[str, ...], ...] = ()  # any one; a tuple needs all its parts
     abstain: bool = False
     channel: str = ""  # what a right answer rests on: speech, text, objects, faces, voices
+    at: datetime | None = None  # when it is asked on the wearer's clock (else the bench's one time)
 
     def right(self, answer: str, abstained: bool) -> bool:
         if self.abstain:

@@ -30,7 +30,7 @@ from memory.records import (
 # The words people use for each sort of recording. A sort is chosen from the facts below.
 SORTS: dict[str, tuple[str, ...]] = {
     "call": ("call", "phone call", "conversation", "chat"),
-    "voice": ("voice note", "voice message", "radio", "podcast", "talk", "speech", "lecture"),
+    "voice": ("voice note", "voice message", "radio", "podcast", "audiobook", "talk", "speech", "lecture", "reading"),
     "sound": ("sound", "music", "noise"),
     "talk": ("talk", "lecture", "presentation", "speech", "keynote", "sermon"),
     "conversation": ("conversation", "meeting", "interview", "discussion", "chat", "call"),
@@ -97,11 +97,12 @@ def recording_facts(records: Sequence[MemoryRecord], seconds: float, has_picture
                           tuple(dict.fromkeys(faces)), tuple(dict.fromkeys(places)))
 
 
-def recording_text(facts: RecordingFacts, first_words: str = "") -> str:
-    """The record's words: its sort, in every word people use for it, then its facts."""
+def recording_text(facts: RecordingFacts, start: datetime, first_words: str = "") -> str:
+    """The record's words: when, its sort in the words people use for it, then its facts."""
     minutes = facts.seconds / 60
     length = f"{minutes:.0f} min" if minutes >= 1.5 else f"{facts.seconds:.0f} s"
-    parts = [f"{'Audio' if facts.medium == 'audio' else 'Video'} recording, {length}: "
+    end = start + timedelta(seconds=facts.seconds)
+    parts = [f"From {start:%H:%M} to {end:%H:%M}, {facts.medium} recording of {length}: "
              + " or ".join(SORTS[facts.sort][:3])]
     if facts.voices:
         parts.append("voices: " + ", ".join(who for who, _ in facts.voices[:4])
@@ -129,7 +130,7 @@ def recording_record(records: Sequence[MemoryRecord], wall_start: datetime, seco
     opening = next((r.attrs.get("said", "") for r in placed if r.kind == UTTERANCE), "")
     return MemoryRecord(
         store="event", kind=RECORDING, namespace=placed[0].namespace,
-        text=recording_text(facts, " ".join(opening.split()[:12])),
+        text=recording_text(facts, wall_start, " ".join(opening.split()[:12])),
         wall_start=wall_start, wall_end=wall_start + timedelta(seconds=seconds), video_id=placed[0].video_id,
         start=0.0, end=seconds, attrs={
             "medium": facts.medium, "sort": facts.sort, "words": list(facts.words),
@@ -165,7 +166,7 @@ def day_summaries(recordings: Sequence[MemoryRecord], summarize: Summarizer | No
     kept = {r.attrs.get("digest"): r for r in held}
     fresh = []
     for n in range(1, len(ordered) + 1):
-        lines = [f"{r.wall_start:%H:%M} {r.text}" for r in ordered[:n]]
+        lines = [r.text for r in ordered[:n]]
         digest = hashlib.sha256("\n".join(lines).encode()).hexdigest()[:16]
         if kept.pop(digest, None) is not None:
             continue

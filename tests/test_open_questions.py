@@ -134,14 +134,27 @@ def test_system_code_neither_imports_nor_copies_the_open_questions():
 
 
 def test_system_code_neither_imports_nor_copies_the_real_footage_questions():
+    from eval.real_day import DAY_QUESTIONS
     from eval.real_questions import REAL_QUESTIONS
 
     sources = _system_sources()
-    assert not [p for p, text in sources.items() if re.search(r"^\s*(from|import)\s+eval\.real_questions", text, re.M)]
+    assert not [p for p, text in sources.items()
+                if re.search(r"^\s*(from|import)\s+eval\.(real_questions|real_day)", text, re.M)]
     literals = [normalise(node.value) for text in sources.values() for node in ast.walk(ast.parse(text))
                 if isinstance(node, ast.Constant) and isinstance(node.value, str)]
-    assert not [q.question for q in REAL_QUESTIONS if any(normalise(q.question) in lit for lit in literals)]
-    assert all(q.abstain or q.accepted for q in REAL_QUESTIONS)
+    questions = REAL_QUESTIONS + DAY_QUESTIONS
+    assert not [q.question for q in questions if any(normalise(q.question) in lit for lit in literals)]
+    assert all(q.abstain or q.accepted for q in questions)
+
+
+def test_the_real_day_asks_at_its_own_times_before_and_after_its_recordings():
+    from eval.real_day import DAY, DAY_QUESTIONS
+
+    assert len(DAY_QUESTIONS) >= 40 and len(DAY) >= 10
+    assert all(q.at is not None and q.media in DAY for q in DAY_QUESTIONS)
+    early = [q for q in DAY_QUESTIONS if q.at < DAY[q.media][1]]
+    assert early and all(q.abstain for q in early)  # nothing recorded yet: abstaining is the one right reply
+    assert sum(q.abstain and q.at > DAY[q.media][1] for q in DAY_QUESTIONS) >= 3  # never recorded at all
 
 
 # ---- the expected answers follow from the ground truth --------------------------------------

@@ -132,3 +132,23 @@ def test_a_reading_is_answered_as_a_span_or_as_a_quoted_line_with_its_source(rea
     assert place.statement().startswith('New Jersey (Diane said "I live in New Jersey now."')
     quote = reader.read("how did she define luck?", [sign(1, "LUCK IS SUCCESS OR FAILURE CAUSED BY CHANCE")])
     assert quote.kind == "quote" and quote.as_answer().startswith('"') and "(read at 09:00)" in quote.as_answer()
+
+
+def test_a_line_asking_the_question_back_is_not_its_answer(reader):
+    evidence = [turn(1, "Tina", "So what is luck?"), turn(2, "Tina", "Luck is defined as success or failure.")]
+    reading = reader.read("how would she put what luck is?", evidence)
+    assert reading is not None and reading.answer.startswith("Luck is defined")
+    asked = reader.read("what did Tina ask about luck?", evidence)  # unless what was asked is wanted
+    assert asked is not None and asked.sentence == "So what is luck?"
+
+
+def test_within_a_named_recording_its_records_meet_the_question_whatever_their_words(reader):
+    third = sign(3, "NEWYORKNEWYORK")
+    want = reader.wanted("which city was the talk recorded in?")
+    assert reader.read("which city was the talk recorded in?", [third], want) is None  # shares no word with it
+    inside = reader.within(want, "talk", third.record.video_id)
+    assert "talk" not in inside.words
+    reading = reader.read("which city was the talk recorded in?", [third], inside)
+    assert reading is not None and reading.answer.startswith("New York")
+    elsewhere = reader.within(want, "talk", "another recording")
+    assert reader.read("which city was the talk recorded in?", [third], elsewhere) is None

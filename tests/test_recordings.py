@@ -49,6 +49,9 @@ def nlp():
     ("who did I talk to?", None),  # a verb
     ("did I watch a film today?", None),  # not one recording pointed at
     ("where did I leave my keys?", None),
+    ("what time was the budget meeting?", None),  # an event named, not a recording pointed at
+    ("in what order did these happen: I bought batteries, I learned Peter leads the meeting?", None),
+    ("what was I holding after the cartoon?", "cartoon"),
 ])
 def test_a_question_points_at_a_recording_by_what_it_was(nlp, question, word):
     assert recording_word(nlp, question) == word
@@ -60,7 +63,7 @@ def test_the_day_is_summarised_over_every_recording_as_it_stood(memory):
     days = memory.store("event").query(RecordFilter(namespace="me", kinds=(DAY_SUMMARY,)))
     assert sorted(d.attrs["recordings"] for d in days) == [1, 2]
     whole = max(days, key=lambda d: d.attrs["recordings"])
-    assert whole.text.count("Video recording") == 2 and whole.wall_end > T0 + timedelta(hours=2)
+    assert whole.text.count("video recording") == 2 and whole.wall_end > T0 + timedelta(hours=2)
     # asked between the two recordings, only the day as it stood then is shown
     between = RecordFilter(namespace="me", kinds=(DAY_SUMMARY,), before=T0 + timedelta(hours=1))
     assert [d.attrs["recordings"] for d in memory.store("event").query(between)] == [1]
