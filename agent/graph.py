@@ -216,7 +216,8 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     texts = support_texts(state.results) or [evidence_text(e.record) for e in draft.support]
     values = features(state.plan, state.results, texts, key_terms(state.plan), typed,
                       [raw[i] for i in range(len(options)) if i not in abstain] if raw else None,
-                      state.refinements, ctx.config.max_refinements, draft.reading, named_share(state.plan, draft.support))
+                      state.refinements, ctx.config.max_refinements, draft.reading,
+                      named_share(state.plan, draft.support, _read_from(state.reading, draft)))
     sufficiency = ctx.sufficiency(values) if draft.answer else 0.0
     draft = Draft(draft.answer, draft.support, sufficiency, draft.note, claim=draft.claim, reading=draft.reading)
     scores = ctx.reasoner.distribute(raw, abstain, sufficiency, threshold) if options else None
@@ -233,6 +234,11 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         "support": draft.support, "note": draft.note, "features": values,
         "trace": [f"reason: {draft.note}; sufficiency {draft.sufficiency:.2f} ({ctx.sufficiency.describe(values)})"],
     }
+
+
+def _read_from(reading, draft: Draft):
+    """The reading the draft rests on, when it rests on one (its first evidence is the reading's)."""
+    return reading if reading is not None and draft.support and draft.support[0] is reading.evidence else None
 
 
 def judge(state: AgentState, runtime: Runtime[AgentContext]) -> dict:

@@ -287,8 +287,8 @@ class EvidenceReader:
         record_align = max(self._alignment(want, e.record), borrowed, given)
         out = []
         for sent in doc.sents:
-            if want.kind in QUOTE_KINDS and not asks_for_a_question(want.verb) and sent.text.rstrip().endswith("?"):
-                continue  # "so what is luck?" asks the question back; the answer is a line that says
+            if not asks_for_a_question(want.verb) and sent.text.rstrip().endswith("?"):
+                continue  # "so what is luck?", "excited for the adoption?": a line that asks states nothing
             aligned = [t.i for t in sent if not t.is_punct and s_stem(t.lemma_.lower()) in want.words]
             sent_align = max(len(want.words & _stems(sent)) / len(want.words), borrowed, given)
             if not aligned and record_align == 0:
@@ -389,6 +389,31 @@ def about(record: MemoryRecord, people: Collection[str]) -> bool:
             if not called:
                 return True
     return False
+
+
+_TURN_HEAD = re.compile(r"(?:^|[.!?\"]\s+)([A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})(?:: | said \")")
+
+
+def sentence_speaker(record: MemoryRecord, sentence: str) -> str | None:
+    """Who said the sentence a reading came from: the turn's speaker, or, inside a caption or
+    a segment that strings turns together ("Ann: ... Bo said \"...\""), the last speaker named
+    before it."""
+    if record.kind == UTTERANCE:
+        return record.attrs.get("speaker_name")
+    at = record.text.find(sentence[:40])
+    heads = list(_TURN_HEAD.finditer(record.text[:at])) if at > 0 else []
+    return heads[-1].group(1) if heads else None
+
+
+def line_about(reading: Reading, people: Collection[str]) -> bool:
+    """Whether the line a reading came from is by one of these people (lower-case names) or
+    speaks of them: in a caption of many turns, the turn it sits in, not the whole caption."""
+    speaker = (sentence_speaker(reading.evidence.record, reading.sentence) or "").lower()
+    if speaker and any(name == speaker or name in speaker.split() for name in people):
+        return True
+    line = replace(reading.evidence.record, kind=UTTERANCE, attrs={"said": reading.sentence, "speaker_name": speaker})
+    return about(line, people) if speaker or reading.evidence.record.kind == UTTERANCE else \
+        about(reading.evidence.record, people)
 
 
 def _without_determiners(doc, chunk):

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from agent.plan import WEARER, QueryPlan
-from agent.reader import about
+from agent.reader import Reading, about, line_about
 from agent.reasoning import coverage, evidence_text
 from agent.state import Evidence
 from agent.tools.base import ToolResult
@@ -93,13 +93,16 @@ class SufficiencyModel:
         return 1.0 / (1.0 + math.exp(-max(-30.0, min(30.0, z))))
 
 
-def named_share(plan: QueryPlan, support: Sequence[Evidence]) -> float:
+def named_share(plan: QueryPlan, support: Sequence[Evidence], reading: Reading | None = None) -> float:
     """The share of the people a question names (not the wearer) whom the answer's evidence
     is by or speaks of (agent.reader.about): "what did Caroline realise after the race?"
-    answered from what only Melanie said to her is about someone else."""
+    answered from what only Melanie said to her is about someone else. An answer read out of
+    one line (`reading`) is judged by that line alone, not by the caption it sits in."""
     named = [p.lower() for p in plan.people if p not in (WEARER, plan.listener)]
     if not named or plan.speaker == WEARER:  # "what did I say I'd get over to Bob?": the wearer's words, Bob listened
         return 1.0
+    if reading is not None:
+        return sum(line_about(reading, [p]) for p in named) / len(named)
     return sum(any(about(e.record, [p]) for e in support) for p in named) / len(named)
 
 

@@ -106,3 +106,20 @@ def test_how_many_people_were_on_a_call_counts_its_voices(two_recordings):
 def test_questions_naming_no_recording_are_not_scoped(two_recordings):
     answer = make_agent(two_recordings).ask("what is the wifi password?", "me", T0 + timedelta(hours=4))
     assert not any(t.startswith("scope:") for t in answer.trace)
+
+
+def test_acts_no_line_of_which_holds_the_topic_are_all_listed(two_recordings):
+    """"did I agree to do anything?": no commitment of the day holds "agree", so every one
+    answers, not only the newest."""
+    from agent.plan import TimeSlot
+    from agent.tools.base import ToolContext
+    from agent.tools.talk import speech_acts
+    from retrieval.operators import MemoryOperators
+    from retrieval.search import HybridRetriever
+
+    ctx = ToolContext(HybridRetriever(two_recordings), MemoryOperators(two_recordings), "me",
+                      T0 + timedelta(hours=4), TimeSlot(day_offset=0))
+    everything = speech_acts(ctx, "commitment")
+    unmatched = speech_acts(ctx, "commitment", topic=["agree"])
+    assert len(everything.support) >= 2
+    assert [e.record.id for e in unmatched.support] == [e.record.id for e in everything.support]

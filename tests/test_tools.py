@@ -143,3 +143,4 @@ def test_a_clock_time_as_people_say_and_write_it():
     from memory.language import states_a_time
     assert all(states_a_time(t) for t in ("make it 4.30", "at 5", "4:30 PM", "half past, at noon"))
     assert not any(states_a_time(t) for t in ("it cost $4.30", "version 1.25.3", "I bought 3 apples"))
+

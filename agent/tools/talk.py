@@ -152,6 +152,9 @@ def _first_named(ctx: ToolContext, after: datetime | None, before: datetime | No
     return firsts
 
 
+LISTED = 5  # the most acts a list answer names (the latest)
+
+
 def speech_acts(ctx: ToolContext, act: str, speaker: str | None = None, topic: Sequence[str] = (),
                 listener: str | None = None) -> ToolResult:
     """Requests made to the wearer, or the wearer's own commitments and intentions, in the
@@ -176,9 +179,10 @@ def speech_acts(ctx: ToolContext, act: str, speaker: str | None = None, topic: S
     turns = by_speaker or turns  # a voice memory never named: anyone's
     if topic:
         scored = sorted(turns, key=lambda r: (_overlap(topic, r.text), r.wall_start), reverse=True)
-        turns = [r for r in scored if _overlap(topic, r.text) > 0][:3] or scored[:1]
+        # no line holds the topic's words ("did I agree to do anything?"): every one, not the newest alone
+        turns = [r for r in scored if _overlap(topic, r.text) > 0][:3] or list(reversed(turns))[:LISTED]
     else:
-        turns = list(reversed(turns))[:5]
+        turns = list(reversed(turns))[:LISTED]
     if not turns:
         return ToolResult("speech_acts", "", [], False, note=f"no {act} remembered")
     lines = [f'{speaker_of(r)}: "{r.attrs.get("said", r.text)}" ({r.wall_start:%a %H:%M})' for r in turns]
