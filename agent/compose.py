@@ -83,6 +83,9 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | Non
                 and plan.verb not in MEETING:
             # "who presented the cartoon?": the one the evidence names, not everyone met that day
             return _read_draft(reading, best.support, f"(not a meeting: {plan.verb})")
+        elif reading is not None and best.tool == "people" and reading.kind not in ("person", *QUOTE_KINDS):
+            # "what city was the talk in?" asks a place: the names of who talked are not it
+            return _read_draft(reading, [], f"(a {reading.kind} asked, not people)")
         elif reading is not None and best.tool in QUOTING_TOOLS and "corrected" not in answer \
                 and (reading.kind not in QUOTE_KINDS or _asks_back(plan, best)):
             # the short answer inside the line the tool chose (graph.read reads only its lines)

@@ -25,7 +25,7 @@ from agent.config import AgentConfig
 from agent.llm import ChatModel
 from agent.llm_reasoning import model_draft
 from agent.plan import Planner, Vocabulary
-from agent.reader import EvidenceReader
+from agent.reader import QUOTE_KINDS, EvidenceReader
 from agent.reasoning import Draft, EvidenceReasoner, evidence_text
 from agent.scope import recording_word, resolve, scoped
 from agent.state import AgentAnswer, AgentInput, AgentState, Evidence, Verdict
@@ -164,9 +164,9 @@ def run_tool(task: ToolTask, runtime: Runtime[AgentContext]) -> dict:
 
 def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     """The answer read out of the evidence found so far: inside the lines a quoting tool
-    chose when one found them, else (or when nothing of the kind is in them) the intent's
-    tools' evidence (latest round first), the open search's, the recording the question names,
-    then the best few of each word channel (speech, on-screen text). An open question only
+    chose when one found them, else (or when those lines share no word with the question)
+    the intent's tools' evidence (latest round first), the open search's, the recording the
+    question names, then the best few of each word channel (speech, on-screen text). An open question only
     (options are compared with the tools' values); a tool's typed answer is not read over."""
     if state.options:
         return {"reading": None}
@@ -183,9 +183,13 @@ def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         want = reader.within(want, state.scope.word, state.scope.recording.video_id)
     if found is not None and found.tool in QUOTING_TOOLS:  # the short answer inside the lines the tool chose
         reading = reader.read(state.question, list(found.support), want, around=words_around)
-    if reading is None:  # every tool's evidence, every channel's search, and the best of each word channel
+    unrelated = found is None or found.tool not in QUOTING_TOOLS or \
+        not any(reader.alignment(want, e.record) for e in found.support)
+    if reading is None and unrelated:  # every tool's evidence, every channel's search, the best of each word channel
         latest_first = list(reversed(state.results))
-        ranked = [e for r in latest_first if r.tool not in ("premise", "search") for e in r.support] + \
+        asked = [r for r in latest_first if r.tool not in ("premise", "search")  # who talked is no place or date
+                 and (r.tool != "people" or want.kind in ("person", *QUOTE_KINDS))]
+        ranked = [e for r in asked for e in r.support] + \
             [e for r in latest_first if r.tool == "search" for e in r.support]
         if state.scope is not None and state.scope.recording is not None:
             ranked.insert(0, Evidence(state.scope.recording, 1.0, "scope"))

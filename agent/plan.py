@@ -60,6 +60,7 @@ class TimeSlot:
     anchor: str | None = None  # an event phrase ("Bob asked for the slides")
     start: datetime | None = None
     end: datetime | None = None
+    recording: str | None = None  # the recording start / end bound (agent.scope): all of it, not one moment
 
     @property
     def empty(self) -> bool:

@@ -27,6 +27,7 @@ from memory.language import STOP, date_phrase, parse_date, s_stem
 from memory.records import (
     CLIP_CAPTION,
     DAY_SUMMARY,
+    ENTITY_SIGHTING,
     HOUR_SUMMARY,
     RECORDING,
     SEGMENT,
@@ -250,7 +251,7 @@ class EvidenceReader:
             for reading in self._read_record(want, e, rank):
                 readings.setdefault(reading.answer.lower(), []).append(reading)
         if around is not None and want.kind not in QUOTE_KINDS:  # a quote is a line that meets the question itself
-            aligned = sorted(((self._alignment(want, e.record), rank, e) for rank, e in enumerate(top)),
+            aligned = sorted(((self.alignment(want, e.record), rank, e) for rank, e in enumerate(top)),
                              key=lambda a: (-a[0], a[1]))
             for alignment, rank, e in [a for a in aligned if a[0] >= CONTEXT_ALIGNMENT][:CONTEXT_READ]:
                 for near in around(e.record):
@@ -269,14 +270,18 @@ class EvidenceReader:
         chosen = max(best, key=lambda r: r.score)
         return chosen if chosen.score >= MIN_READING else None
 
-    def _alignment(self, want: Wanted, record: MemoryRecord) -> float:
+    def alignment(self, want: Wanted, record: MemoryRecord) -> float:
         """The share of the question's words a record holds, its speaker's name among them."""
+        if not want.words:
+            return 0.0
         speaker = {w for w in (record.attrs.get("speaker_name") or "").lower().split()}
         return len(want.words & (_stems(self.nlp(_prepared(record))) | speaker)) / len(want.words)
 
     def _read_record(self, want: Wanted, e: Evidence, rank: int, borrowed: float = 0.0) -> list[Reading]:
         """Readings of one record. `borrowed`: the alignment of the record it is context of
         (a neighbour is read as if it said what its neighbour said, a little weaker)."""
+        if want.kind == "person" and e.record.kind == ENTITY_SIGHTING and e.record.attrs.get("source") != "face":
+            return []  # "who": a thing seen (a logo, a word on a sign) is no one; a face seen is someone
         doc = self.nlp(_prepared(e.record))
         weight = (DERIVED_WEIGHT if e.record.kind in DERIVED else 1.0) / (1.0 + 0.15 * rank)
         if borrowed:
@@ -284,7 +289,7 @@ class EvidenceReader:
         if want.people and not about(e.record, want.people):
             weight *= OTHER_PERSON_WEIGHT  # "where is Sheila from?" is answered by what Sheila said or what names her
         given = SCOPE_ALIGNMENT if want.source is not None and e.record.video_id == want.source else 0.0
-        record_align = max(self._alignment(want, e.record), borrowed, given)
+        record_align = max(self.alignment(want, e.record), borrowed, given)
         out = []
         for sent in doc.sents:
             if not asks_for_a_question(want.verb) and sent.text.rstrip().endswith("?"):
@@ -294,7 +299,7 @@ class EvidenceReader:
             if not aligned and record_align == 0:
                 continue
             for span, bonus in self._candidates(want, doc, sent, e.record.wall_start):
-                if _stems(span) and _stems(span) <= want.words and bonus < ASKED_LINE:
+                if _stems(span) and _stems(span) <= want.words and not (want.kind in QUOTE_KINDS and bonus >= ASKED_LINE):
                     continue  # a word of the question is not its answer (but it may be what was asked)
                 inside = set(range(span.start, span.end))
                 distance = min((abs(i - (span.start if i < span.start else span.end - 1)) for i in aligned

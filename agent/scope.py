@@ -97,6 +97,7 @@ def scoped(plan: QueryPlan, scope: Scope) -> QueryPlan:
     if anchored:
         time = replace(time, anchor=None, relation=None)
     keep = [o for o in plan.objects if not set(o.lower().split()) & parts]
-    return replace(plan, time=replace(time, start=start, end=end, day_offset=None, hours=None),
+    within = rec.video_id if rec is not None and not anchored else None
+    return replace(plan, time=replace(time, start=start, end=end, day_offset=None, hours=None, recording=within),
                    objects=keep, premises=[p for p in plan.premises if not set(p.lower().split()) & parts],
                    topic=[t for t in plan.topic if t.lower() not in parts])

@@ -152,3 +152,9 @@ def test_within_a_named_recording_its_records_meet_the_question_whatever_their_w
     assert reading is not None and reading.answer.startswith("New York")
     elsewhere = reader.within(want, "talk", "another recording")
     assert reader.read("which city was the talk recorded in?", [third], elsewhere) is None
+
+
+def test_a_question_without_content_words_aligns_with_nothing(reader):
+    from agent.reader import Wanted
+
+    assert reader.alignment(Wanted("thing"), turn(1, "Ann", "It was there.").record) == 0.0

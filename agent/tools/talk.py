@@ -207,7 +207,9 @@ def read(ctx: ToolContext, topic: Sequence[str], query: str, places: Sequence[st
     if not hits:
         return ToolResult("read", "", [], False, note="no text read")
     lo, hi = ctx.time.start, ctx.time.end
-    if lo is not None and hi is not None:  # an anchored moment: what was in view then, not the best match overall
+    if lo is not None and hi is not None and ctx.time.recording is None:
+        # an anchored moment: what was in view then, not the best match overall (a whole
+        # recording the question names is no moment: the best match in it)
         middle = lo + (hi - lo) / 2
         top = max(hits, key=lambda e: (_overlap(topic, evidence_text(e.record)), -abs((e.record.wall_start - middle).total_seconds()),
                                        len(e.record.attrs.get("block") or ()), e.score))
