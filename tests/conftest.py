@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from pathlib import Path
 
@@ -28,6 +29,18 @@ def memory(tmp_path, embedder):
     mem = Memory(MemoryConfig(root=tmp_path / "memory"), embedder=embedder)
     yield mem
     mem.close()
+
+
+@contextmanager
+def memory_holding(root: Path, embedder, *observations: VideoObservation, namespace: str = "me"):
+    """A memory at `root` with these observations ingested, closed after use."""
+    mem = Memory(MemoryConfig(root=root), embedder=embedder)
+    try:
+        for observation in observations:
+            mem.ingest(observation, namespace)
+        yield mem
+    finally:
+        mem.close()
 
 
 def _line(text: str, t: float, y: float, conf: float = 0.95, x: float = 100.0) -> OcrLine:

@@ -10,7 +10,7 @@ from agent.question_nlp import SpacyPipeline
 from agent.scope import recording_word
 from memory.recordings import recording_facts
 from memory.records import DAY_SUMMARY, RECORDING, TEXT_SIGHTING, UTTERANCE, MemoryRecord, RecordFilter
-from tests.conftest import T0, make_observation
+from tests.conftest import T0, make_observation, memory_holding
 from tests.test_agent import make_agent
 
 
@@ -77,14 +77,9 @@ def test_the_day_is_summarised_over_every_recording_as_it_stood(memory):
 
 @pytest.fixture(scope="module")
 def two_recordings(tmp_path_factory, embedder):
-    from memory.config import MemoryConfig
-    from memory.memory import Memory
-
-    memory = Memory(MemoryConfig(root=tmp_path_factory.mktemp("scoped")), embedder=embedder)
-    memory.ingest(make_observation("vid-first", T0), "me")
-    memory.ingest(make_observation("vid-second", T0 + timedelta(hours=3)), "me")
-    yield memory
-    memory.close()
+    with memory_holding(tmp_path_factory.mktemp("scoped"), embedder, make_observation("vid-first", T0),
+                        make_observation("vid-second", T0 + timedelta(hours=3))) as memory:
+        yield memory
 
 
 def test_a_named_recording_is_asked_within_and_not_before_it_happened(two_recordings):

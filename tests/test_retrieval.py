@@ -8,19 +8,14 @@ import pytest
 from memory.records import RecordFilter, order_by_time
 from retrieval.operators import MemoryOperators
 from retrieval.search import HybridRetriever, SearchQuery
-from tests.conftest import T0, make_observation
+from tests.conftest import T0, make_observation, memory_holding
 
 
 @pytest.fixture(scope="module")
 def filled(tmp_path_factory, embedder):
-    from memory.config import MemoryConfig
-    from memory.memory import Memory
-
-    memory = Memory(MemoryConfig(root=tmp_path_factory.mktemp("retrieval-memory")), embedder=embedder)
-    memory.ingest(make_observation("day1", T0), "me")
-    memory.ingest(make_observation("day2", T0 + timedelta(days=1)), "me")
-    yield memory
-    memory.close()
+    with memory_holding(tmp_path_factory.mktemp("retrieval-memory"), embedder, make_observation("day1", T0),
+                        make_observation("day2", T0 + timedelta(days=1))) as memory:
+        yield memory
 
 
 def test_hybrid_search_fuses_dense_and_lexical(filled):
