@@ -197,7 +197,8 @@ class Memory:
         return sum(self.stores[name].delete(flt) for name in ("entity", "event"))
 
     def _recording_days(self, flt: RecordFilter) -> set[date]:
-        return {r.wall_start.date() for r in self.store("event").query(replace(flt, kinds=(RECORDING,)))}
+        """The days whose summaries a change to the records `flt` keeps must refresh."""
+        return {r.wall_start.date() for r in self.store("event").query(replace(flt, kinds=(RECORDING, DAY_SUMMARY)))}
 
     def _day_summaries(self, namespace: str, days: set[date], source: str | None = None,
                        new: Sequence[MemoryRecord] = (), summarize: Summarizer | None = None,

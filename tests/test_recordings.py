@@ -70,6 +70,9 @@ def test_the_day_is_summarised_over_every_recording_as_it_stood(memory):
     ids = {d.id for d in days}
     memory.ingest(make_observation("vid-b", T0 + timedelta(hours=2)), "me")  # nothing changed: nothing rewritten
     assert {d.id for d in memory.store("event").query(RecordFilter(namespace="me", kinds=(DAY_SUMMARY,)))} == ids
+    memory.forget("me", between=(T0 + timedelta(hours=1), T0 + timedelta(hours=1, minutes=5)))  # only a summary there
+    assert sorted(d.attrs["recordings"] for d in memory.store("event").query(
+        RecordFilter(namespace="me", kinds=(DAY_SUMMARY,)))) == [1, 2]  # written again, not lost
     memory.forget("me", video_id="vid-b")
     left = memory.store("event").query(RecordFilter(namespace="me", kinds=(DAY_SUMMARY, RECORDING)))
     assert sorted((r.kind, r.video_id) for r in left) == [("day", "day:" + T0.date().isoformat()), ("recording", "vid-a")]
