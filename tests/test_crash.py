@@ -26,7 +26,7 @@ import pytest
 
 from memory.config import MemoryConfig
 from memory.memory import Memory
-from memory.records import RecordFilter
+from memory.records import DAY_SUMMARY, RecordFilter
 from tests.memory_checks import STORES, contents, index_matches_sqlite, integrity_ok, on_disk, snapshot
 
 pytestmark = [pytest.mark.slow,
@@ -266,7 +266,8 @@ class Outcome:
 def _reopen(home: Path, embedder, before: dict[str, list[tuple]], whole: dict[str, list[tuple]]) -> Outcome:
     """After a run, the home holds the video either exactly as before it (same rows, same
     ids) or as a whole run writes it (every record of the clean run, in rows none of which
-    is an old one): never a mix, never partly gone."""
+    is an old one, but for day summaries the run left as they were): never a mix, never
+    partly gone."""
     wal = home / "memory" / "memory.sqlite-wal"
     wal_bytes = wal.stat().st_size if wal.exists() else 0
     with _opened(home, embedder) as memory:
@@ -274,7 +275,8 @@ def _reopen(home: Path, embedder, before: dict[str, list[tuple]], whole: dict[st
         stale = _stale_index_files(memory, rows)  # before any index is used and so rebuilt
         now = contents(memory)
     old_ids = {r[0] for name in STORES for r in before[name]}
-    replaced = now == whole and not {r[0] for name in STORES for r in rows[name]} & old_ids
+    # the day's summaries are the day's, not the video's: those the run did not change keep their rows
+    replaced = now == whole and not {r[0] for name in STORES for r in rows[name] if r[1] != DAY_SUMMARY} & old_ids
     assert replaced or rows == before, "memory is neither the old version nor the new one"
     return Outcome(replaced, rows, stale, wal_bytes)
 
