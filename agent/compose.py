@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import date
 
 from agent.plan import WEARER, QueryPlan
-from agent.reader import QUOTE_KINDS, Reading, asks_for_a_question
+from agent.reader import QUOTE_KINDS, Reading, asks, asks_for_a_question
 from agent.reasoning import Draft, coverage, evidence_text
 from agent.state import Evidence
 from agent.tools import bare, option_steps
@@ -108,7 +108,7 @@ def _asks_back(plan: QueryPlan, found: ToolResult) -> bool:
     """The line a quoting tool chose is itself a question ("So what is luck?") and the question
     did not ask what someone asked: a line that answers it stands in."""
     said = found.support[0].record.attrs.get("said", "") if found.support else ""
-    return said.rstrip().endswith("?") and not asks_for_a_question(plan.verb)
+    return asks(said) and not asks_for_a_question(plan.verb)
 
 
 def _read_draft(reading: Reading, support: Sequence[Evidence], why: str) -> Draft:

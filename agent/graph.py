@@ -179,8 +179,9 @@ def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         return ops.around(record, state.at) if record.kind in (UTTERANCE, TEXT_SIGHTING) else []
 
     reading, want = None, reader.wanted(state.question)
-    if state.scope is not None and state.scope.recording is not None:
-        want = reader.within(want, state.scope.word, state.scope.recording.video_id)
+    named = state.scope.recording if state.scope is not None else None  # the recording the question names
+    if named is not None:
+        want = reader.within(want, state.scope.word, named.video_id)
     if found is not None and found.tool in QUOTING_TOOLS:  # the short answer inside the lines the tool chose
         reading = reader.read(state.question, list(found.support), want, around=words_around)
     unrelated = found is None or found.tool not in QUOTING_TOOLS or \
@@ -191,8 +192,8 @@ def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
                  and (r.tool != "people" or want.kind in ("person", *QUOTE_KINDS))]
         ranked = [e for r in asked for e in r.support] + \
             [e for r in latest_first if r.tool == "search" for e in r.support]
-        if state.scope is not None and state.scope.recording is not None:
-            ranked.insert(0, Evidence(state.scope.recording, 1.0, "scope"))
+        if named is not None:
+            ranked.insert(0, Evidence(named, 1.0, "scope"))
         ctx = _tool_context(runtime.context, state.namespace, state.at, state.plan.time)
         ranked += [e for kind in WORD_CHANNELS for e in ctx.search(state.plan.text or state.question, (kind,), k=PER_CHANNEL)]
         reading = reader.read(state.question, ranked, want, around=words_around)

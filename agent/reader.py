@@ -206,6 +206,11 @@ def asks_for_a_question(verb: str | None) -> bool:
     return verb in ASKING
 
 
+def asks(line: str) -> bool:
+    """A line that asks states nothing ("So what is luck?")."""
+    return line.rstrip().endswith("?")
+
+
 def _prepared(record) -> str:
     """The words a record contributes, as the parser reads them best: an utterance without
     its speaker, a sign in capitals in title case (spaCy's entities need case)."""
@@ -292,7 +297,7 @@ class EvidenceReader:
         record_align = max(self.alignment(want, e.record), borrowed, given)
         out = []
         for sent in doc.sents:
-            if not asks_for_a_question(want.verb) and sent.text.rstrip().endswith("?"):
+            if not asks_for_a_question(want.verb) and asks(sent.text):
                 continue  # "so what is luck?", "excited for the adoption?": a line that asks states nothing
             aligned = [t.i for t in sent if not t.is_punct and s_stem(t.lemma_.lower()) in want.words]
             sent_align = max(len(want.words & _stems(sent)) / len(want.words), borrowed, given)
@@ -320,7 +325,7 @@ class EvidenceReader:
                 start = doc.char_span(sent.start_char + cue.end(), sent.end_char, alignment_mode="expand")
                 if start is not None and len(start):
                     return [(start, 0.1)]
-            asked = asks_for_a_question(want.verb) and sent.text.rstrip().endswith("?")
+            asked = asks_for_a_question(want.verb) and asks(sent.text)
             return [(sent, ASKED_LINE if asked else 0.0)]  # "what did she ask?": the line that asks
         if kind in _LABELS:
             spans = [ent for ent in sent.ents if ent.label_ in _LABELS[kind]]

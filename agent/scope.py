@@ -62,11 +62,9 @@ def resolve(ctx: ToolContext, word: str) -> Scope | None:
     """The latest recording in the window that `word` may name; a generic word ("the video")
     only when one recording in the window is of that medium (else the question is not scoped)."""
     after, before = ctx.window()
-    recordings = ctx.records((RECORDING,), after=after, before=before)
+    named = [r for r in ctx.records((RECORDING,), after=after, before=before) if word in r.attrs.get("words", ())]
     if word in GENERIC_WORDS:
-        named = [r for r in recordings if word in r.attrs.get("words", ())]
         return Scope(word, named[0]) if len(named) == 1 else None
-    named = [r for r in recordings if word in r.attrs.get("words", ())]
     if not named:
         return Scope(word, None)
     # "the talk": a recording that is a talk first, before one that may also be called so (a voice note)
