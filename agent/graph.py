@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
+from itertools import zip_longest
 
 from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
@@ -25,7 +26,7 @@ from agent.config import AgentConfig
 from agent.llm import ChatModel
 from agent.llm_reasoning import model_draft
 from agent.plan import Planner, Vocabulary
-from agent.reader import QUOTE_KINDS, EvidenceReader
+from agent.reader import QUOTE_KINDS, EvidenceReader, unmet
 from agent.reasoning import Draft, EvidenceReasoner, evidence_text
 from agent.scope import recording_word, resolve, scoped
 from agent.state import AgentAnswer, AgentInput, AgentState, Evidence, Verdict
@@ -75,7 +76,8 @@ def _tool_context(ctx: AgentContext, namespace: str, at: datetime | None, time) 
 # question's words meet a sign's or a speaker's in few places, and the whole-memory ranking
 # can bury them under sightings and roll-ups.
 WORD_CHANNELS = (UTTERANCE, TEXT_SIGHTING)
-PER_CHANNEL = 3
+PER_CHANNEL = 4
+TOOLS_FIRST = 4  # the intent's tools' records read before the channels' (the rest after them)
 
 
 # -- nodes -------------------------------------------------------------------------------
@@ -169,10 +171,10 @@ def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     question names, then the best few of each word channel (speech, on-screen text). An open question only
     (options are compared with the tools' values); a tool's typed answer is not read over."""
     if state.options:
-        return {"reading": None}
+        return {"reading": None, "wanted": None}
     found = answering(state.results)
     if found is not None and found.tool not in QUOTING_TOOLS + ("people",):
-        return {"reading": None}  # a tool's typed answer (a place, a count, a moment) stands: nothing to read
+        return {"reading": None, "wanted": None}  # a tool's typed answer (a place, a count, a moment) stands: nothing to read
     ops, reader = runtime.context.operators, runtime.context.reader
 
     def words_around(record):  # the rest of a screen's text, the turns either side of a line
@@ -190,16 +192,21 @@ def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         latest_first = list(reversed(state.results))
         asked = [r for r in latest_first if r.tool not in ("premise", "search")  # who talked is no place or date
                  and (r.tool != "people" or want.kind in ("person", *QUOTE_KINDS))]
-        ranked = [e for r in asked for e in r.support] + \
-            [e for r in latest_first if r.tool == "search" for e in r.support]
-        if named is not None:
-            ranked.insert(0, Evidence(named, 1.0, "scope"))
         ctx = _tool_context(runtime.context, state.namespace, state.at, state.plan.time)
-        ranked += [e for kind in WORD_CHANNELS for e in ctx.search(state.plan.text or state.question, (kind,), k=PER_CHANNEL)]
+        # each word channel's best in turn, after the tools' first few and before the open search
+        # (whose captions and roll-ups restate them second-hand), the tools' other records last:
+        # a sign is read though the tools brought ten lines of speech
+        by_channel = [ctx.search(state.plan.text or state.question, (kind,), k=PER_CHANNEL) for kind in WORD_CHANNELS]
+        channels = [e for turn in zip_longest(*by_channel) for e in turn if e is not None]
+        tools = [e for r in asked for e in r.support]
+        ranked = [Evidence(named, 1.0, "scope")] if named is not None else []
+        ranked += tools[:TOOLS_FIRST] + channels + [e for r in latest_first if r.tool == "search" for e in r.support] \
+            + tools[TOOLS_FIRST:]
         reading = reader.read(state.question, ranked, want, around=words_around)
     said = f"read {reading.kind} ({reading.score:.2f}, {reading.agreeing} record(s)): {reading.statement()}" \
         if reading else "read: nothing of the kind asked"
-    return {"reading": reading, "trace": [said]}
+    return {"reading": reading, "wanted": want if found is None or found.tool in QUOTING_TOOLS else None,
+            "trace": [said]}
 
 
 def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
@@ -222,7 +229,8 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     values = features(state.plan, state.results, texts, key_terms(state.plan), typed,
                       [raw[i] for i in range(len(options)) if i not in abstain] if raw else None,
                       state.refinements, ctx.config.max_refinements, draft.reading,
-                      named_share(state.plan, draft.support, _read_from(state.reading, draft)))
+                      named_share(state.plan, draft.support, _read_from(state.reading, draft)),
+                      unmet(state.wanted, bool(draft.reading)))
     sufficiency = ctx.sufficiency(values) if draft.answer else 0.0
     draft = Draft(draft.answer, draft.support, sufficiency, draft.note, claim=draft.claim, reading=draft.reading)
     scores = ctx.reasoner.distribute(raw, abstain, sufficiency, threshold) if options else None

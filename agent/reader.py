@@ -45,7 +45,8 @@ _KIND_NOUNS = {
     "date": {"year", "month", "date", "day", "season", "decade", "week", "weekday"},
     "time": {"time", "hour"},
     "colour": {"colour", "color", "shade"},
-    "number": {"number", "age", "score", "percentage", "figure"},
+    "number": {"number", "age", "score", "percentage", "figure", "digit"},
+    "code": {"extension", "code", "pin", "passcode", "password", "key", "combination", "reference"},
     "money": {"price", "cost", "fee", "salary", "fare", "rent"},
     "organisation": {"company", "organisation", "organization", "team", "band", "brand", "firm", "agency", "club",
                      "employer", "studio", "channel", "network", "charity", "label", "publisher"},
@@ -83,13 +84,19 @@ CONTEXT_WEIGHT = 0.7  # a neighbour's reading against the record it is context o
 OTHER_PERSON_WEIGHT = 0.6  # a record neither by nor about the person the question names
 QUOTE_KINDS = ("quote", "reason")  # kinds whose answer is a line, not a span inside one
 MIN_READING = 0.25  # a reading weaker than this is no reading: its words barely meet the question's
-EVIDENCE_READ = 10  # the best records read: the answer is near the top or not found by reading
+EVIDENCE_READ = 12  # the best records read: the answer is near the top or not found by reading
+ACRONYM = 3  # a line of one word in capitals this short stays in capitals (an acronym: "TED", "BBC")
+HINT_BONUS = 0.15
+SPEAKER_BONUS = 0.25  # what the speaker of a line gains when the question asks who did something  # a candidate right after the noun naming the asked kind ("password 4242")
+CONTINUED = 2.0  # seconds between one speaker's turns that may be one sentence cut at a pause
+CONTINUED_TURNS = 2  # turns a sentence may run on into, either side
+_ENDS = (".", "!", "?", "\"", "…")
 
 
 @dataclass(frozen=True)
 class Wanted:
     """What kind of answer a question asks for. `kind` is one of person, place, date, time,
-    number, duration, money, colour, organisation, thing, reason, quote, yes_no; `hint` the
+    number, code, duration, money, colour, organisation, thing, reason, quote, yes_no; `hint` the
     noun naming it ("bread" in "what kind of bread"), `verb` the question's own verb."""
 
     kind: str
@@ -99,6 +106,7 @@ class Wanted:
     preps: frozenset[str] = field(default_factory=frozenset)  # its prepositions ("where is she from")
     people: frozenset[str] = field(default_factory=frozenset)  # the names it asks about, lower case
     source: str | None = None  # the recording the question is asked within (its video id), when it names one
+    subject: bool = False  # the question word is its verb's subject ("who presented it?": whoever presents)
 
 
 @dataclass(frozen=True)
@@ -131,6 +139,44 @@ class Reading:
             f"{self.answer} ({record.wall_start:%H:%M})"
 
 
+SPAN_KINDS = frozenset(_LABELS) | {"colour", "code"}  # kinds whose answer is a short span: a name, a place, a number ...
+
+
+def unmet(want: Wanted | None, read: bool) -> float:
+    """How plainly a line answers a question that asked for something it does not hold: 1
+    when a span was asked ("what's the extension?") and none was read out of the evidence,
+    0.5 when the object of the question's own verb was asked ("what does she teach?") and
+    none was read, else 0."""
+    if want is None or read:
+        return 0.0
+    if want.kind in SPAN_KINDS:
+        return 1.0
+    return 0.5 if want.kind == "thing" and want.verb is not None else 0.0
+
+
+def _words(sent) -> list:
+    """The sentence's words as written, each a span of the tokens spaCy cut it into
+    ("Bluefox42" is one word, two tokens); punctuation ends a word."""
+    words, start = [], None
+    for t in sent:
+        if t.is_punct:
+            start = None
+            continue
+        if start is None:
+            start = t.i
+        if t.whitespace_ or t.i + 1 >= sent.end or sent.doc[t.i + 1].is_punct:
+            words.append(sent.doc[start:t.i + 1])
+            start = None
+    return words
+
+
+def _as_written(text: str, record: MemoryRecord) -> str:
+    """A span as the record wrote it (a code read off a sign keeps its capitals: "BLUEFOX42")."""
+    written = " ".join([record.text, *record.attrs.get("block", ())])
+    found = re.search(re.escape(text), written, re.IGNORECASE)
+    return found[0] if found else text
+
+
 def _told(record: MemoryRecord) -> str:
     """How a record's words came: "Sheila said", "read", or "" for what was seen."""
     if record.kind == UTTERANCE:
@@ -156,10 +202,13 @@ def _wanted(doc) -> Wanted:
     verb = next((t.lemma_.lower() for t in toks if t.pos_ == "VERB" and t.lemma_.lower() not in _LIGHT), None)
     words = frozenset(_stems(toks))
     # the question word of the clause that asks: the last one that does not open a time or
-    # place clause ("which locker did I use, what number was it?"; "what was on the screen when ...")
+    # place clause ("which locker did I use, what number was it?"; "what was on the screen when
+    # ..."), of the main clause when there is one there ("how long has she been watching what
+    # makes people lucky?" asks how long)
     asking = [i for i, t in enumerate(toks) if t.lower_ in _WH and not (
         t.lower_ in ("when", "where", "while") and t.head.dep_ in ("advcl", "relcl", "acl"))]
-    wh_at = asking[-1] if asking else None
+    main = [i for i in asking if _clause_verb(toks[i]).dep_ == "ROOT"]
+    wh_at = (main or asking)[-1] if asking else None
     if wh_at is None:
         yes_no = bool(toks) and (toks[0].pos_ == "AUX" or toks[0].lemma_ in ("do", "be", "have"))
         return Wanted("yes_no" if yes_no else "thing", verb=verb, words=words)
@@ -175,7 +224,7 @@ def _wanted(doc) -> Wanted:
         return Wanted("quote", verb=verb, words=words)
     simple = {"who": "person", "whom": "person", "whose": "person", "where": "place", "when": "date", "why": "reason"}
     if wh in simple:
-        return Wanted(simple[wh], verb=verb, words=words)
+        return Wanted(simple[wh], verb=verb, words=words, subject=toks[wh_at].dep_ == "nsubj")
     # "what / which": the noun the question word determines, or the kind a noun in the question names
     head = toks[wh_at + 1] if wh_at + 1 < len(toks) and toks[wh_at + 1].pos_ in ("NOUN", "ADJ", "PROPN") else None
     if head is not None and head.lemma_.lower() in ("kind", "type", "sort", "brand", "make"):
@@ -198,6 +247,14 @@ def _wanted(doc) -> Wanted:
     return Wanted("thing", hint=head.lemma_.lower() if head is not None else None, verb=verb, words=words)
 
 
+def _clause_verb(tok):
+    """The verb of the clause a word stands in (the root when none stands between)."""
+    head = tok.head
+    while head.pos_ not in ("VERB", "AUX") and head.head.i != head.i:
+        head = head.head
+    return head
+
+
 ASKING = frozenset({"ask", "wonder", "inquire", "question", "query"})  # verbs whose answer is itself a question
 
 
@@ -211,17 +268,21 @@ def asks(line: str) -> bool:
     return line.rstrip().endswith("?")
 
 
-def _prepared(record) -> str:
+def _prepared(record, spell: bool = True) -> str:
     """The words a record contributes, as the parser reads them best: an utterance without
-    its speaker, a sign in capitals in title case (spaCy's entities need case)."""
+    its speaker, a sign in capitals in title case (spaCy's entities need case), its acronyms
+    kept, and its run-together words spelled out unless `spell` is off (a code: "BLUEFOX42")."""
     if record.kind == UTTERANCE:
         text = record.attrs.get("said") or record.text
-    elif record.kind == TEXT_SIGHTING:  # each line of the block, run-together words spelled out
-        text = ". ".join(spelled_out(line) or line for line in record.attrs.get("block") or
+    elif record.kind == TEXT_SIGHTING:  # each line of the block
+        text = ". ".join((spelled_out(line) if spell else None) or line for line in record.attrs.get("block") or
                          [record.attrs.get("line", record.text)])
     else:
         text = record.text
-    return text.title() if _MOSTLY_CAPITALS.match(text) and any(c.isalpha() for c in text) else text
+    if not (_MOSTLY_CAPITALS.match(text) and any(c.isalpha() for c in text)):
+        return text
+    # in title case, but a line of one short word in capitals is an acronym, a logo ("TED" is no "Ted")
+    return ". ".join(line if len(line.strip(" .")) <= ACRONYM else line.title() for line in text.split(". "))
 
 
 class EvidenceReader:
@@ -252,11 +313,12 @@ class EvidenceReader:
         seen: set[int] = set()
         top = [e for e in evidence if e.record.kind not in ROLL_UPS
                and not (e.record.id in seen or seen.add(e.record.id))][:EVIDENCE_READ]
-        for rank, e in enumerate(top):
-            for reading in self._read_record(want, e, rank):
+        ranks = [sum(o.record.kind == e.record.kind for o in top[:n]) for n, e in enumerate(top)]
+        for rank, e in zip(ranks, top):  # ranked within its channel: ten lines of speech do not bury a sign
+            for reading in self._read_record(want, e, rank, text=self._sentence_of(e.record, around, want.kind != "code")):
                 readings.setdefault(reading.answer.lower(), []).append(reading)
         if around is not None and want.kind not in QUOTE_KINDS:  # a quote is a line that meets the question itself
-            aligned = sorted(((self.alignment(want, e.record), rank, e) for rank, e in enumerate(top)),
+            aligned = sorted(((self.alignment(want, e.record), rank, e) for rank, e in zip(ranks, top)),
                              key=lambda a: (-a[0], a[1]))
             for alignment, rank, e in [a for a in aligned if a[0] >= CONTEXT_ALIGNMENT][:CONTEXT_READ]:
                 for near in around(e.record):
@@ -268,7 +330,10 @@ class EvidenceReader:
         best = []
         for same in readings.values():
             top = max(same, key=lambda r: r.score)
-            others = len({r.evidence.record.id for r in same if r.evidence.record.kind not in DERIVED}) - 1
+            # records agree when they are not one another's copies: a logo read on every frame of a
+            # clip, or one sentence read from each of the turns it was cut into, is one record
+            others = len({(r.evidence.record.video_id, r.evidence.record.kind, r.sentence.lower())
+                          for r in same if r.evidence.record.kind not in DERIVED}) - 1
             others = max(others, 0)
             best.append(Reading(top.answer, top.kind, top.evidence, top.sentence,
                                 min(1.0, top.score + 0.1 * min(others, 2)), others + 1))
@@ -279,22 +344,58 @@ class EvidenceReader:
         """The share of the question's words a record holds, its speaker's name among them."""
         if not want.words:
             return 0.0
-        speaker = {w for w in (record.attrs.get("speaker_name") or "").lower().split()}
-        return len(want.words & (_stems(self.nlp(_prepared(record))) | speaker)) / len(want.words)
+        return self._aligned_share(want, self.nlp(_prepared(record)), record)
 
-    def _read_record(self, want: Wanted, e: Evidence, rank: int, borrowed: float = 0.0) -> list[Reading]:
-        """Readings of one record. `borrowed`: the alignment of the record it is context of
-        (a neighbour is read as if it said what its neighbour said, a little weaker)."""
+    @staticmethod
+    def _aligned_share(want: Wanted, doc, record: MemoryRecord) -> float:
+        speaker = {w for w in (record.attrs.get("speaker_name") or "").lower().split()}
+        return len(want.words & (_stems(doc) | speaker)) / len(want.words)
+
+    @staticmethod
+    def _sentence_of(record: MemoryRecord, around: Callable[[MemoryRecord], Sequence[MemoryRecord]] | None,
+                     spell: bool = True) -> str:
+        """A spoken line with the rest of its sentence: speech recognition cuts a sentence at
+        a pause ("I've spent nearly two decades observing" / "what makes people luckier"), so
+        the same speaker's turns right before a line that starts mid-sentence, and right after
+        one that stops mid-sentence, are read with it."""
+        text = _prepared(record, spell)
+        if record.kind != UTTERANCE or around is None:
+            return text
+        speaker = speaker_of(record)
+        turns = sorted((r for r in around(record) if r.kind == UTTERANCE and speaker_of(r) == speaker),
+                       key=lambda r: r.wall_start)
+        before = [r for r in turns if r.wall_start < record.wall_start][::-1][:CONTINUED_TURNS]
+        after = [r for r in turns if r.wall_start > record.wall_start][:CONTINUED_TURNS]
+        lines, first, last = [text], record, record
+        for turn in before:
+            said = _prepared(turn)
+            if not lines[0][:1].islower() or said.rstrip().endswith(_ENDS) or \
+                    (first.wall_start - turn.wall_end).total_seconds() > CONTINUED:
+                break
+            lines.insert(0, said)
+            first = turn
+        for turn in after:
+            if lines[-1].rstrip().endswith(_ENDS) or (turn.wall_start - last.wall_end).total_seconds() > CONTINUED:
+                break
+            lines.append(_prepared(turn))
+            last = turn
+        return " ".join(line.strip() for line in lines)
+
+    def _read_record(self, want: Wanted, e: Evidence, rank: int, borrowed: float = 0.0,
+                     text: str | None = None) -> list[Reading]:
+        """Readings of one record (or of `text`, its whole sentence). `borrowed`: the alignment
+        of the record it is context of (a neighbour is read as if it said what its neighbour
+        said, a little weaker)."""
         if want.kind == "person" and e.record.kind == ENTITY_SIGHTING and e.record.attrs.get("source") != "face":
             return []  # "who": a thing seen (a logo, a word on a sign) is no one; a face seen is someone
-        doc = self.nlp(_prepared(e.record))
+        doc = self.nlp(text or _prepared(e.record))
         weight = (DERIVED_WEIGHT if e.record.kind in DERIVED else 1.0) / (1.0 + 0.15 * rank)
         if borrowed:
             weight *= CONTEXT_WEIGHT
         if want.people and not about(e.record, want.people):
             weight *= OTHER_PERSON_WEIGHT  # "where is Sheila from?" is answered by what Sheila said or what names her
         given = SCOPE_ALIGNMENT if want.source is not None and e.record.video_id == want.source else 0.0
-        record_align = max(self.alignment(want, e.record), borrowed, given)
+        record_align = max(self._aligned_share(want, doc, e.record), borrowed, given)
         out = []
         for sent in doc.sents:
             if not asks_for_a_question(want.verb) and asks(sent.text):
@@ -312,8 +413,16 @@ class EvidenceReader:
                 near = (0.5 if borrowed else 0.3) if distance is None else 1.0 / (1.0 + distance / 4)
                 score = weight * (0.45 * sent_align + 0.2 * record_align + 0.35 * near) + bonus * weight
                 text = self._answer_text(want, span, e.record.wall_start)
+                if want.kind == "code":
+                    text = _as_written(text, e.record)
                 if text:
                     out.append(Reading(text, want.kind, e, sent.text.strip(), round(min(score, 1.0), 4)))
+        speaker = e.record.attrs.get("speaker_name") if e.record.kind == UTTERANCE else None
+        if want.kind == "person" and speaker and not want.people and record_align > 0 \
+                and not {w.lower() for w in speaker.split()} & want.words:
+            # "who gave the talk?": whoever says the lines that meet it is a someone the evidence names
+            score = weight * (0.65 * record_align + 0.35 * 0.3) + (SPEAKER_BONUS if want.subject else 0.0) * weight
+            out.append(Reading(speaker, want.kind, e, doc.text.strip(), round(min(score, 1.0), 4)))
         return out
 
     def _candidates(self, want: Wanted, doc, sent, said_at: datetime):
@@ -335,10 +444,16 @@ class EvidenceReader:
                 spans = [s for s in spans if not any(s_stem(t.lemma_.lower()) in _UNITS for t in s)
                          or any(t.lower_ in ("ago", "last", "next", "yesterday") for t in s)]
             # "who": a person's name before an organisation's (a logo on screen is not the speaker)
-            return [(s, self._object_bonus(want, s) - (ORG_AS_PERSON if kind == "person" and s.label_ == "ORG" else 0.0))
-                    for s in spans]
+            if kind == "number":  # "press one", "password 4242": a number spaCy leaves bare or calls a year
+                spans += [doc[t.i:t.i + 1] for t in sent if t.like_num and t.pos_ == "NUM"
+                          and not any(s.start <= t.i < s.end for s in spans)]
+            return [(s, self._object_bonus(want, s) + self._named_by_hint(want, s)
+                     - (ORG_AS_PERSON if kind == "person" and s.label_ == "ORG" else 0.0)) for s in spans]
         if kind == "colour":
             return [(doc[t.i:t.i + 1], 0.0) for t in sent if t.lower_ in _COLOURS]
+        if kind == "code":  # "press one", "extension 8500", "BLUEFOX42": a number, or a word with digits in it
+            return [(w, self._named_by_hint(want, w)) for w in _words(sent)
+                    if any(t.like_num for t in w) or any(c.isdigit() for c in w.text)]
         # a thing: the object of the question's verb, or a chunk naming the hinted kind ("sourdough
         # bread"); a bare noun chunk near the question's words is too often the wrong one
         chunks = [c for c in sent.noun_chunks if c.root.pos_ in ("NOUN", "PROPN") and c.root.lower_ not in STOP]
@@ -352,15 +467,28 @@ class EvidenceReader:
         return out
 
     @staticmethod
+    def _named_by_hint(want: Wanted, span) -> float:
+        """A bonus when the noun that names the asked kind stands right before the span
+        ("password 4242" for "what was the password?", "the city of Leeds")."""
+        if not want.hint:
+            return 0.0
+        doc = span.doc
+        before = [t for t in doc[max(0, span.start - 3):span.start] if not t.is_punct and t.lower_ not in STOP]
+        return HINT_BONUS if before and before[-1].lemma_.lower() == want.hint else 0.0
+
+    @staticmethod
     def _object_bonus(want: Wanted, span) -> float:
         """A bonus when the span is what the question's verb acts on in this sentence ("I
-        sell insurance" for "what does he sell?"), or the object of one of its
-        prepositions ("originally from Chicago" for "where is she from?")."""
+        sell insurance" for "what does he sell?"), who does it when the question asks who,
+        or the object of one of its prepositions ("originally from Chicago" for "where is
+        she from?")."""
         head = span.root
         if head.dep_ == "pobj" and head.head.lower_ in want.preps:
             return 0.2
         if want.verb is None:
             return 0.0
+        if want.subject and head.dep_ == "nsubj" and head.head.lemma_.lower() == want.verb:
+            return 0.25  # "who presented the cartoon?": "Peach Project presents"
         while head.dep_ in _OBJECTS | {"prep", "pcomp", "conj", "appos", "compound", "amod"} and head.head is not head:
             head = head.head
             if head.pos_ in ("VERB", "AUX"):

@@ -23,16 +23,18 @@ from agent.state import Evidence
 from agent.tools.base import ToolResult
 
 FEATURES = ("found", "partial", "premise_failed", "coverage", "intent_confidence", "support", "agreement",
-            "typed_match", "option_margin", "refinements", "reading", "named")
+            "typed_match", "option_margin", "refinements", "reading", "clear_reading", "named", "unmet")
 FITTED = Path(__file__).with_name("sufficiency_model.json")
 _PRIOR = {"bias": -4.9, "found": 3.6, "partial": 1.4, "premise_failed": -8.0, "coverage": 2.0,
           "intent_confidence": 0.6, "support": 0.3, "agreement": 0.3, "typed_match": 0.8, "option_margin": 0.5,
-          "refinements": -0.4, "reading": 1.5, "named": 2.5}
+          "refinements": -0.4, "reading": 1.5, "clear_reading": 2.5, "named": 2.5,
+          "unmet": -3.0}
+CLEAR = 0.5  # a reading stronger than this is clear: read out of lines that meet the question closely
 
 
 def features(plan: QueryPlan, results: Sequence[ToolResult], support_texts: Sequence[str], terms: Sequence[str],
              typed: Sequence[float] | None, raw_options: Sequence[float] | None, refinements: int,
-             max_refinements: int, reading: float = 0.0, named: float = 1.0) -> dict[str, float]:
+             max_refinements: int, reading: float = 0.0, named: float = 1.0, unmet: float = 0.0) -> dict[str, float]:
     primary = [r for r in results if r.tool not in ("premise", "search")]
     premise = next((r for r in results if r.tool == "premise"), None)
     searched = {e.record.id for r in results if r.tool == "search" for e in r.support}
@@ -50,7 +52,9 @@ def features(plan: QueryPlan, results: Sequence[ToolResult], support_texts: Sequ
         "option_margin": (ranked[0] - ranked[1]) if len(ranked) > 1 else 0.0,
         "refinements": refinements / max(max_refinements, 1),
         "reading": reading,  # the strength of a short answer read out of the evidence (agent.reader), 0 if none
+        "clear_reading": max(0.0, reading - CLEAR) / (1 - CLEAR),  # how far above CLEAR (weak readings are mostly wrong)
         "named": named,  # the share of the people the question names that its answer's evidence is by or about
+        "unmet": unmet,  # a line answers though what was asked could not be read out of it (agent.reader.unmet)
     }
     if raw_options is None:  # an open question: what options would say is unknown, not zero
         del values["typed_match"], values["option_margin"]

@@ -1,7 +1,7 @@
 """Open-question development rows for the sufficiency fit (eval/calibration/open-dev-rows.jsonl):
 memlens's answers, with the features it logged, to LoCoMo questions of the development
-conversations this module names (the rest are kept to check the fit) and to the real-footage
-questions, each labelled right or wrong. Run once after the agent's answers change:
+conversations this module names (the rest are kept to check the fit), to the real-footage
+questions and to the real day's, each labelled right or wrong. Run once after the agent's answers change:
 
     python -m benchmarks.open_rows eval/calibration/open-dev-rows.jsonl
     memlens fit-sufficiency eval/calibration/sufficiency-dev-rows.jsonl eval/calibration/open-dev-rows.jsonl
@@ -55,6 +55,17 @@ def real_rows(system) -> list[dict]:
     return rows
 
 
+def day_rows(system) -> list[dict]:
+    from eval.media import fetch
+    from eval.real_day import DAY, DAY_QUESTIONS, NAMESPACE
+
+    for media, start in DAY.values():
+        system.ingest(fetch(media), NAMESPACE, start=start)
+    return [{"id": f"day:{n}", "features": (answer := system.ask(q.question, NAMESPACE, q.at)).features,
+             "right": 0 if q.abstain else int(bool(answer.draft) and q.right(answer.draft, False))}
+            for n, q in enumerate(DAY_QUESTIONS)]
+
+
 def main(out: Path, locomo: Path = Path("../shared/locomo/locomo_dev.json")) -> None:
     from benchmarks.ingest import fresh_config
     from service.cli import read_app_config
@@ -63,7 +74,7 @@ def main(out: Path, locomo: Path = Path("../shared/locomo/locomo_dev.json")) -> 
     with tempfile.TemporaryDirectory(prefix="memlens-rows-") as home:
         system = MemlensSystem(fresh_config(read_app_config(None), Path(home)))
         try:
-            rows = real_rows(system) + locomo_rows(system, locomo)
+            rows = real_rows(system) + day_rows(system) + locomo_rows(system, locomo)
         finally:
             system.close()
     rows = [r for r in rows if r["features"] and "option_margin" not in r["features"]]

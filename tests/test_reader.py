@@ -40,6 +40,8 @@ def sign(n: int, line: str, at: datetime = T0) -> Evidence:
     ("how long has she worked there?", "duration"),
     ("how long ago did he leave?", "date"),
     ("how many puppies were there?", "number"),
+    ("which key was for a sales partnership?", "code"),
+    ("what's the voicemail extension?", "code"),
     ("how much did the lamp cost?", "money"),
     ("who presented the cartoon?", "person"),
     ("what was the name of the woman on stage?", "person"),
@@ -158,3 +160,55 @@ def test_a_question_without_content_words_aligns_with_nothing(reader):
     from agent.reader import Wanted
 
     assert reader.alignment(Wanted("thing"), turn(1, "Ann", "It was there.").record) == 0.0
+
+
+def _neighbours(evidence):
+    """`around` over a handful of turns: the others of the same recording within 10 s."""
+    records = [e.record for e in evidence]
+    return lambda record: [r for r in records if r.id != record.id and r.video_id == record.video_id
+                           and abs((r.wall_start - record.wall_start).total_seconds()) <= 10]
+
+
+def test_a_bare_spoken_number_is_read_and_the_noun_naming_it_picks_it(reader):
+    menu = [turn(0, "S1", "To establish a sales partnership, press one."),
+            turn(3, "S1", "To speak with a customer advocate, press two.")]
+    assert reader.read("which key was for a sales partnership?", menu).answer == "one"
+    user = [turn(0, "S1", "The sample configuration also has a single user"),
+            turn(3, "S1", "with extension 1234 and password 4242."),
+            turn(6, "S1", "That user rings the console.")]
+    assert reader.read("what was the password for the sample user?", user, around=_neighbours(user)).answer == "4242"
+    assert reader.read("what extension does the sample user have?", user, around=_neighbours(user)).answer == "1234"
+
+
+def test_a_sentence_cut_at_a_pause_is_read_whole_but_only_within_one_voice(reader):
+    cut = [turn(0, "Tina", "I've spent nearly two decades observing"),
+           turn(3, "Tina", "what makes people luckier than others,"),
+           turn(5, "Tina", "and trying to help people increase their luck.")]
+    reading = reader.read("how long has she been trying to help people increase their luck?", cut[2:],
+                          around=_neighbours(cut))
+    assert reading is not None and "two decades" in reading.answer
+    assert reading.sentence.startswith("I've spent") and reading.sentence.endswith("their luck.")
+    two_voices = [turn(0, "Ann", "I've spent nearly two decades observing"),
+                  turn(3, "Bob", "and trying to help people increase their luck.")]
+    assert reader._sentence_of(two_voices[1].record, _neighbours(two_voices)) == \
+        "and trying to help people increase their luck."
+    apart = [turn(0, "Tina", "I've spent nearly two decades observing"),
+             turn(30, "Tina", "and trying to help people increase their luck.")]  # a long pause ends a sentence
+    assert reader._sentence_of(apart[1].record, lambda record: [apart[0].record]) == \
+        "and trying to help people increase their luck."
+
+
+def test_a_logo_read_on_every_frame_is_one_witness(reader):
+    frames = [sign(n, "Walt Disney presents") for n in range(3)]
+    reading = reader.read("who presented the cartoon?", frames)
+    assert reading is not None and reading.agreeing == 1
+
+
+def test_a_line_that_does_not_hold_the_kind_asked_leaves_it_unmet(reader):
+    from agent.reader import unmet
+
+    assert unmet(reader.wanted("what's the voicemail extension?"), read=False) == 1.0
+    assert unmet(reader.wanted("what's the voicemail extension?"), read=True) == 0.0
+    assert unmet(reader.wanted("what does the speaker teach?"), read=False) == 0.5
+    assert unmet(reader.wanted("what did the screen say?"), read=False) == 0.0
+    assert unmet(None, read=False) == 0.0

@@ -96,6 +96,12 @@ def test_a_named_recording_is_asked_within_and_not_before_it_happened(two_record
     assert late.evidence and all(e.record.wall_start >= T0 + timedelta(hours=3) for e in late.evidence)
 
 
+def test_when_a_named_recording_happened_is_its_own_time(two_recordings):
+    answer = make_agent(two_recordings).ask("what time did I take the call?", "me", T0 + timedelta(hours=4))
+    assert not answer.abstained and f"{T0 + timedelta(hours=3):%H:%M}" in answer.answer
+    assert [e.record.kind for e in answer.evidence][:1] == [RECORDING]
+
+
 def test_how_many_people_were_on_a_call_counts_its_voices(two_recordings):
     answer = make_agent(two_recordings).ask("how many people were on the call?", "me", T0 + timedelta(hours=4))
     assert not answer.abstained and answer.answer.startswith("3 ")

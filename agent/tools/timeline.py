@@ -10,7 +10,7 @@ from agent.question_time import DAY_PARTS
 from agent.tools.base import FINE_KINDS, ToolContext, ToolResult, evidence, in_hours, moment_phrase
 from agent.tools.talk import read, said
 from memory.language import date_phrase, normalise, states_a_time
-from memory.records import ENTITY_SIGHTING, UTTERANCE, MemoryRecord, order_by_time, time_order
+from memory.records import ENTITY_SIGHTING, RECORDING, UTTERANCE, MemoryRecord, order_by_time, time_order
 
 
 def _day_label(day: date) -> str:
@@ -59,6 +59,14 @@ def when(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = (), ans
         if stated:
             latest = max(stated, key=lambda r: r.support[-1].record.wall_start)
             return ToolResult("when", latest.answer, latest.support, True, latest.value, f"time stated ({latest.tool})")
+    if not terms and not places and ctx.time.recording is not None:  # "when did I watch the talk?": the talk's own time
+        after, before = ctx.window()
+        named = [r for r in ctx.records((RECORDING,), after=after, before=before) if r.video_id == ctx.time.recording]
+        if named:
+            rec = named[-1]
+            answer = _day_label(rec.wall_start.date()) if answer_type == "date" else moment_phrase(rec.wall_start, ctx.at)
+            return ToolResult("when", answer, evidence([rec], "when"), True,
+                              rec.wall_start.date() if answer_type == "date" else rec.wall_start, "the recording named")
     if not terms and places:  # "what time did I get to the gym": an arrival
         stays = order_by_time([v for place in places for v in _stays(ctx, place)])
         if stays:
