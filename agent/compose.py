@@ -107,8 +107,11 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | Non
 def _asks_back(plan: QueryPlan, found: ToolResult) -> bool:
     """The line a quoting tool chose is itself a question ("So what is luck?") and the question
     did not ask what someone asked: a line that answers it stands in."""
-    said = found.support[0].record.attrs.get("said", "") if found.support else ""
-    return asks(said) and not asks_for_a_question(plan.verb)
+    if not found.support:
+        return False
+    # the line it answers with (reflect's evidence is in time order), else its first
+    chosen = next((e.record for e in found.support if e.record.text == found.answer), found.support[0].record)
+    return asks(chosen.attrs.get("said") or chosen.text) and not asks_for_a_question(plan.verb)
 
 
 def _read_draft(reading: Reading, support: Sequence[Evidence], why: str) -> Draft:

@@ -26,7 +26,7 @@ from agent.config import AgentConfig
 from agent.llm import ChatModel
 from agent.llm_reasoning import model_draft
 from agent.plan import Planner, Vocabulary
-from agent.reader import QUOTE_KINDS, EvidenceReader, unmet
+from agent.reader import QUOTE_KINDS, SPAN_KINDS, EvidenceReader, unmet
 from agent.reasoning import Draft, EvidenceReasoner, evidence_text
 from agent.scope import recording_word, resolve, scoped
 from agent.state import AgentAnswer, AgentInput, AgentState, Evidence, Verdict
@@ -230,7 +230,8 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
                       [raw[i] for i in range(len(options)) if i not in abstain] if raw else None,
                       state.refinements, ctx.config.max_refinements, draft.reading,
                       named_share(state.plan, draft.support, _read_from(state.reading, draft)),
-                      unmet(state.wanted, bool(draft.reading)))
+                      unmet(state.wanted, bool(draft.reading)),
+                      span_read=bool(draft.reading) and state.reading is not None and state.reading.kind in SPAN_KINDS)
     sufficiency = ctx.sufficiency(values) if draft.answer else 0.0
     draft = Draft(draft.answer, draft.support, sufficiency, draft.note, claim=draft.claim, reading=draft.reading)
     scores = ctx.reasoner.distribute(raw, abstain, sufficiency, threshold) if options else None

@@ -46,7 +46,7 @@ _KIND_NOUNS = {
     "time": {"time", "hour"},
     "colour": {"colour", "color", "shade"},
     "number": {"number", "age", "score", "percentage", "figure", "digit"},
-    "code": {"extension", "code", "pin", "passcode", "password", "key", "combination", "reference"},
+    "code": {"extension", "code", "pin", "passcode", "password", "key", "button", "combination", "reference"},
     "money": {"price", "cost", "fee", "salary", "fare", "rent"},
     "organisation": {"company", "organisation", "organization", "team", "band", "brand", "firm", "agency", "club",
                      "employer", "studio", "channel", "network", "charity", "label", "publisher"},
@@ -67,6 +67,7 @@ _WH = {"what", "which", "who", "whom", "whose", "where", "when", "why", "how"}
 _OBJECTS = {"dobj", "attr", "oprd", "pobj", "dative", "acomp", "xcomp", "ccomp", "npadvmod", "nsubjpass"}
 _REASON_CUE = re.compile(r"\b(?:because|since|so that|so|in order to|due to)\b\s*", re.IGNORECASE)
 _MOSTLY_CAPITALS = re.compile(r"^[^a-z]*$")
+_NOT_THINGS = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"}
 
 # Records written from other records (captions, roll-ups): their words are second-hand, so
 # they weigh less and do not count as a second record agreeing.
@@ -103,7 +104,7 @@ class Wanted:
     hint: str | None = None
     verb: str | None = None
     words: frozenset[str] = field(default_factory=frozenset)  # the question's content stems
-    preps: frozenset[str] = field(default_factory=frozenset)  # its prepositions ("where is she from")
+    preps: frozenset[str] = field(default_factory=frozenset)  # its stranded prepositions ("where is she from")
     people: frozenset[str] = field(default_factory=frozenset)  # the names it asks about, lower case
     source: str | None = None  # the recording the question is asked within (its video id), when it names one
     subject: bool = False  # the question word is its verb's subject ("who presented it?": whoever presents)
@@ -191,7 +192,9 @@ def _stems(tokens) -> set[str]:
 def wanted(nlp: SpacyPipeline, question: str) -> Wanted:
     """The kind of answer the question's grammar asks for."""
     doc = without_address(nlp, question)
-    preps = frozenset(t.lower_ for t in doc if t.pos_ == "ADP")
+    # prepositions left without their object: "where is she from?" asks what she is from; the
+    # "for" of "what do I dial for voicemail?" already has its object
+    preps = frozenset(t.lower_ for t in doc if t.pos_ == "ADP" and not any(c.dep_ == "pobj" for c in t.children))
     people = frozenset(t.lower_ for t in doc if t.pos_ == "PROPN" or t.ent_type_ == "PERSON")
     return replace(_wanted(doc), preps=preps, people=people)
 
@@ -443,10 +446,10 @@ class EvidenceReader:
             elif kind == "date":
                 spans = [s for s in spans if not any(s_stem(t.lemma_.lower()) in _UNITS for t in s)
                          or any(t.lower_ in ("ago", "last", "next", "yesterday") for t in s)]
-            # "who": a person's name before an organisation's (a logo on screen is not the speaker)
             if kind == "number":  # "press one", "password 4242": a number spaCy leaves bare or calls a year
                 spans += [doc[t.i:t.i + 1] for t in sent if t.like_num and t.pos_ == "NUM"
                           and not any(s.start <= t.i < s.end for s in spans)]
+            # "who": a person's name before an organisation's (a logo on screen is not the speaker)
             return [(s, self._object_bonus(want, s) + self._named_by_hint(want, s)
                      - (ORG_AS_PERSON if kind == "person" and s.label_ == "ORG" else 0.0)) for s in spans]
         if kind == "colour":
@@ -456,7 +459,8 @@ class EvidenceReader:
                     if any(t.like_num for t in w) or any(c.isdigit() for c in w.text)]
         # a thing: the object of the question's verb, or a chunk naming the hinted kind ("sourdough
         # bread"); a bare noun chunk near the question's words is too often the wrong one
-        chunks = [c for c in sent.noun_chunks if c.root.pos_ in ("NOUN", "PROPN") and c.root.lower_ not in STOP]
+        chunks = [c for c in sent.noun_chunks if c.root.pos_ in ("NOUN", "PROPN") and c.root.lower_ not in STOP
+                  and c.root.ent_type_ not in _NOT_THINGS]  # "on Sunday", "29 of them": a time or a count is no thing
         out = []
         for chunk in chunks:
             bonus = self._object_bonus(want, chunk)
@@ -555,7 +559,9 @@ def line_about(reading: Reading, people: Collection[str]) -> bool:
 
 
 def _without_determiners(doc, chunk):
+    """A noun chunk without what leads it: "the", "her", "Rob's", a stray bracket."""
     start = chunk.start
-    while start < chunk.end - 1 and (doc[start].pos_ in ("DET", "PRON") or doc[start].dep_ == "poss"):
+    while start < chunk.end - 1 and (doc[start].pos_ in ("DET", "PRON", "PUNCT") or doc[start].dep_ in ("poss", "case")
+                                     or doc[start].tag_ == "POS"):
         start += 1
     return doc[start:chunk.end]

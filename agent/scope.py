@@ -48,11 +48,16 @@ def recording_word(nlp: SpacyPipeline, question: str) -> str | None:
     return None
 
 
+_SUBORDINATE = {"ccomp", "advcl", "relcl", "csubj", "parataxis", "acl"}  # clauses a question reports or nests
+
+
 def _in_main_clause(tok) -> bool:
-    """No verb but the question's own stands between the noun and the root."""
+    """No clause but the question's own stands between the noun and the root (a verb the
+    parser hangs off the root as its complement, "what year was the talk recorded?", is the
+    question's own)."""
     head = tok.head
     while head.i != head.head.i:
-        if head.pos_ in ("VERB", "AUX"):
+        if head.pos_ in ("VERB", "AUX") and head.dep_ in _SUBORDINATE:
             return False
         head = head.head
     return True

@@ -34,7 +34,8 @@ CLEAR = 0.5  # a reading stronger than this is clear: read out of lines that mee
 
 def features(plan: QueryPlan, results: Sequence[ToolResult], support_texts: Sequence[str], terms: Sequence[str],
              typed: Sequence[float] | None, raw_options: Sequence[float] | None, refinements: int,
-             max_refinements: int, reading: float = 0.0, named: float = 1.0, unmet: float = 0.0) -> dict[str, float]:
+             max_refinements: int, reading: float = 0.0, named: float = 1.0, unmet: float = 0.0,
+             span_read: bool = False) -> dict[str, float]:
     primary = [r for r in results if r.tool not in ("premise", "search")]
     premise = next((r for r in results if r.tool == "premise"), None)
     searched = {e.record.id for r in results if r.tool == "search" for e in r.support}
@@ -52,7 +53,9 @@ def features(plan: QueryPlan, results: Sequence[ToolResult], support_texts: Sequ
         "option_margin": (ranked[0] - ranked[1]) if len(ranked) > 1 else 0.0,
         "refinements": refinements / max(max_refinements, 1),
         "reading": reading,  # the strength of a short answer read out of the evidence (agent.reader), 0 if none
-        "clear_reading": max(0.0, reading - CLEAR) / (1 - CLEAR),  # how far above CLEAR (weak readings are mostly wrong)
+        # how far above CLEAR a name, place, date or number was read (weak readings are mostly
+        # wrong; a noun chunk read as "the thing" is too often another thing, however strong)
+        "clear_reading": max(0.0, reading - CLEAR) / (1 - CLEAR) if span_read else 0.0,
         "named": named,  # the share of the people the question names that its answer's evidence is by or about
         "unmet": unmet,  # a line answers though what was asked could not be read out of it (agent.reader.unmet)
     }

@@ -212,3 +212,40 @@ def test_a_line_that_does_not_hold_the_kind_asked_leaves_it_unmet(reader):
     assert unmet(reader.wanted("what does the speaker teach?"), read=False) == 0.5
     assert unmet(reader.wanted("what did the screen say?"), read=False) == 0.0
     assert unmet(None, read=False) == 0.0
+
+
+def test_a_quoting_tools_line_that_asks_back_gives_way_even_when_its_lines_are_in_time_order(reader):
+    """reflect returns its turns in time order and answers with the best of them: whether
+    that answer asks the question back is read from it, not from the first turn."""
+    from agent.compose import draft
+    from agent.plan import QueryPlan
+    from agent.tools.base import ToolResult
+
+    lines = [turn(0, "Tina", "I teach entrepreneurship."), turn(3, "Tina", "So what is luck?"),
+             turn(5, "Tina", "Luck is defined as success or failure apparently caused by chance.")]
+    found = ToolResult("reflect", lines[1].record.text, lines, True)
+    reading = reader.read("how does she define luck?", lines)
+    assert reading is not None and reading.answer.startswith("Luck is defined")
+    answered = draft(QueryPlan("reflect", verb="define"), [found], reading)
+    assert answered.answer.startswith("Luck is defined")
+
+
+def test_a_preposition_with_its_object_in_the_question_asks_nothing_of_its_own(reader):
+    assert reader.wanted("where is Sheila originally from?").preps == {"from"}
+    assert reader.wanted("what do I dial for voicemail?").preps == frozenset()
+    said = [turn(0, "S1", "To check voicemail for the user, dial extension 8500 to enter the voicemail system.")]
+    assert "8500" in reader.read("what do I dial for voicemail?", said).answer
+
+
+def test_whoever_says_the_lines_of_a_named_talk_gave_it(reader):
+    talk = [turn(0, "Tina Seelig", "I teach entrepreneurship.", video="talk"),
+            turn(3, "Tina Seelig", "So what is luck?", video="talk")]
+    want = reader.within(reader.wanted("who gave the talk?"), "talk", "talk")
+    reading = reader.read("who gave the talk?", [sign(9, "TED")] + talk, want)  # the logo read first
+    assert reading is not None and reading.answer == "Tina Seelig"
+
+
+def test_a_day_or_a_count_is_not_the_thing_asked(reader):
+    said = [turn(0, "John", "I signed with the team on Sunday and I'll play shooting guard.")]
+    reading = reader.read("what is John's position on the team he signed with?", said)
+    assert reading is None or reading.answer != "Sunday"

@@ -52,6 +52,7 @@ def nlp():
     ("what time was the budget meeting?", None),  # an event named, not a recording pointed at
     ("in what order did these happen: I bought batteries, I learned Peter leads the meeting?", None),
     ("what was I holding after the cartoon?", "cartoon"),
+    ("what year was the talk recorded?", "talk"),  # parsed with "recorded" hung off "was": still the question's own
 ])
 def test_a_question_points_at_a_recording_by_what_it_was(nlp, question, word):
     assert recording_word(nlp, question) == word
