@@ -87,8 +87,9 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | Non
             # "what city was the talk in?" asks a place: the names of who talked are not it
             return _read_draft(reading, [], f"(a {reading.kind} asked, not people)")
         elif reading is not None and best.tool in QUOTING_TOOLS and "corrected" not in answer \
-                and (reading.kind not in QUOTE_KINDS or _asks_back(plan, best)):
-            # the short answer inside the line the tool chose (graph.read reads only its lines)
+                and (reading.kind not in QUOTE_KINDS or _asks_back(plan, best) or _read_elsewhere(reading, best)):
+            # the short answer inside the line the tool chose (graph.read reads only its lines,
+            # unless they share no word with the question: then a line read elsewhere stands in)
             return _read_draft(reading, best.support, f"(in {best.tool}'s line: {best.note})")
         return Draft(answer, best.support, 0.0, f"{best.tool}: {best.note}", claim=claim)
     notes = "; ".join(r.note for r in primary if r.note)
@@ -112,6 +113,13 @@ def _asks_back(plan: QueryPlan, found: ToolResult) -> bool:
     # the line it answers with (reflect's evidence is in time order), else its first
     chosen = next((e.record for e in found.support if e.record.text == found.answer), found.support[0].record)
     return asks(chosen.attrs.get("said") or chosen.text) and not asks_for_a_question(plan.verb)
+
+
+def _read_elsewhere(reading: Reading, found: ToolResult) -> bool:
+    """The reading comes from none of the tool's lines: graph.read looked past them, as they
+    share no word with the question ("how did she define luck?" against a sign reading "An
+    unlucky bird")."""
+    return reading.evidence.record.id not in {e.record.id for e in found.support}
 
 
 def _read_draft(reading: Reading, support: Sequence[Evidence], why: str) -> Draft:

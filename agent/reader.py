@@ -78,7 +78,7 @@ ROLL_UPS = (HOUR_SUMMARY, DAY_SUMMARY)
 DERIVED_WEIGHT = 0.8
 ASKED_LINE = 0.15  # what a line that asks gains when what someone asked is wanted
 ORG_AS_PERSON = 0.15  # what "who" loses when it is read as an organisation
-SCOPE_ALIGNMENT = 0.5  # a record of the recording the question names meets it halfway, whatever its words
+SCOPE_ALIGNMENT = 0.7  # a record of the recording the question names meets it most of the way, whatever its words
 CONTEXT_READ = 4  # the best-aligned records whose neighbours are read too
 CONTEXT_ALIGNMENT = 0.5  # ... when they hold at least this share of the question's words
 CONTEXT_WEIGHT = 0.7  # a neighbour's reading against the record it is context of
@@ -316,8 +316,11 @@ class EvidenceReader:
         seen: set[int] = set()
         top = [e for e in evidence if e.record.kind not in ROLL_UPS
                and not (e.record.id in seen or seen.add(e.record.id))][:EVIDENCE_READ]
-        ranks = [sum(o.record.kind == e.record.kind for o in top[:n]) for n, e in enumerate(top)]
-        for rank, e in zip(ranks, top):  # ranked within its channel: ten lines of speech do not bury a sign
+        # ranked within its channel (ten lines of speech do not bury a sign); the records of the
+        # recording the question names are all first: they are what it asks about
+        ranks = [0 if want.source is not None and e.record.video_id == want.source else
+                 sum(o.record.kind == e.record.kind for o in top[:n]) for n, e in enumerate(top)]
+        for rank, e in zip(ranks, top):
             for reading in self._read_record(want, e, rank, text=self._sentence_of(e.record, around, want.kind != "code")):
                 readings.setdefault(reading.answer.lower(), []).append(reading)
         if around is not None and want.kind not in QUOTE_KINDS:  # a quote is a line that meets the question itself
