@@ -87,7 +87,7 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | Non
             # "what city was the talk in?" asks a place: the names of who talked are not it
             return _read_draft(reading, [], f"(a {reading.kind} asked, not people)")
         elif reading is not None and best.tool in QUOTING_TOOLS and "corrected" not in answer \
-                and (reading.kind not in QUOTE_KINDS or _asks_back(plan, best) or _read_elsewhere(reading, best)):
+                and (reading.kind not in QUOTE_KINDS or _asks_back(plan, best) or _reads_further(reading, best)):
             # the short answer inside the line the tool chose (graph.read reads only its lines,
             # unless they share no word with the question: then a line read elsewhere stands in)
             return _read_draft(reading, best.support, f"(in {best.tool}'s line: {best.note})")
@@ -115,18 +115,21 @@ def _asks_back(plan: QueryPlan, found: ToolResult) -> bool:
     return asks(chosen.attrs.get("said") or chosen.text) and not asks_for_a_question(plan.verb)
 
 
-def _read_elsewhere(reading: Reading, found: ToolResult) -> bool:
-    """The reading comes from none of the tool's lines: graph.read looked past them, as they
-    share no word with the question ("how did she define luck?" against a sign reading "An
-    unlucky bird")."""
-    return reading.evidence.record.id not in {e.record.id for e in found.support}
+def _reads_further(reading: Reading, found: ToolResult) -> bool:
+    """The reading comes from none of the tool's lines (graph.read looked past them, as they
+    share no word with the question: "how did she define luck?" against a sign reading "An
+    unlucky bird"), or it is one of them made whole: a sentence cut at a pause, read on."""
+    if reading.evidence.record.id not in {e.record.id for e in found.support}:
+        return reading.evidence.record.kind in (UTTERANCE, TEXT_SIGHTING)  # a line said or read, not a caption
+    line = (reading.evidence.record.attrs.get("said") or reading.evidence.record.text).strip()
+    return len(reading.sentence) > len(line) and line.rstrip(".!?") in reading.sentence
 
 
 def _read_draft(reading: Reading, support: Sequence[Evidence], why: str) -> Draft:
     """A short answer read out of the evidence as the draft: the record it was read from
     first, then the tool's other evidence; the reading's strength for the sufficiency."""
     evidence = [reading.evidence, *(e for e in support if e.record.id != reading.evidence.record.id)]
-    return Draft(reading.answer, evidence, 0.0, f"read {reading.kind} from {reading.evidence.source} {why}".strip(),
+    return Draft(reading.as_answer(), evidence, 0.0, f"read {reading.kind} from {reading.evidence.source} {why}".strip(),
                  claim=reading.answer, reading=reading.score)
 
 

@@ -188,7 +188,9 @@ def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         reading = reader.read(state.question, list(found.support), want, around=words_around)
     unrelated = found is None or found.tool not in QUOTING_TOOLS or \
         not any(reader.alignment(want, e.record) for e in found.support)
-    if reading is None and unrelated:  # every tool's evidence, every channel's search, the best of each word channel
+    # every tool's evidence, every channel's search, the best of each word channel: when the
+    # tool's lines share no word with the question, or hold no span of the kind it asks for
+    if reading is None and (unrelated or want.kind in SPAN_KINDS):
         latest_first = list(reversed(state.results))
         asked = [r for r in latest_first if r.tool not in ("premise", "search")  # who talked is no place or date
                  and (r.tool != "people" or want.kind in ("person", *QUOTE_KINDS))]
@@ -203,6 +205,8 @@ def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         ranked += tools[:TOOLS_FIRST] + channels + [e for r in latest_first if r.tool == "search" for e in r.support] \
             + tools[TOOLS_FIRST:]
         reading = reader.read(state.question, ranked, want, around=words_around)
+    if state.reading is not None and (reading is None or state.reading.score > reading.score):
+        reading = state.reading  # a refinement adds evidence; it does not forget a stronger earlier reading
     said = f"read {reading.kind} ({reading.score:.2f}, {reading.agreeing} record(s)): {reading.statement()}" \
         if reading else "read: nothing of the kind asked"
     return {"reading": reading, "wanted": want if found is None or found.tool in QUOTING_TOOLS else None,

@@ -313,6 +313,7 @@ class EvidenceReader:
         if want.kind == "yes_no" or not want.words:
             return None
         readings: dict[str, list[Reading]] = {}
+        spell = want.kind != "code"  # a code is read as written ("BLUEFOX42"), not spelled out
         seen: set[int] = set()
         top = [e for e in evidence if e.record.kind not in ROLL_UPS
                and not (e.record.id in seen or seen.add(e.record.id))][:EVIDENCE_READ]
@@ -321,7 +322,7 @@ class EvidenceReader:
         ranks = [0 if want.source is not None and e.record.video_id == want.source else
                  sum(o.record.kind == e.record.kind for o in top[:n]) for n, e in enumerate(top)]
         for rank, e in zip(ranks, top):
-            for reading in self._read_record(want, e, rank, text=self._sentence_of(e.record, around, want.kind != "code")):
+            for reading in self._read_record(want, e, rank, text=self._sentence_of(e.record, around, spell)):
                 readings.setdefault(reading.answer.lower(), []).append(reading)
         if around is not None and want.kind not in QUOTE_KINDS:  # a quote is a line that meets the question itself
             aligned = sorted(((self.alignment(want, e.record), rank, e) for rank, e in zip(ranks, top)),
@@ -329,10 +330,11 @@ class EvidenceReader:
             for alignment, rank, e in [a for a in aligned if a[0] >= CONTEXT_ALIGNMENT][:CONTEXT_READ]:
                 for near in around(e.record):
                     if near.id not in seen:
-                        for reading in self._read_record(want, Evidence(near, e.score, "context"), rank, alignment):
+                        for reading in self._read_record(want, Evidence(near, e.score, "context"), rank, alignment,
+                                                         text=_prepared(near, spell)):
                             readings.setdefault(reading.answer.lower(), []).append(reading)
         if not readings:  # no thing the question's verb acts on: the line that meets the question best
-            return self.read(question, evidence, replace(want, kind="quote")) if want.kind == "thing" else None
+            return self.read(question, evidence, replace(want, kind="quote"), around) if want.kind == "thing" else None
         best = []
         for same in readings.values():
             top = max(same, key=lambda r: r.score)
@@ -360,16 +362,15 @@ class EvidenceReader:
     @staticmethod
     def _sentence_of(record: MemoryRecord, around: Callable[[MemoryRecord], Sequence[MemoryRecord]] | None,
                      spell: bool = True) -> str:
-        """A spoken line with the rest of its sentence: speech recognition cuts a sentence at
-        a pause ("I've spent nearly two decades observing" / "what makes people luckier"), so
-        the same speaker's turns right before a line that starts mid-sentence, and right after
-        one that stops mid-sentence, are read with it."""
+        """A spoken line with the rest of its sentence. Speech recognition cuts a sentence at
+        a pause ("I've spent nearly two decades observing" / "what makes people luckier"), and
+        diarisation may give its halves to two voices; the turns right before a line that
+        starts mid-sentence (in lower case), and right after one that stops mid-sentence (the
+        same voice going on, or any voice going on in lower case), are read with it."""
         text = _prepared(record, spell)
         if record.kind != UTTERANCE or around is None:
             return text
-        speaker = speaker_of(record)
-        turns = sorted((r for r in around(record) if r.kind == UTTERANCE and speaker_of(r) == speaker),
-                       key=lambda r: r.wall_start)
+        turns = sorted((r for r in around(record) if r.kind == UTTERANCE), key=lambda r: r.wall_start)
         before = [r for r in turns if r.wall_start < record.wall_start][::-1][:CONTINUED_TURNS]
         after = [r for r in turns if r.wall_start > record.wall_start][:CONTINUED_TURNS]
         lines, first, last = [text], record, record
@@ -381,9 +382,11 @@ class EvidenceReader:
             lines.insert(0, said)
             first = turn
         for turn in after:
-            if lines[-1].rstrip().endswith(_ENDS) or (turn.wall_start - last.wall_end).total_seconds() > CONTINUED:
+            said = _prepared(turn)
+            if lines[-1].rstrip().endswith(_ENDS) or (turn.wall_start - last.wall_end).total_seconds() > CONTINUED \
+                    or not (speaker_of(turn) == speaker_of(last) or said[:1].islower()):
                 break
-            lines.append(_prepared(turn))
+            lines.append(said)
             last = turn
         return " ".join(line.strip() for line in lines)
 
@@ -424,9 +427,9 @@ class EvidenceReader:
                 if text:
                     out.append(Reading(text, want.kind, e, sent.text.strip(), round(min(score, 1.0), 4)))
         speaker = e.record.attrs.get("speaker_name") if e.record.kind == UTTERANCE else None
-        if want.kind == "person" and speaker and not want.people and record_align > 0 \
+        if want.kind == "person" and speaker and e.record.video_id == want.source and not want.people \
                 and not {w.lower() for w in speaker.split()} & want.words:
-            # "who gave the talk?": whoever says the lines that meet it is a someone the evidence names
+            # "who gave the talk?": whoever speaks in the recording the question names
             score = weight * (0.65 * record_align + 0.35 * 0.3) + (SPEAKER_BONUS if want.subject else 0.0) * weight
             out.append(Reading(speaker, want.kind, e, doc.text.strip(), round(min(score, 1.0), 4)))
         return out

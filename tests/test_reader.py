@@ -188,10 +188,13 @@ def test_a_sentence_cut_at_a_pause_is_read_whole_but_only_within_one_voice(reade
                           around=_neighbours(cut))
     assert reading is not None and "two decades" in reading.answer
     assert reading.sentence.startswith("I've spent") and reading.sentence.endswith("their luck.")
-    two_voices = [turn(0, "Ann", "I've spent nearly two decades observing"),
-                  turn(3, "Bob", "and trying to help people increase their luck.")]
-    assert reader._sentence_of(two_voices[1].record, _neighbours(two_voices)) == \
-        "and trying to help people increase their luck."
+    # diarisation gave the sentence's halves to two voices: the lower case says it goes on
+    two_voices = [turn(0, "Ann", "Yeah, we had a long discussion about how easy"),
+                  turn(3, "Bob", "we want to make it for people to bleep things out.")]
+    assert reader._sentence_of(two_voices[0].record, _neighbours(two_voices)).endswith("bleep things out.")
+    assert reader._sentence_of(two_voices[1].record, _neighbours(two_voices)).startswith("Yeah, we had")
+    answered = [turn(0, "Ann", "Where were you"), turn(3, "Bob", "At home, all day.")]  # a new sentence, a new voice
+    assert reader._sentence_of(answered[0].record, _neighbours(answered)) == "Where were you"
     apart = [turn(0, "Tina", "I've spent nearly two decades observing"),
              turn(30, "Tina", "and trying to help people increase their luck.")]  # a long pause ends a sentence
     assert reader._sentence_of(apart[1].record, lambda record: [apart[0].record]) == \
@@ -227,7 +230,7 @@ def test_a_quoting_tools_line_that_asks_back_gives_way_even_when_its_lines_are_i
     reading = reader.read("how does she define luck?", lines)
     assert reading is not None and reading.answer.startswith("Luck is defined")
     answered = draft(QueryPlan("reflect", verb="define"), [found], reading)
-    assert answered.answer.startswith("Luck is defined")
+    assert "Luck is defined" in answered.answer and "So what is luck" not in answered.answer
 
 
 def test_a_preposition_with_its_object_in_the_question_asks_nothing_of_its_own(reader):
