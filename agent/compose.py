@@ -117,8 +117,8 @@ def _asks_back(plan: QueryPlan, found: ToolResult) -> bool:
 
 def _reads_further(reading: Reading, found: ToolResult) -> bool:
     """The reading comes from none of the tool's lines (graph.read looked past them, as they
-    share no word with the question: "how did she define luck?" against a sign reading "An
-    unlucky bird"), or it is one of them made whole: a sentence cut at a pause, read on."""
+    share no word with the question: "how did he define success?" against a sign reading
+    "Exit"), or it is one of them made whole: a sentence cut at a pause, read on."""
     if reading.evidence.record.id not in {e.record.id for e in found.support}:
         return reading.evidence.record.kind in (UTTERANCE, TEXT_SIGHTING)  # a line said or read, not a caption
     line = (reading.evidence.record.attrs.get("said") or reading.evidence.record.text).strip()

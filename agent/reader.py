@@ -86,9 +86,9 @@ OTHER_PERSON_WEIGHT = 0.6  # a record neither by nor about the person the questi
 QUOTE_KINDS = ("quote", "reason")  # kinds whose answer is a line, not a span inside one
 MIN_READING = 0.25  # a reading weaker than this is no reading: its words barely meet the question's
 EVIDENCE_READ = 12  # the best records read: the answer is near the top or not found by reading
-ACRONYM = 3  # a line of one word in capitals this short stays in capitals (an acronym: "TED", "BBC")
-HINT_BONUS = 0.15
-SPEAKER_BONUS = 0.25  # what the speaker of a line gains when the question asks who did something  # a candidate right after the noun naming the asked kind ("password 4242")
+ACRONYM = 3  # a line of one word in capitals this short stays in capitals (an acronym: "BBC", "IBM")
+HINT_BONUS = 0.15  # a candidate right after the noun naming the asked kind ("pin 7316")
+SPEAKER_BONUS = 0.25  # what the speaker of a line gains when the question asks who did something
 CONTINUED = 2.0  # seconds between one speaker's turns that may be one sentence cut at a pause
 CONTINUED_TURNS = 2  # turns a sentence may run on into, either side
 _ENDS = (".", "!", "?", "\"", "…")
@@ -146,7 +146,7 @@ SPAN_KINDS = frozenset(_LABELS) | {"colour", "code"}  # kinds whose answer is a 
 def unmet(want: Wanted | None, read: bool) -> float:
     """How plainly a line answers a question that asked for something it does not hold: 1
     when a span was asked ("what's the extension?") and none was read out of the evidence,
-    0.5 when the object of the question's own verb was asked ("what does she teach?") and
+    0.5 when the object of the question's own verb was asked ("what does he sell?") and
     none was read, else 0."""
     if want is None or read:
         return 0.0
@@ -157,7 +157,7 @@ def unmet(want: Wanted | None, read: bool) -> float:
 
 def _words(sent) -> list:
     """The sentence's words as written, each a span of the tokens spaCy cut it into
-    ("Bluefox42" is one word, two tokens); punctuation ends a word."""
+    ("Ab12cd" is one word, two tokens); punctuation ends a word."""
     words, start = [], None
     for t in sent:
         if t.is_punct:
@@ -172,7 +172,7 @@ def _words(sent) -> list:
 
 
 def _as_written(text: str, record: MemoryRecord) -> str:
-    """A span as the record wrote it (a code read off a sign keeps its capitals: "BLUEFOX42")."""
+    """A span as the record wrote it (a code read off a sign keeps its capitals: "AB12CD")."""
     written = " ".join([record.text, *record.attrs.get("block", ())])
     found = re.search(re.escape(text), written, re.IGNORECASE)
     return found[0] if found else text
@@ -193,7 +193,7 @@ def wanted(nlp: SpacyPipeline, question: str) -> Wanted:
     """The kind of answer the question's grammar asks for."""
     doc = without_address(nlp, question)
     # prepositions left without their object: "where is she from?" asks what she is from; the
-    # "for" of "what do I dial for voicemail?" already has its object
+    # "for" of "what do I press for reception?" already has its object
     preps = frozenset(t.lower_ for t in doc if t.pos_ == "ADP" and not any(c.dep_ == "pobj" for c in t.children))
     people = frozenset(t.lower_ for t in doc if t.pos_ == "PROPN" or t.ent_type_ == "PERSON")
     return replace(_wanted(doc), preps=preps, people=people)
@@ -206,8 +206,8 @@ def _wanted(doc) -> Wanted:
     words = frozenset(_stems(toks))
     # the question word of the clause that asks: the last one that does not open a time or
     # place clause ("which locker did I use, what number was it?"; "what was on the screen when
-    # ..."), of the main clause when there is one there ("how long has she been watching what
-    # makes people lucky?" asks how long)
+    # ..."), of the main clause when there is one there ("how long has she been studying what
+    # makes plants grow?" asks how long)
     asking = [i for i, t in enumerate(toks) if t.lower_ in _WH and not (
         t.lower_ in ("when", "where", "while") and t.head.dep_ in ("advcl", "relcl", "acl"))]
     main = [i for i in asking if _clause_verb(toks[i]).dep_ == "ROOT"]
@@ -274,7 +274,7 @@ def asks(line: str) -> bool:
 def _prepared(record, spell: bool = True) -> str:
     """The words a record contributes, as the parser reads them best: an utterance without
     its speaker, a sign in capitals in title case (spaCy's entities need case), its acronyms
-    kept, and its run-together words spelled out unless `spell` is off (a code: "BLUEFOX42")."""
+    kept, and its run-together words spelled out unless `spell` is off (a code: "AB12CD")."""
     if record.kind == UTTERANCE:
         text = record.attrs.get("said") or record.text
     elif record.kind == TEXT_SIGHTING:  # each line of the block
@@ -284,7 +284,7 @@ def _prepared(record, spell: bool = True) -> str:
         text = record.text
     if not (_MOSTLY_CAPITALS.match(text) and any(c.isalpha() for c in text)):
         return text
-    # in title case, but a line of one short word in capitals is an acronym, a logo ("TED" is no "Ted")
+    # in title case, but a line of one short word in capitals is an acronym, a logo ("BBC" is no "Bbc")
     return ". ".join(line if len(line.strip(" .")) <= ACRONYM else line.title() for line in text.split(". "))
 
 
@@ -301,7 +301,7 @@ class EvidenceReader:
         """What is wanted once the question is asked within the recording `named` ("the talk"),
         `source`: the words naming it are met by every record of it, so they no longer sort the
         records, and a record of it is about what was asked even where it shares no other word
-        ("which city was the talk in?": the lower third that reads NEW YORK)."""
+        ("which town was the lecture in?": the lower third that names it)."""
         rest = want.words - _stems(self.nlp(named))
         return replace(want, words=rest or want.words, source=source)
 
@@ -313,7 +313,7 @@ class EvidenceReader:
         if want.kind == "yes_no" or not want.words:
             return None
         readings: dict[str, list[Reading]] = {}
-        spell = want.kind != "code"  # a code is read as written ("BLUEFOX42"), not spelled out
+        spell = want.kind != "code"  # a code is read as written ("AB12CD"), not spelled out
         seen: set[int] = set()
         top = [e for e in evidence if e.record.kind not in ROLL_UPS
                and not (e.record.id in seen or seen.add(e.record.id))][:EVIDENCE_READ]
@@ -363,7 +363,7 @@ class EvidenceReader:
     def _sentence_of(record: MemoryRecord, around: Callable[[MemoryRecord], Sequence[MemoryRecord]] | None,
                      spell: bool = True) -> str:
         """A spoken line with the rest of its sentence. Speech recognition cuts a sentence at
-        a pause ("I've spent nearly two decades observing" / "what makes people luckier"), and
+        a pause ("I've worked for nearly ten years" / "as a nurse in the city"), and
         diarisation may give its halves to two voices; the turns right before a line that
         starts mid-sentence (in lower case), and right after one that stops mid-sentence (the
         same voice going on, or any voice going on in lower case), are read with it."""
@@ -429,7 +429,7 @@ class EvidenceReader:
         speaker = e.record.attrs.get("speaker_name") if e.record.kind == UTTERANCE else None
         if want.kind == "person" and speaker and e.record.video_id == want.source and not want.people \
                 and not {w.lower() for w in speaker.split()} & want.words:
-            # "who gave the talk?": whoever speaks in the recording the question names
+            # "who gave the lecture?": whoever speaks in the recording the question names
             score = weight * (0.65 * record_align + 0.35 * 0.3) + (SPEAKER_BONUS if want.subject else 0.0) * weight
             out.append(Reading(speaker, want.kind, e, doc.text.strip(), round(min(score, 1.0), 4)))
         return out
@@ -452,7 +452,7 @@ class EvidenceReader:
             elif kind == "date":
                 spans = [s for s in spans if not any(s_stem(t.lemma_.lower()) in _UNITS for t in s)
                          or any(t.lower_ in ("ago", "last", "next", "yesterday") for t in s)]
-            if kind == "number":  # "press one", "password 4242": a number spaCy leaves bare or calls a year
+            if kind == "number":  # "press one", "pin 7316": a number spaCy leaves bare or calls a year
                 spans += [doc[t.i:t.i + 1] for t in sent if t.like_num and t.pos_ == "NUM"
                           and not any(s.start <= t.i < s.end for s in spans)]
             # "who": a person's name before an organisation's (a logo on screen is not the speaker)
@@ -460,7 +460,7 @@ class EvidenceReader:
                      - (ORG_AS_PERSON if kind == "person" and s.label_ == "ORG" else 0.0)) for s in spans]
         if kind == "colour":
             return [(doc[t.i:t.i + 1], 0.0) for t in sent if t.lower_ in _COLOURS]
-        if kind == "code":  # "press one", "extension 8500", "BLUEFOX42": a number, or a word with digits in it
+        if kind == "code":  # "press one", "extension 204", "AB12CD": a number, or a word with digits in it
             return [(w, self._named_by_hint(want, w)) for w in _words(sent)
                     if any(t.like_num for t in w) or any(c.isdigit() for c in w.text)]
         # a thing: the object of the question's verb, or a chunk naming the hinted kind ("sourdough
@@ -479,7 +479,7 @@ class EvidenceReader:
     @staticmethod
     def _named_by_hint(want: Wanted, span) -> float:
         """A bonus when the noun that names the asked kind stands right before the span
-        ("password 4242" for "what was the password?", "the city of Leeds")."""
+        ("pin 7316" for "what was the pin?", "the city of Leeds")."""
         if not want.hint:
             return 0.0
         doc = span.doc
@@ -498,7 +498,7 @@ class EvidenceReader:
         if want.verb is None:
             return 0.0
         if want.subject and head.dep_ == "nsubj" and head.head.lemma_.lower() == want.verb:
-            return 0.25  # "who presented the cartoon?": "Peach Project presents"
+            return 0.25  # "who presented the film?": "Acme Films presents"
         while head.dep_ in _OBJECTS | {"prep", "pcomp", "conj", "appos", "compound", "amod"} and head.head is not head:
             head = head.head
             if head.pos_ in ("VERB", "AUX"):

@@ -53,7 +53,7 @@ _SUBORDINATE = {"ccomp", "advcl", "relcl", "csubj", "parataxis", "acl"}  # claus
 
 def _in_main_clause(tok) -> bool:
     """No clause but the question's own stands between the noun and the root (a verb the
-    parser hangs off the root as its complement, "what year was the talk recorded?", is the
+    parser hangs off the root as its complement, "what month was the lecture filmed?", is the
     question's own)."""
     head = tok.head
     while head.i != head.head.i:

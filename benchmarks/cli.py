@@ -100,6 +100,8 @@ def bench(
             finally:
                 system.close()
         console.print((out / "report.md").read_text(), markup=False)
+        if (out / "reworded" / "report.md").exists():
+            console.print((out / "reworded" / "report.md").read_text(), markup=False)
         return
     from benchmarks.suites import make_systems, run_bench
     from eval.generated import GENERATED as SUITES

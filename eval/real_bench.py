@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from eval.media import REAL_MEDIA, fetch
-from eval.real_day import DAY, DAY_QUESTIONS
+from eval.real_day import DAY, DAY_QUESTIONS, DAY_REWORDED
 from eval.real_day import NAMESPACE as DAY_NAMESPACE
 from eval.real_questions import ASKED_AT, REAL_QUESTIONS, STARTS, RealQuestion
 
@@ -36,11 +36,17 @@ def run_real_bench(system: Any, out: Path, progress=None) -> dict:
 
 def run_real_day(system: Any, out: Path, progress=None) -> dict:
     """The real day (eval/real_day.py): every recording into one memory at its time of day,
-    each question asked at its own time."""
+    each question asked at its own time; then the same day asked in other words (reported
+    in out/reworded and under "reworded" in the summary)."""
     for media, start in DAY.values():
         system.ingest(fetch(media), DAY_NAMESPACE, start=start, progress=progress)
-    return ask_and_report(system, DAY_NAMESPACE, DAY_QUESTIONS, None, out,
-                          "A real day in one memory, asked as the wearer talks")
+    summary = ask_and_report(system, DAY_NAMESPACE, DAY_QUESTIONS, None, out,
+                             "A real day in one memory, asked as the wearer talks")
+    reworded = ask_and_report(system, DAY_NAMESPACE, DAY_REWORDED, None, out / "reworded",
+                              "The real day asked in other words")
+    summary["reworded"] = {k: reworded[k] for k in ("right", "questions", "wrong_answers", "confident_wrong")}
+    (out / "summary.json").write_text(json.dumps(summary, indent=2))
+    return summary
 
 
 def ask_and_report(system: Any, namespace: str, questions: Sequence[RealQuestion], asked_at: datetime | None,

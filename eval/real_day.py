@@ -124,3 +124,25 @@ DAY_QUESTIONS: tuple[RealQuestion, ...] = (
     _q("ted", "21:30", "what time did I watch the talk?", "11:00", "11 am", "11am", channel="time"),
     _q("menu", "21:30", "who did I ring this morning?", "Super Awesome", channel="speech"),
 )
+
+# The same day asked in other words: questions about what the day's questions ask, phrased
+# the way a person might put them on another occasion (written after the first run of
+# DAY_QUESTIONS, to tell a general fix from one that fits a phrasing).
+DAY_REWORDED: tuple[RealQuestion, ...] = (
+    _q("menu", "10:30", "what button do I press for accounting?", "three", "3", channel="speech"),
+    _q("menu", "10:30", "which number gets me the customer advocate?", "two", "2", channel="speech"),
+    _q("menu", "10:30", "how do I reach the company directory?", "four", "4", channel="speech"),
+    _q("voicemail", "14:30", "what's the sample user's password?", "4242", channel="speech"),
+    _q("voicemail", "14:30", "which extension does the sample user have?", "1234", channel="speech"),
+    _q("voicemail", "14:30", "what do I dial for voicemail?", "8500", channel="speech"),
+    _q("menu", "21:30", "when did I hear the phone menu?", "10:15", channel="time"),
+    _q("call", "21:30", "what time was the call with Sheila?", "12:30", channel="time"),
+    _q("ted", "11:30", "who was the speaker at the talk?", "Tina Seelig", channel="voices+speech"),
+    _q("ted", "11:30", "for how long has she studied luck?", "two decades", "20 years", channel="speech"),
+    _q("ted", "11:30", "what subject does Tina Seelig teach?", "entrepreneurship", channel="speech"),
+    _q("ted", "11:30", "how does the talk define luck?", "success or failure", "chance", channel="speech"),
+    _q("call", "13:00", "where is Diane now?", "New Jersey", channel="speech"),
+    _q("call", "13:00", "where did Sheila grow up?", "Chicago", channel="speech"),
+    _q("bunny", "21:00", "who made the bunny cartoon?", "Peach Project", "Blender Foundation", channel="text"),
+    _q("ted", "11:30", "what year was the talk recorded?", "2018", channel="text"),
+)

@@ -134,7 +134,7 @@ def test_system_code_neither_imports_nor_copies_the_open_questions():
 
 
 def test_system_code_neither_imports_nor_copies_the_real_footage_questions():
-    from eval.real_day import DAY_QUESTIONS
+    from eval.real_day import DAY_QUESTIONS, DAY_REWORDED
     from eval.real_questions import REAL_QUESTIONS
 
     sources = _system_sources()
@@ -142,19 +142,22 @@ def test_system_code_neither_imports_nor_copies_the_real_footage_questions():
                 if re.search(r"^\s*(from|import)\s+eval\.(real_questions|real_day)", text, re.M)]
     literals = [normalise(node.value) for text in sources.values() for node in ast.walk(ast.parse(text))
                 if isinstance(node, ast.Constant) and isinstance(node.value, str)]
-    questions = REAL_QUESTIONS + DAY_QUESTIONS
+    questions = REAL_QUESTIONS + DAY_QUESTIONS + DAY_REWORDED
     assert not [q.question for q in questions if any(normalise(q.question) in lit for lit in literals)]
     assert all(q.abstain or q.accepted for q in questions)
 
 
 def test_the_real_day_asks_at_its_own_times_before_and_after_its_recordings():
-    from eval.real_day import DAY, DAY_QUESTIONS
+    from eval.real_day import DAY, DAY_QUESTIONS, DAY_REWORDED
 
     assert len(DAY_QUESTIONS) >= 40 and len(DAY) >= 10
     assert all(q.at is not None and q.media in DAY for q in DAY_QUESTIONS)
     early = [q for q in DAY_QUESTIONS if q.at < DAY[q.media][1]]
     assert early and all(q.abstain for q in early)  # nothing recorded yet: abstaining is the one right reply
     assert sum(q.abstain and q.at > DAY[q.media][1] for q in DAY_QUESTIONS) >= 3  # never recorded at all
+    # the same day in other words: each asked after its recording, none a copy of a day question
+    assert all(q.media in DAY and q.at > DAY[q.media][1] for q in DAY_REWORDED)
+    assert not {normalise(q.question) for q in DAY_REWORDED} & {normalise(q.question) for q in DAY_QUESTIONS}
 
 
 # ---- the expected answers follow from the ground truth --------------------------------------

@@ -83,8 +83,8 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
             plan.answer_type == "time" and intent in ("activity", "search", "verify", "read", "speech"):
         intent = "when"  # the answer type decides what the tool must return: a moment (said, read or seen)
     if intent == "when":
-        # with nothing else asked, "when did I watch the talk?" asks the named recording's own time
-        # ("when was the talk recorded?" asks what it says of itself)
+        # with nothing else asked, "when did I watch the lecture?" asks the named recording's own time
+        # ("when was the lecture filmed?" asks what it says of itself)
         bare_moment = plan.places or (plan.time.recording is not None and plan.speaker == WEARER)
         return [ToolCall("when", {"terms": terms or ([] if bare_moment else [query]), "places": plan.places,
                                   "answer_type": plan.answer_type})]

@@ -59,7 +59,7 @@ def when(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = (), ans
         if stated:
             latest = max(stated, key=lambda r: r.support[-1].record.wall_start)
             return ToolResult("when", latest.answer, latest.support, True, latest.value, f"time stated ({latest.tool})")
-    if not terms and not places and ctx.time.recording is not None:  # "when did I watch the talk?": the talk's own time
+    if not terms and not places and ctx.time.recording is not None:  # "when did I watch the lecture?": its own time
         after, before = ctx.window()
         named = [r for r in ctx.records((RECORDING,), after=after, before=before) if r.video_id == ctx.time.recording]
         if named:
