@@ -166,10 +166,12 @@ def run_tool(task: ToolTask, runtime: Runtime[AgentContext]) -> dict:
 
 def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     """The answer read out of the evidence found so far: inside the lines a quoting tool
-    chose when one found them, else (or when those lines share no word with the question)
-    the intent's tools' evidence (latest round first), the open search's, the recording the
-    question names, then the best few of each word channel (speech, on-screen text). An open question only
-    (options are compared with the tools' values); a tool's typed answer is not read over."""
+    chose when one found them, else (or when those lines share no word with the question, or
+    hold no span of the kind it asks for) the recording the question names, the intent's
+    tools' first records (latest round first), the best few of each word channel (speech,
+    on-screen text), the open search's and the tools' other records. A stronger reading of an
+    earlier round is kept. An open question only (options are compared with the tools'
+    values); a tool's typed answer is not read over."""
     if state.options:
         return {"reading": None, "wanted": None}
     found = answering(state.results)

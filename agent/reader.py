@@ -565,7 +565,7 @@ def line_about(reading: Reading, people: Collection[str]) -> bool:
 
 
 def _without_determiners(doc, chunk):
-    """A noun chunk without what leads it: "the", "her", "Rob's", a stray bracket."""
+    """A noun chunk without what leads it: "the", "her", "Ann's", a stray bracket."""
     start = chunk.start
     while start < chunk.end - 1 and (doc[start].pos_ in ("DET", "PRON", "PUNCT") or doc[start].dep_ in ("poss", "case")
                                      or doc[start].tag_ == "POS"):

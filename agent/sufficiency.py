@@ -27,8 +27,7 @@ FEATURES = ("found", "partial", "premise_failed", "coverage", "intent_confidence
 FITTED = Path(__file__).with_name("sufficiency_model.json")
 _PRIOR = {"bias": -4.9, "found": 3.6, "partial": 1.4, "premise_failed": -8.0, "coverage": 2.0,
           "intent_confidence": 0.6, "support": 0.3, "agreement": 0.3, "typed_match": 0.8, "option_margin": 0.5,
-          "refinements": -0.4, "reading": 1.5, "clear_reading": 2.5, "named": 2.5,
-          "unmet": -3.0}
+          "refinements": -0.4, "reading": 1.5, "clear_reading": 2.5, "named": 2.5, "unmet": -3.0}
 CLEAR = 0.5  # a reading stronger than this is clear: read out of lines that meet the question closely
 
 
