@@ -76,9 +76,10 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | Non
     best = answering(results)
     if best is not None:
         claim = best.value if isinstance(best.value, str) else best.answer
-        answer = best.answer
+        answer, named = best.answer, ""
         if plan.answer_type == "person" and best.tool in ("said", "speech_acts", "read"):
-            answer = _who(plan, best) or answer
+            named = _who(plan, best)  # "who asked me to buy groceries?": whoever the line is by or names
+            answer = named or answer
         elif reading is not None and best.tool == "people" and reading.kind == "person" and plan.objects \
                 and plan.verb not in MEETING:
             # "who presented the cartoon?": the one the evidence names, not everyone met that day
@@ -91,7 +92,7 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | Non
             # the short answer inside the line the tool chose (graph.read reads only its lines,
             # unless they share no word with the question: then a line read elsewhere stands in)
             return _read_draft(reading, best.support, f"(in {best.tool}'s line: {best.note})")
-        return Draft(answer, best.support, 0.0, f"{best.tool}: {best.note}", claim=claim)
+        return Draft(answer, best.support, 0.0, f"{best.tool}: {best.note}", claim=claim, span=bool(named))
     notes = "; ".join(r.note for r in primary if r.note)
     if reading is not None and reading.kind not in QUOTE_KINDS:
         return _read_draft(reading, [], f"({notes})" if notes else "")

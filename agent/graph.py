@@ -236,10 +236,11 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
                       [raw[i] for i in range(len(options)) if i not in abstain] if raw else None,
                       state.refinements, ctx.config.max_refinements, draft.reading,
                       named_share(state.plan, draft.support, _read_from(state.reading, draft)),
-                      unmet(state.wanted, bool(draft.reading)),
+                      unmet(state.wanted, bool(draft.reading) or draft.span),
                       span_read=bool(draft.reading) and state.reading is not None and state.reading.kind in SPAN_KINDS)
     sufficiency = ctx.sufficiency(values) if draft.answer else 0.0
-    draft = Draft(draft.answer, draft.support, sufficiency, draft.note, claim=draft.claim, reading=draft.reading)
+    draft = Draft(draft.answer, draft.support, sufficiency, draft.note, claim=draft.claim, reading=draft.reading,
+                  span=draft.span)
     scores = ctx.reasoner.distribute(raw, abstain, sufficiency, threshold) if options else None
     evidence = [e for r in state.results for e in r.support]
     if ctx.chat is not None and evidence and draft.sufficiency > 0:

@@ -40,13 +40,15 @@ def evidence_text(record: MemoryRecord) -> str:
 class Draft:
     """A drafted answer; `claim` is the statement options are scored against (defaults to
     the answer, but excludes what a later correction overrode); `reading` how strongly the
-    evidence supports a short answer read out of it (agent.reader), when that is the answer."""
+    evidence supports a short answer read out of it (agent.reader), when that is the answer;
+    `span` whether a tool's line gave a short answer of the kind asked (who said it)."""
 
     def __init__(self, answer: str, support: list[Evidence], sufficiency: float, note: str, claim: str | None = None,
-                 reading: float = 0.0):
+                 reading: float = 0.0, span: bool = False):
         self.answer, self.support, self.sufficiency, self.note = answer, support, sufficiency, note
         self.claim = claim if claim is not None else answer
         self.reading = reading  # the strength of the reading the answer was taken from (0: a tool's own)
+        self.span = span  # the answer is a short span the tool's line gave (who said it), not the line
 
 
 def line_support(embedder: TextEmbedder, claims: Sequence[str], texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
