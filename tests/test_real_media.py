@@ -66,7 +66,7 @@ def test_what_the_speaker_says_is_remembered(ted):
 
 
 @pytest.mark.parametrize(("question", "expected"), [
-    ("where was this talk recorded?", "tedsalon"),
+    ("where was this talk recorded?", ("tedsalon", "new york")),  # the title card and the lower third
     ("what does the speaker teach?", "entrepreneurship"),
     ("what did she say about luck?", "luck"),
     # the lower third under her face names her, and her face is seen while her voice speaks
@@ -75,7 +75,8 @@ def test_what_the_speaker_says_is_remembered(ted):
 ])
 def test_questions_as_people_ask_reach_what_was_seen_and_heard(ted, question, expected):
     answer = ted.ask(question, "me", datetime(2026, 11, 20, 11, 0))
-    assert not answer.abstained and expected in answer.answer.lower(), (answer.answer, answer.trace)
+    accepted = expected if isinstance(expected, tuple) else (expected,)
+    assert not answer.abstained and any(a in answer.answer.lower() for a in accepted), (answer.answer, answer.trace)
 
 
 # ---- things from pixels: OpenCV's campus and desk footage (Debian opencv-doc) -------------
