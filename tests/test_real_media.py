@@ -234,8 +234,7 @@ def test_music_without_a_voice_is_not_heard_as_words(bunny):
 @pytest.mark.parametrize(("question", "expected"), [
     ("what did the trailer call the bunny?", "overweight"),
     ("what did the trailer say was coming?", "revenge"),
-    pytest.param("what was coming, according to the trailer?", "revenge", marks=pytest.mark.xfail(
-        strict=True, reason="known weakness: the card's line is 0.29 cosine from this phrasing; memlens abstains")),
+    ("what was coming, according to the trailer?", "revenge"),  # a known weakness until issue 39's stop 3
 ])
 def test_questions_about_a_trailer_reach_its_title_cards(bunny, question, expected):
     answer = bunny.ask(question, "me", datetime(2026, 11, 20, 11, 0))
