@@ -171,6 +171,19 @@ def _words(sent) -> list:
     return words
 
 
+def _once_each(around: Callable[[MemoryRecord], Sequence[MemoryRecord]]) -> Callable[[MemoryRecord], Sequence[MemoryRecord]]:
+    """`around` asked once per record within one read: a line's whole sentence and the
+    neighbours read as its context are the same turns, one store query."""
+    known: dict[int, Sequence[MemoryRecord]] = {}
+
+    def cached(record: MemoryRecord) -> Sequence[MemoryRecord]:
+        key = record.id if record.id is not None else id(record)
+        if key not in known:
+            known[key] = around(record)
+        return known[key]
+    return cached
+
+
 def _as_written(text: str, record: MemoryRecord) -> str:
     """A span as the record wrote it (a code read off a sign keeps its capitals: "AB12CD")."""
     written = " ".join([record.text, *record.attrs.get("block", ())])
@@ -312,6 +325,7 @@ class EvidenceReader:
         want = want or self.wanted(question)
         if want.kind == "yes_no" or not want.words:
             return None
+        around = _once_each(around) if around is not None else None
         readings: dict[str, list[Reading]] = {}
         spell = want.kind != "code"  # a code is read as written ("AB12CD"), not spelled out
         seen: set[int] = set()
