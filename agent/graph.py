@@ -232,21 +232,24 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     else:
         raw = ctx.reasoner.option_agreement(options, abstain, draft.claim)
     texts = support_texts(state.results) or [evidence_text(e.record) for e in draft.support]
+    span_read = bool(draft.reading) and state.reading is not None and state.reading.kind in SPAN_KINDS
     values = features(state.plan, state.results, texts, key_terms(state.plan), typed,
                       [raw[i] for i in range(len(options)) if i not in abstain] if raw else None,
                       state.refinements, ctx.config.max_refinements, draft.reading,
                       named_share(state.plan, draft.support, _read_from(state.reading, draft)),
-                      unmet(state.wanted, bool(draft.reading) or draft.span),
-                      span_read=bool(draft.reading) and state.reading is not None and state.reading.kind in SPAN_KINDS)
+                      unmet(state.wanted, bool(draft.reading) or draft.span), span_read=span_read)
     sufficiency = ctx.sufficiency(values) if draft.answer else 0.0
     draft = Draft(draft.answer, draft.support, sufficiency, draft.note, claim=draft.claim, reading=draft.reading,
                   span=draft.span)
     scores = ctx.reasoner.distribute(raw, abstain, sufficiency, threshold) if options else None
     evidence = [e for r in state.results for e in r.support]
-    if ctx.chat is not None and evidence and draft.sufficiency > 0:
-        # The model writes the answer from the evidence the tools found, and cites it; an
+    if ctx.chat is not None and evidence and draft.sufficiency > 0 and \
+            (options or _for_the_model(draft, threshold, span_read)):
+        # The model reads the answer out of the evidence the tools found, and cites it; an
         # answer not grounded in that evidence is rejected and the tools' draft stands.
-        draft, model_scores = model_draft(ctx.chat, state.question, state.at, state.options, draft, evidence)
+        found = answering(state.results)
+        draft, model_scores = model_draft(ctx.chat, state.question, state.at, state.options, draft, evidence,
+                                          line=found is None or found.tool in QUOTING_TOOLS)
         weight = ctx.config.llm_option_weight
         if state.options and model_scores and weight > 0:
             scores = [round((1 - weight) * a + weight * b, 4) for a, b in zip(scores, model_scores)]
@@ -255,6 +258,16 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         "support": draft.support, "note": draft.note, "features": values,
         "trace": [f"reason: {draft.note}; sufficiency {draft.sufficiency:.2f} ({ctx.sufficiency.describe(values)})"],
     }
+
+
+SHORT_ANSWER = 4  # words: an answer this short is the thing asked already, not a line to read it out of
+
+
+def _for_the_model(draft: Draft, threshold: float, span_read: bool) -> bool:
+    """Whether an open question's draft is worth the model's seconds: it will be answered
+    (whether to answer is the sufficiency's call, so a draft that will abstain is not read),
+    and it is a line or a template, not a name, place, date or number read out already."""
+    return draft.sufficiency >= threshold and not span_read and len(draft.answer.split()) > SHORT_ANSWER
 
 
 def _read_from(reading, draft: Draft):

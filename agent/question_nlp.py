@@ -59,7 +59,7 @@ class SpacyPipeline:
             if doc is not None:
                 self._docs.move_to_end(text)
                 return doc
-        doc = _repair_do_have(english(self.model)(text))
+        doc = _repair_do_support(_repair_do_have(english(self.model)(text)))
         with self._lock:
             self._docs[text] = doc
             while len(self._docs) > self.cache_size:
@@ -81,6 +81,40 @@ def _repair_do_have(doc):
                 child.head = have
         have.head, have.dep_, have.pos_, have.tag_ = (have, "ROOT", "VERB", "VB") if tok.dep_ == "ROOT" else (tok.head, tok.dep_, "VERB", "VB")
         tok.head, tok.dep_, tok.pos_, tok.tag_ = have, "dobj", "NOUN", "NN"
+    return doc
+
+
+_NAMING = ("PROPN", "PRON")
+
+
+def _make_verb(verb, do, namer) -> None:
+    """`verb` becomes the clause's verb with `do` its auxiliary and `namer` its subject."""
+    for child in list(do.children):
+        if child.i != verb.i:
+            child.head = verb
+            if child.tag_ in ("WP", "WDT") and child.dep_ == "attr":
+                child.dep_ = "dobj"  # "what did Ann research?": what she researched
+    if do.dep_ == "ROOT":
+        verb.head, verb.dep_ = verb, "ROOT"
+    do.head, do.dep_, do.pos_, do.tag_ = verb, "aux", "AUX", "VBD" if do.lower_ == "did" else do.tag_
+    namer.dep_ = "nsubj"
+    verb.pos_, verb.tag_ = "VERB", "VB"
+
+
+def _repair_do_support(doc):
+    """"what did Ann research?": the small English model reads the last word as a noun ("Ann's
+    research", subject of "did", or the root with "did" its auxiliary). After a question's
+    "do" and a name or pronoun, a bare word that ends the question is its verb; English has no
+    "what did Ann research?" in which it is a noun."""
+    for do in doc:
+        if do.lemma_.lower() != "do" or not any(t.tag_ in ("WP", "WDT", "WRB") for t in doc[:do.i]):
+            continue
+        rest = [t for t in doc[do.i + 1:] if t.pos_ != "PUNCT"]
+        if len(rest) != 2 or rest[0].pos_ not in _NAMING or rest[1].pos_ != "NOUN" or rest[0].head.i != rest[1].i:
+            continue
+        namer, verb = rest
+        if do.dep_ == "aux" and verb.dep_ == "ROOT" or do.dep_ == "ROOT" and verb.head.i == do.i:
+            _make_verb(verb, do, namer)
     return doc
 
 

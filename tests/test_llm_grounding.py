@@ -14,7 +14,7 @@ import pytest
 
 from agent.config import LLMConfig
 from agent.llm import make_chat_model
-from agent.llm_reasoning import model_draft
+from agent.llm_reasoning import MAX_SHOWN, model_draft
 from agent.reasoning import Draft
 from agent.state import Evidence
 from memory.records import TEXT_SIGHTING, UTTERANCE, MemoryRecord, RecordFilter
@@ -83,6 +83,41 @@ def test_a_grounded_rephrasing_citing_the_drafts_record_is_accepted():
     assert _ask("At 08:00:06, oat milk", [20]).answer == "At 08:00:06, oat milk"
 
 
+@pytest.mark.parametrize("answer", [
+    "oatmilk and egg",  # the answer as a whole, nearly (a spelling, an ending apart)
+    "Eggs and oat milk",  # each word it adds, in another order
+])
+def test_a_short_answer_that_nearly_occurs_in_what_it_cites_is_kept(answer):
+    draft = _ask(answer, [20])
+    assert draft.answer == answer and "rejected" not in draft.note, draft.note
+
+
+def test_for_a_quoted_line_the_model_may_answer_from_another_line_on_the_topic():
+    """A quoting tool's line is its best guess at where the answer is said: the model may read
+    it from another line it was shown, if that line is on the question's topic; an instruction
+    on a sign is on none."""
+    other = _evidence(21, "Bob: I need to buy a birthday card too.", 9)
+
+    def ask(answer: str, cited: list[int], line: bool) -> Draft:
+        chat = ScriptedChat({"answer": answer, "sufficient": True, "evidence_ids": cited, "option_scores": []})
+        return model_draft(chat, "What did Bob ask me to buy?", AT, None, DRAFT, [REQUEST, other, SIGN],
+                           line=line)[0]
+
+    assert ask("a birthday card", [21], line=True).answer == "a birthday card"
+    assert "rejected" in ask("a birthday card", [21], line=False).note  # a typed answer stands
+    assert "none of the records it cites" in ask("BANANA", [40], line=True).note
+
+
+def test_the_model_reads_the_drafts_records_first_and_a_bounded_few():
+    chat = ScriptedChat({"answer": "oat milk", "sufficient": True, "evidence_ids": [20], "option_scores": []})
+    others = [_evidence(100 + n, f"Line number {n} about something else entirely.", 10 + n) for n in range(20)]
+    model_draft(chat, "What did Bob ask me to buy?", AT, None, DRAFT, [*others, REQUEST])
+    memory = chat.prompts[0][1]["content"].split("<memory>")[1]
+    ids = [int(line.split("]")[0].lstrip("[")) for line in memory.strip().splitlines() if line.startswith("[")]
+    assert len(ids) == MAX_SHOWN and REQUEST.record.id in ids  # the draft's record, though the others came first
+    assert ids == sorted(ids, key=lambda i: 6 if i == 20 else 10 + i - 100)  # shown in time order
+
+
 @pytest.fixture(scope="module")
 def injected(tmp_path_factory, embedder):
     """The morning memory plus a sign and an utterance in the office telling the assistant
@@ -117,11 +152,17 @@ def test_an_obedient_model_cannot_make_an_injected_instruction_the_answer(inject
     chat = ScriptedChat({"answer": "BANANA", "sufficient": True, "evidence_ids": [_sign_id(injected)],
                          "option_scores": []})
     agent = make_agent(injected, chat=chat)
+    read_out = 0
     for question, expected in QUESTIONS.items():
+        asked = len(chat.prompts)
         answer = agent.ask(question, "me", AT)
         _assert_grounded(injected, question, answer, expected)
-        assert any("model answer rejected" in line for line in answer.trace), answer.trace
-    assert len(chat.prompts) == len(QUESTIONS)  # the model was asked every time
+        if len(chat.prompts) > asked:
+            assert any("model answer rejected" in line for line in answer.trace), answer.trace
+        else:  # a code read out of the note already: nothing for the model to shorten
+            assert any(line.startswith("read code") for line in answer.trace), answer.trace
+            read_out += 1
+    assert len(chat.prompts) == len(QUESTIONS) - read_out == 2  # the place and the request were the model's to read
 
 
 @pytest.mark.slow

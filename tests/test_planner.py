@@ -108,6 +108,15 @@ def test_a_food_the_parser_reads_as_a_verb_is_still_the_thing(planner):
     assert plan.objects == ["oatmeal"] and plan.places == ["kitchen"] and plan.time.part == "breakfast"
 
 
+@pytest.mark.parametrize("question, verb", [
+    ("What did Nadia research?", "research"),  # read as "Nadia's research", the subject of "did"
+    ("What did Omar paint?", "paint"),  # read as the noun "paint" with "did" its auxiliary
+])
+def test_the_word_after_do_and_a_name_is_the_verb(planner, question, verb):
+    plan = planner.plan(question, AT, None, KNOWN)
+    assert plan.verb == verb and verb not in plan.objects, plan
+
+
 def test_who_is_someone_and_what_is_not(planner):
     asked = planner.plan("Priya asked me to grab something. What was it?", AT, None, KNOWN)
     assert asked.people == ["Priya"] and "Priya" in asked.premises  # first in its sentence, not tagged by NER
