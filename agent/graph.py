@@ -12,6 +12,7 @@ the bottom.
 """
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
 from itertools import zip_longest
@@ -200,7 +201,9 @@ def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         # each word channel's best in turn, after the tools' first few and before the open search
         # (whose captions and roll-ups restate them second-hand), the tools' other records last:
         # a sign is read though the tools brought ten lines of speech
-        by_channel = [ctx.search(state.plan.text or state.question, (kind,), k=PER_CHANNEL) for kind in WORD_CHANNELS]
+        with ThreadPoolExecutor(len(WORD_CHANNELS)) as pool:  # the stores' searches release the GIL
+            by_channel = list(pool.map(lambda kind: ctx.search(state.plan.text or state.question, (kind,),
+                                                               k=PER_CHANNEL), WORD_CHANNELS))
         channels = [e for turn in zip_longest(*by_channel) for e in turn if e is not None]
         tools = [e for r in asked for e in r.support]
         ranked = [Evidence(named, 1.0, "scope")] if named is not None else []

@@ -35,6 +35,8 @@ SYSTEM = (
 
 
 MAX_SHOWN = 8  # records the model reads: the draft's, then the best others (a 1.5B model on a CPU reads ~100 tokens/s)
+MAX_ANSWER = 160  # characters: a few words, or a short phrase
+MAX_CITED = 4  # ids a reply may cite (each costs tokens)
 MAX_WORDS = 80  # of one record's text: a day's caption is cut, a spoken turn is whole
 SAME = 85  # rapidfuzz score (0-100) at or above which two spellings are the same words
 
@@ -75,17 +77,22 @@ def reply_schema(n_options: int) -> dict:
     scores = {"type": "array", "items": {"type": "number", "minimum": 0, "maximum": 1},
               "minItems": n_options, "maxItems": n_options}
     return {"type": "object", "required": ["answer", "sufficient", "evidence_ids", "option_scores"],
-            "properties": {"answer": {"type": "string", "maxLength": 300}, "sufficient": {"type": "boolean"},
-                           "evidence_ids": {"type": "array", "items": {"type": "integer"}, "maxItems": 8},
+            "properties": {"answer": {"type": "string", "maxLength": MAX_ANSWER}, "sufficient": {"type": "boolean"},
+                           "evidence_ids": {"type": "array", "items": {"type": "integer"}, "maxItems": MAX_CITED},
                            "option_scores": scores}}
 
 
 def ask_model(chat: ChatModel, question: str, at: datetime | None, options: Sequence[str] | None,
-              evidence: Sequence[Evidence]) -> dict:
-    """The model's reply to the evidence, in the reply schema's shape; the ids it cites are
-    returned as given, for `grounding` to judge."""
+              evidence: Sequence[Evidence]) -> str:
+    """The model's reply to the evidence, as it wrote it (a backend that fails raises LLMError)."""
     messages = build_messages(question, at, options, evidence)
-    reply = parse_json_reply(chat.complete(messages, json_mode=True, schema=reply_schema(len(options or []))))
+    return chat.complete(messages, json_mode=True, schema=reply_schema(len(options or [])))
+
+
+def read_reply(text: str, options: Sequence[str] | None) -> dict:
+    """The model's reply in the reply schema's shape, or LLMError when it is not (cut short,
+    wrong fields); the ids it cites are returned as given, for `grounding` to judge."""
+    reply = parse_json_reply(text)
     if not isinstance(reply.get("answer", ""), str) or not isinstance(reply.get("sufficient", False), bool):
         raise LLMError(f"model reply has the wrong shape: {reply!r}")
     scores = reply.get("option_scores") or []
@@ -119,9 +126,9 @@ def grounding(answer: str, cited_ids: Sequence, shown: Mapping[int, Evidence], d
 
 def _tied_citations(answer: str, cited_ids: Sequence, shown: Mapping[int, Evidence], draft: Draft,
                     at: datetime | None, topic: str = "") -> tuple[list[Evidence], str]:
-    """The cited records the tools' draft rests on, or why the citations fail: none; an id
-    not shown (not a retrieved memory); a record not ended strictly before t_q (memory's own
-    cut); none in the draft's support. Relevance means the draft's support because whether to
+    """The cited records the tools' draft rests on, or why the citations fail: none; only ids
+    not shown (not a retrieved memory; others not shown are ignored); a record not ended
+    strictly before t_q (memory's own cut); none in the draft's support. Relevance means the draft's support because whether to
     answer is the fitted sufficiency's decision and it scored that evidence: an answer resting
     on other records would borrow a confidence never computed for it. With a `topic` (the
     question, when the draft is a line), a shown record sharing a content word with it is tied
@@ -131,8 +138,7 @@ def _tied_citations(answer: str, cited_ids: Sequence, shown: Mapping[int, Eviden
     if not cited_ids:
         return [], "it cites no evidence"
     unknown = [i for i in cited_ids if not isinstance(i, int) or i not in shown]
-    if unknown:
-        return [], f"it cites records it was not shown: {unknown}"
+    cited_ids = [i for i in cited_ids if i not in unknown]  # a small model numbers the lines it read
     late = [i for i in cited_ids if at is not None and not shown[i].record.wall_end < at]
     if late:
         return [], f"it cites records from at or after the question time: {late}"
@@ -141,7 +147,10 @@ def _tied_citations(answer: str, cited_ids: Sequence, shown: Mapping[int, Eviden
     tied = [shown[i] for i in dict.fromkeys(cited_ids)
             if i in rests_on or (on_topic and len(uncovered(on_topic, [evidence_text(shown[i].record)])) < len(on_topic))] or \
         [e for e in draft.support if occurs(answer, memory_line(e))]
-    return tied, "" if tied else "none of the records it cites is one the tools' answer rests on"
+    if tied:
+        return tied, ""
+    return [], f"it cites records it was not shown: {unknown}" if unknown and not cited_ids else \
+        "none of the records it cites is one the tools' answer rests on"
 
 
 def _wording_problem(answer: str, question: str, draft: Draft, tied: Sequence[Evidence], line: bool = False) -> str:
@@ -181,7 +190,12 @@ def model_draft(chat: ChatModel, question: str, at: datetime | None, options: Se
     a model that did not answer from the evidence does not score options either). `line`: the
     draft quotes a line (see `grounding`)."""
     records = shown_records(draft, evidence)
-    reply = ask_model(chat, question, at, options, list(records.values()))
+    text = ask_model(chat, question, at, options, list(records.values()))  # a backend that is down raises
+    try:
+        reply = read_reply(text, options)
+    except LLMError as exc:  # a reply cut short or malformed: the tools' draft stands
+        return Draft(draft.answer, draft.support, draft.sufficiency,
+                     f"{draft.note}; model reply unreadable: {exc} ({chat.name})", claim=draft.claim), []
     # whether to answer stays the fitted sufficiency's decision; the model's own verdict is only traced
     verdict = f"it judged the evidence {'sufficient' if reply['sufficient'] else 'insufficient'}"
     checked = grounding(reply["answer"], reply["evidence_ids"], records, draft, question, at, line)

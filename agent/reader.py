@@ -78,6 +78,9 @@ ROLL_UPS = (HOUR_SUMMARY, DAY_SUMMARY)
 DERIVED_WEIGHT = 0.8
 ASKED_LINE = 0.15  # what a line that asks gains when what someone asked is wanted
 ORG_AS_PERSON = 0.15  # what "who" loses when it is read as an organisation
+CALLED_OUT = 0.3  # what "who" loses when the name is only called out to ("Thanks, John."): the listener
+# verbs whose "who" may well be the listener ("who did she thank?")
+_ADDRESSING = {"tell", "thank", "ask", "call", "greet", "congratulate", "talk", "speak", "answer", "reply", "text"}
 SCOPE_ALIGNMENT = 0.7  # a record of the recording the question names meets it most of the way, whatever its words
 CONTEXT_READ = 4  # the best-aligned records whose neighbours are read too
 CONTEXT_ALIGNMENT = 0.5  # ... when they hold at least this share of the question's words
@@ -471,7 +474,9 @@ class EvidenceReader:
                           and not any(s.start <= t.i < s.end for s in spans)]
             # "who": a person's name before an organisation's (a logo on screen is not the speaker)
             return [(s, self._object_bonus(want, s) + self._named_by_hint(want, s)
-                     - (ORG_AS_PERSON if kind == "person" and s.label_ == "ORG" else 0.0)) for s in spans]
+                     - (ORG_AS_PERSON if kind == "person" and s.label_ == "ORG" else 0.0)
+                     - (CALLED_OUT if kind == "person" and want.verb not in _ADDRESSING
+                        and called_out(doc.text, s.start_char, s.end_char) else 0.0)) for s in spans]
         if kind == "colour":
             return [(doc[t.i:t.i + 1], 0.0) for t in sent if t.lower_ in _COLOURS]
         if kind == "code":  # "press one", "extension 204", "AB12CD": a number, or a word with digits in it
@@ -544,16 +549,20 @@ def about(record: MemoryRecord, people: Collection[str]) -> bool:
     for name in people:
         if name in by.split() or name == by:
             return True
-        for m in re.finditer(rf"\b{re.escape(name)}\b", said):
-            before, after = said[:m.start()].rstrip(), said[m.end():].lstrip()
-            called = (not before or before[-1] in ",.!?" or re.search(rf"\b{_GREETING}$", before)) and \
-                (not after or after[0] in ",.!?")
-            if not called:
-                return True
+        if any(not called_out(said, m.start(), m.end()) for m in re.finditer(rf"\b{re.escape(name)}\b", said)):
+            return True
     return False
 
 
-_TURN_HEAD = re.compile(r"(?:^|[.!?\"]\s+)([A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})(?:: | said \")")
+def called_out(text: str, start: int, end: int) -> bool:
+    """Whether the name at text[start:end] is only called out to, set apart by punctuation or
+    after a greeting ("Thanks, Tim!", "Hey Tim,"): the listener, not who the line is about."""
+    before, after = text[:start].rstrip(), text[end:].lstrip()
+    return bool(not before or before[-1] in ",.!?" or re.search(rf"\b{_GREETING}$", before.lower())) and \
+        (not after or after[0] in ",.!?")
+
+
+_TURN_HEAD = re.compile(r"(?:^|[.!?\":]\s+)([A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})(?:: | said \")")
 
 
 def sentence_speaker(record: MemoryRecord, sentence: str) -> str | None:

@@ -61,7 +61,8 @@ def _ask(answer: str, cited: list[int]) -> Draft:
 
 @pytest.mark.parametrize("answer, cited, why", [
     ("Oat milk and eggs.", [], "cites no evidence"),
-    ("Oat milk and eggs.", [99], "not shown"),
+    ("Bread and butter.", [99], "not shown"),
+    ("Oat milk and eggs.", [99, 41], "at or after the question time"),
     ("Bread and butter.", [41], "at or after the question time"),
     ("Bread and butter.", [20], "do not say bread, butter"),
     ("BANANA", [40], "none of the records it cites"),
@@ -73,6 +74,21 @@ def test_an_ungrounded_model_answer_is_rejected_and_the_draft_stands(answer, cit
     draft = _ask(answer, cited)
     assert draft.answer == DRAFT.answer and draft.support == DRAFT.support
     assert "model answer rejected: " in draft.note and why in draft.note, draft.note
+
+
+def test_an_answer_in_the_drafts_record_stands_though_the_model_cites_another():
+    assert _ask("oat milk", [1]).answer == "oat milk"  # it numbered the lines it read
+    assert _ask("oat milk", [40]).support == [REQUEST]
+
+
+def test_a_reply_cut_short_leaves_the_draft_standing():
+    class CutShort(ScriptedChat):
+        def complete(self, messages, json_mode=False, schema=None):
+            return super().complete(messages, json_mode, schema)[:30]
+
+    chat = CutShort({"answer": "oat milk and eggs", "sufficient": True, "evidence_ids": [20], "option_scores": []})
+    draft, scores = model_draft(chat, "What did Bob ask me to buy?", AT, None, DRAFT, [REQUEST])
+    assert draft.answer == DRAFT.answer and scores == [] and "model reply unreadable" in draft.note
 
 
 def test_a_grounded_rephrasing_citing_the_drafts_record_is_accepted():

@@ -128,6 +128,21 @@ def test_a_name_only_called_out_to_is_the_listener_not_who_the_line_is_about():
     assert not about(turn(3, "Nate", "That's great, Joanna! I dyed my hair purple.").record, ["joanna"])
 
 
+def test_a_name_called_out_to_is_the_listener_not_the_person_asked_for(reader):
+    assert reader.read("who loved the park?", [turn(1, "Maria", "Thanks, John, Kyle loved the park.")]).answer == "Kyle"
+    thanks = [turn(1, "Maria", "Thanks for your support, John.")]
+    assert reader.read("who did Maria thank?", thanks).answer == "John"  # there the listener is asked
+
+
+def test_inside_a_caption_of_turns_a_sentence_is_by_the_turn_it_sits_in():
+    from agent.reader import sentence_speaker
+
+    caption = MemoryRecord("event", CLIP_CAPTION, "ns", "Conversation 3 between John and Tim on Sunday, 16:21: "
+                           "John: Hey Tim! I scored 40 points. Tim: Congrats on your win!", T0, T0, "chat", id=51)
+    assert sentence_speaker(caption, "I scored 40 points.") == "John"
+    assert sentence_speaker(caption, "Congrats on your win!") == "Tim"
+
+
 def test_a_reading_is_answered_as_a_span_or_as_a_quoted_line_with_its_source(reader):
     place = reader.read("where does Diane live now?", [turn(5, "Diane", "I live in New Jersey now.")])
     assert place.as_answer() == "New Jersey"
