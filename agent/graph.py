@@ -245,6 +245,7 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     draft = Draft(draft.answer, draft.support, sufficiency, draft.note, claim=draft.claim, reading=draft.reading,
                   span=draft.span)
     scores = ctx.reasoner.distribute(raw, abstain, sufficiency, threshold) if options else None
+    draft = _cited_where_said(ctx, draft, _read_from(state.reading, draft), state.at)
     evidence = [e for r in state.results for e in r.support]
     if ctx.chat is not None and evidence and draft.sufficiency > 0 and \
             (options or _for_the_model(draft, threshold, span_read)):
@@ -261,6 +262,19 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         "support": draft.support, "note": draft.note, "features": values,
         "trace": [f"reason: {draft.note}; sufficiency {draft.sufficiency:.2f} ({ctx.sufficiency.describe(values)})"],
     }
+
+
+def _cited_where_said(ctx: AgentContext, draft: Draft, reading, at: datetime | None) -> Draft:
+    """A reading taken from a caption or a segment, which restate turns, cites the turn that
+    said it first: the evidence a person checks is the line, with its speaker and time."""
+    if reading is None or reading.evidence.record.kind in (UTTERANCE, TEXT_SIGHTING):
+        return draft
+    turn = ctx.operators.said_in(reading.evidence.record, reading.sentence, at)
+    if turn is None:
+        return draft
+    support = [Evidence(turn, reading.evidence.score, reading.evidence.source), *draft.support]
+    return Draft(draft.answer, support, draft.sufficiency, draft.note, claim=draft.claim, reading=draft.reading,
+                 span=draft.span)
 
 
 SHORT_ANSWER = 4  # words: an answer this short is the thing asked already, not a line to read it out of

@@ -180,6 +180,20 @@ class MemoryOperators:
             before=min(horizon, before) if before else horizon), limit=limit + 1)
         return [r for r in near if r.id != record.id][:limit]
 
+    def said_in(self, record: MemoryRecord, sentence: str, before: datetime | None,
+                limit: int = 400) -> MemoryRecord | None:
+        """The spoken turn a caption or segment restates a sentence of: the one of the same
+        recording, within the record's span, whose words hold the sentence's; else None."""
+        wanted = normalise(sentence)
+        if not wanted:
+            return None
+        horizon = record.wall_end + timedelta(seconds=1)
+        turns = self.memory.store("event").query(RecordFilter(
+            namespace=record.namespace, kinds=(UTTERANCE,), video_ids=(record.video_id,),
+            not_before=record.wall_start - timedelta(seconds=1),
+            before=min(horizon, before) if before else horizon), limit=limit)
+        return next((t for t in turns if wanted in normalise(t.text)), None)
+
     def speakers(self, namespace: str, before: datetime | None) -> set[str]:
         spoken = RecordFilter(namespace=namespace, kinds=(UTTERANCE,), before=before)
         return {name.lower() for (name,) in self.memory.store("event").distinct(("speaker_name",), spoken) if name}

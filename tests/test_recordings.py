@@ -9,7 +9,15 @@ import pytest
 from agent.question_nlp import SpacyPipeline
 from agent.scope import recording_word
 from memory.recordings import recording_facts
-from memory.records import DAY_SUMMARY, RECORDING, TEXT_SIGHTING, UTTERANCE, MemoryRecord, RecordFilter
+from memory.records import (
+    CLIP_CAPTION,
+    DAY_SUMMARY,
+    RECORDING,
+    TEXT_SIGHTING,
+    UTTERANCE,
+    MemoryRecord,
+    RecordFilter,
+)
 from tests.conftest import T0, make_observation, memory_holding
 from tests.test_agent import make_agent
 
@@ -128,3 +136,26 @@ def test_acts_no_line_of_which_holds_the_topic_are_all_listed(two_recordings):
     unmatched = speech_acts(ctx, "commitment", topic=["agree"])
     assert len(everything.support) >= 2
     assert [e.record.id for e in unmatched.support] == [e.record.id for e in everything.support]
+
+
+def test_a_sentence_a_caption_restates_is_cited_from_the_turn_that_said_it(two_recordings):
+    from retrieval.operators import MemoryOperators
+
+    store = two_recordings.store("event")
+    turns = store.query(RecordFilter(namespace="me", kinds=(UTTERANCE,), video_ids=("vid-second",)))
+    captions = store.query(RecordFilter(namespace="me", kinds=(CLIP_CAPTION,), video_ids=("vid-second",)))
+    turn, caption = next((t, c) for t in turns for c in captions if t.attrs.get("said") and t.attrs["said"] in c.text)
+    operators = MemoryOperators(two_recordings)
+    assert operators.said_in(caption, turn.attrs["said"], None).id == turn.id
+    assert operators.said_in(caption, "Words nobody said.", None) is None
+    assert operators.said_in(caption, turn.attrs["said"], turn.wall_start) is None  # said after the question
+
+
+def test_what_did_i_read_lists_every_text_of_the_window_in_order(two_recordings):
+    agent = make_agent(two_recordings)
+    answer = agent.ask("what did I read?", "me", T0 + timedelta(hours=1))
+    texts = [e.record for e in answer.evidence]
+    assert not answer.abstained and len(texts) > 2 and texts == sorted(texts, key=lambda r: r.wall_start)
+    assert all(r.wall_end < T0 + timedelta(hours=1) for r in texts)  # the later recording is not yet read
+    assert answer.answer.index("KITCHEN") < answer.answer.index("LIVING ROOM")
+    assert len({r.text for r in texts}) == len(texts)  # a text read twice is named once

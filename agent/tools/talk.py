@@ -153,6 +153,7 @@ def _first_named(ctx: ToolContext, after: datetime | None, before: datetime | No
 
 
 LISTED = 5  # the most acts a list answer names (the latest)
+LISTED_TEXTS = 8  # the most texts "what did I read this morning?" names (the first read)
 
 
 def speech_acts(ctx: ToolContext, act: str, speaker: str | None = None, topic: Sequence[str] = (),
@@ -190,6 +191,23 @@ def speech_acts(ctx: ToolContext, act: str, speaker: str | None = None, topic: S
                       "; ".join(f"{speaker_of(r)}: {r.attrs.get('said', r.text)}" for r in turns), f"{len(turns)} {act}(s)")
 
 
+def _everything_read(ctx: ToolContext) -> ToolResult:
+    """Each text read in the question's window once, in the order it was first read: the
+    first LISTED_TEXTS, and how many more."""
+    lo, hi = ctx.window()
+    first: dict[str, MemoryRecord] = {}
+    for r in ctx.records((TEXT_SIGHTING,), after=lo, before=hi):
+        first.setdefault(normalise(evidence_text(r)), r)
+    if not first:
+        return ToolResult("read", "", [], False, note="no text read in the window")
+    blocks = sorted(first.values(), key=lambda r: r.wall_start)
+    shown = blocks[:LISTED_TEXTS]
+    more = f"; and {len(blocks) - len(shown)} more" if len(blocks) > len(shown) else ""
+    answer = "; ".join(f'"{evidence_text(r)}" ({r.wall_start:%H:%M})' for r in shown) + more
+    return ToolResult("read", answer, [Evidence(r, 1.0, "read") for r in shown], True,
+                      "; ".join(evidence_text(r) for r in shown), f"{len(blocks)} text(s) read in the window")
+
+
 _AMOUNT = re.compile(r"[$€£]\s?\d|\d[.,]\d{2}\b")
 _DIGITS = re.compile(r"\d")
 
@@ -197,7 +215,10 @@ _DIGITS = re.compile(r"\d")
 def read(ctx: ToolContext, topic: Sequence[str], query: str, places: Sequence[str] = (),
          answer_type: str = "text") -> ToolResult:
     """Text read on signs, notes, screens and receipts: the text block that best matches; a
-    question about money or a number wants a block that shows one."""
+    question about money or a number wants a block that shows one. Asked about nothing in
+    particular ("what did I read this morning?"), every text read in the window, in order."""
+    if not topic and not places and answer_type == "text":
+        return _everything_read(ctx)
     hits = ctx.search(query, kinds=(TEXT_SIGHTING,), k=10)
     if places:
         hits = [e for e in hits if e.record.attrs.get("place") in places] or hits
