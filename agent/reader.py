@@ -338,13 +338,19 @@ class EvidenceReader:
         # recording the question names are all first: they are what it asks about
         ranks = [0 if want.source is not None and e.record.video_id == want.source else
                  sum(o.record.kind == e.record.kind for o in top[:n]) for n, e in enumerate(top)]
-        for rank, e in zip(ranks, top):
-            for reading in self._read_record(want, e, rank, text=self._sentence_of(e.record, around, spell)):
+        sentences = [self._sentence_of(e.record, around, spell) for e in top]
+        if hasattr(self.nlp, "prefetch"):  # one batch, not a parse per record (the line, the record it is in)
+            self.nlp.prefetch([*sentences, *(_prepared(e.record) for e in top)])
+        for rank, e, sentence in zip(ranks, top, sentences):
+            for reading in self._read_record(want, e, rank, text=sentence):
                 readings.setdefault(reading.answer.lower(), []).append(reading)
         if around is not None and want.kind not in QUOTE_KINDS:  # a quote is a line that meets the question itself
             aligned = sorted(((self.alignment(want, e.record), rank, e) for rank, e in zip(ranks, top)),
                              key=lambda a: (-a[0], a[1]))
-            for alignment, rank, e in [a for a in aligned if a[0] >= CONTEXT_ALIGNMENT][:CONTEXT_READ]:
+            context = [a for a in aligned if a[0] >= CONTEXT_ALIGNMENT][:CONTEXT_READ]
+            if hasattr(self.nlp, "prefetch"):
+                self.nlp.prefetch(_prepared(near, spell) for _, _, e in context for near in around(e.record))
+            for alignment, rank, e in context:
                 for near in around(e.record):
                     if near.id not in seen:
                         for reading in self._read_record(want, Evidence(near, e.score, "context"), rank, alignment,
@@ -385,8 +391,8 @@ class EvidenceReader:
         starts mid-sentence (in lower case), and right after one that stops mid-sentence (the
         same voice going on, or any voice going on in lower case), are read with it."""
         text = _prepared(record, spell)
-        if record.kind != UTTERANCE or around is None:
-            return text
+        if record.kind != UTTERANCE or around is None or (not text[:1].islower() and text.rstrip().endswith(_ENDS)):
+            return text  # a whole sentence (or more) as it stands: no neighbour is asked for
         turns = sorted((r for r in around(record) if r.kind == UTTERANCE), key=lambda r: r.wall_start)
         before = [r for r in turns if r.wall_start < record.wall_start][::-1][:CONTINUED_TURNS]
         after = [r for r in turns if r.wall_start > record.wall_start][:CONTINUED_TURNS]
