@@ -80,7 +80,26 @@ class SpacyPipeline:
 
 def _repaired(doc):
     """The parse with the small model's known misreadings of questions put right."""
-    return _repair_do_support(_repair_do_have(doc))
+    return _repair_be_noun(_repair_do_support(_repair_do_have(doc)))
+
+
+def _repair_be_noun(doc):
+    """"what is luck?": the small English model reads the noun as a passive participle ("what
+    is eaten?"). A participle is an inflected form ("eaten", "painted"); a word that is its own
+    lemma after "is" is the noun the question asks about."""
+    for word in doc:
+        be = next((c for c in word.children if c.dep_ == "auxpass" and c.lemma_ == "be"), None)
+        wh = next((c for c in word.children if c.dep_ == "nsubjpass" and c.tag_ in ("WP", "WDT")), None)
+        if word.dep_ != "ROOT" or word.tag_ != "VBN" or be is None or wh is None or \
+                word.lower_ != word.lemma_.lower() or any(c.dep_ == "agent" for c in word.children):
+            continue
+        for child in list(word.children):
+            if child.i != be.i:
+                child.head = be
+        be.head, be.dep_, be.pos_ = be, "ROOT", "AUX"
+        word.head, word.dep_, word.pos_, word.tag_ = be, "nsubj", "NOUN", "NN"
+        wh.dep_ = "attr"
+    return doc
 
 
 def _repair_do_have(doc):

@@ -117,6 +117,12 @@ def test_the_word_after_do_and_a_name_is_the_verb(planner, question, verb):
     assert plan.verb == verb and verb not in plan.objects, plan
 
 
+def test_what_is_a_noun_the_parser_reads_as_a_participle(planner):
+    plan = planner.plan("What is luck, according to the talk?", AT, None, KNOWN)
+    assert plan.verb != "luck" and "luck" in plan.objects + plan.topic, plan
+    assert planner.plan("What was stolen?", AT, None, KNOWN).verb == "steal"  # a participle stays one
+
+
 def test_who_is_someone_and_what_is_not(planner):
     asked = planner.plan("Priya asked me to grab something. What was it?", AT, None, KNOWN)
     assert asked.people == ["Priya"] and "Priya" in asked.premises  # first in its sentence, not tagged by NER
