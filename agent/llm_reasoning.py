@@ -2,8 +2,8 @@
 memory marked as data.
 
 The model is shown the records the tools' draft rests on first, then the best of the rest
-(`shown_records`), and asked for the name, place, number or short phrase the question wants, not a
-whole line. Remembered content (transcripts, signs, notes) may contain instructions; the
+(`shown_records`), and asked for the name, place, number or short phrase the question
+wants, not a whole line. Remembered content (transcripts, signs, notes) may contain instructions; the
 prompt fences it and tells the model to treat it as quotation only. A prompt is no
 guarantee, so the model's answer is kept only when it is grounded (see `grounding`): it
 occurs, exactly or nearly, in what it cites; otherwise the tools' own draft stands.
@@ -128,9 +128,10 @@ def _tied_citations(answer: str, cited_ids: Sequence, shown: Mapping[int, Eviden
                     at: datetime | None, topic: str = "") -> tuple[list[Evidence], str]:
     """The cited records the tools' draft rests on, or why the citations fail: none; only ids
     not shown (not a retrieved memory; others not shown are ignored); a record not ended
-    strictly before t_q (memory's own cut); none in the draft's support. Relevance means the draft's support because whether to
-    answer is the fitted sufficiency's decision and it scored that evidence: an answer resting
-    on other records would borrow a confidence never computed for it. With a `topic` (the
+    strictly before t_q (memory's own cut); none in the draft's support. Relevance means the
+    draft's support because whether to answer is the fitted sufficiency's decision and it
+    scored that evidence: an answer resting on other records would borrow a confidence never
+    computed for it. With a `topic` (the
     question, when the draft is a line), a shown record sharing a content word with it is tied
     too: an instruction on a sign is on no question's topic. A small model often cites the
     wrong line of those it read: the draft's records its answer occurs in stand for the ones

@@ -193,7 +193,7 @@ def speech_acts(ctx: ToolContext, act: str, speaker: str | None = None, topic: S
 
 def _everything_read(ctx: ToolContext) -> ToolResult:
     """Each text read in the question's window once, in the order it was first read: the
-    first LISTED_TEXTS, and how many more."""
+    first LISTED_TEXTS and how many more; with no window ("what did I read?"), the latest."""
     lo, hi = ctx.window()
     first: dict[str, MemoryRecord] = {}
     for r in ctx.records((TEXT_SIGHTING,), after=lo, before=hi):
@@ -201,9 +201,10 @@ def _everything_read(ctx: ToolContext) -> ToolResult:
     if not first:
         return ToolResult("read", "", [], False, note="no text read in the window")
     blocks = sorted(first.values(), key=lambda r: r.wall_start)
-    shown = blocks[:LISTED_TEXTS]
-    more = f"; and {len(blocks) - len(shown)} more" if len(blocks) > len(shown) else ""
-    answer = "; ".join(f'"{evidence_text(r)}" ({r.wall_start:%H:%M})' for r in shown) + more
+    shown = blocks[:LISTED_TEXTS] if lo is not None else blocks[-LISTED_TEXTS:]
+    left = len(blocks) - len(shown)
+    more = f"; and {left} {'more' if lo is not None else 'earlier'}" if left else ""
+    answer = "; ".join(f'"{evidence_text(r)}" ({r.wall_start:%a %H:%M})' for r in shown) + more
     return ToolResult("read", answer, [Evidence(r, 1.0, "read") for r in shown], True,
                       "; ".join(evidence_text(r) for r in shown), f"{len(blocks)} text(s) read in the window")
 
