@@ -155,10 +155,13 @@ def test_whether_to_answer_stays_the_fitted_decision_not_the_models_verdict(fill
 
 
 def test_llm_failures_are_errors_not_abstentions(filled):
+    deterministic = make_agent(filled).ask("What did Bob ask me to buy?", "me", AT)
     with serving(_fake_openai(["this is not json"], [])) as url:
         chat = OpenAICompatibleChat(LLMConfig(backend="openai", base_url=url + "/v1"))
-        with pytest.raises(LLMError):
-            make_agent(filled, chat=chat).ask("What did Bob ask me to buy?", "me", AT)
+        garbled = make_agent(filled, chat=chat).ask("What did Bob ask me to buy?", "me", AT)
+    # a reply that cannot be read is the model's failure, not the question's: the tools' answer stands
+    assert garbled.answer == deterministic.answer and not garbled.abstained
+    assert any("model reply unreadable" in line for line in garbled.trace), garbled.trace
     unreachable = OpenAICompatibleChat(LLMConfig(backend="openai", base_url="http://127.0.0.1:9/v1", timeout=2))
     with pytest.raises(LLMError):
         make_agent(filled, chat=unreachable).ask("What did Bob ask me to buy?", "me", AT)
