@@ -339,8 +339,7 @@ class EvidenceReader:
         ranks = [0 if want.source is not None and e.record.video_id == want.source else
                  sum(o.record.kind == e.record.kind for o in top[:n]) for n, e in enumerate(top)]
         sentences = [self._sentence_of(e.record, around, spell) for e in top]
-        if hasattr(self.nlp, "prefetch"):  # one batch, not a parse per record (the line, the record it is in)
-            self.nlp.prefetch([*sentences, *(_prepared(e.record) for e in top)])
+        self.nlp.prefetch([*sentences, *(_prepared(e.record) for e in top)])  # one batch, not a parse per record
         for rank, e, sentence in zip(ranks, top, sentences):
             for reading in self._read_record(want, e, rank, text=sentence):
                 readings.setdefault(reading.answer.lower(), []).append(reading)
@@ -348,8 +347,7 @@ class EvidenceReader:
             aligned = sorted(((self.alignment(want, e.record), rank, e) for rank, e in zip(ranks, top)),
                              key=lambda a: (-a[0], a[1]))
             context = [a for a in aligned if a[0] >= CONTEXT_ALIGNMENT][:CONTEXT_READ]
-            if hasattr(self.nlp, "prefetch"):
-                self.nlp.prefetch(_prepared(near, spell) for _, _, e in context for near in around(e.record))
+            self.nlp.prefetch(_prepared(near, spell) for _, _, e in context for near in around(e.record))
             for alignment, rank, e in context:
                 for near in around(e.record):
                     if near.id not in seen:
