@@ -347,7 +347,7 @@ class EvidenceReader:
             aligned = sorted(((self.alignment(want, e.record), rank, e) for rank, e in zip(ranks, top)),
                              key=lambda a: (-a[0], a[1]))
             context = [a for a in aligned if a[0] >= CONTEXT_ALIGNMENT][:CONTEXT_READ]
-            self.nlp.prefetch(_prepared(near, spell) for _, _, e in context for near in around(e.record))
+            self.nlp.prefetch(_prepared(n, spell) for _, _, e in context for n in around(e.record) if n.id not in seen)
             for alignment, rank, e in context:
                 for near in around(e.record):
                     if near.id not in seen:
