@@ -8,7 +8,7 @@ import re
 from collections.abc import Sequence
 from datetime import date
 
-from agent.plan import WEARER, QueryPlan
+from agent.plan import SPEAKING_VERBS, WEARER, QueryPlan
 from agent.reader import QUOTE_KINDS, Reading, asks, asks_for_a_question
 from agent.reasoning import Draft, coverage, evidence_text
 from agent.state import Evidence
@@ -134,15 +134,10 @@ def _read_draft(reading: Reading, support: Sequence[Evidence], why: str) -> Draf
                  claim=reading.answer, reading=reading.score)
 
 
-# Verbs that ask who did the talking ("who said / asked / told ..."); any other verb ("who is
-# leading the meeting", "who was giving the talk") asks for the person the evidence names.
-_SPEAKING = {"say", "tell", "ask", "mention", "talk", "speak", "request", "remind", "want", "suggest", "call"}
-
-
 def _who(plan: QueryPlan, result: ToolResult) -> str:
     speakers = [e.record.attrs.get("speaker_name") for e in result.support if e.record.kind == UTTERANCE]
     spoke = list(dict.fromkeys(s for s in speakers if s))
-    if plan.verb in _SPEAKING and spoke:
+    if plan.verb in SPEAKING_VERBS and spoke:
         return ", ".join(spoke)
     named = [n for n in result.names if n not in spoke]
     return ", ".join(named or spoke)

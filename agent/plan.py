@@ -42,6 +42,11 @@ AnswerType = Literal["place", "time", "date", "duration", "person", "number", "m
                      "choice"]
 SpeechAct = Literal["request", "commitment", "intention"]
 WEARER = "me"  # the person wearing the glasses: "I", "me", "we", "my"
+# Verbs of speaking: "what did she say?" asks for a line, not about the verb's own topic; "who
+# said / asked / told ...?" asks who did the talking, where any other verb ("who is leading the
+# meeting") asks for the person the evidence names.
+SPEAKING_VERBS = frozenset({"say", "tell", "ask", "mention", "talk", "speak", "request", "remind", "want", "suggest",
+                            "call"})
 
 
 @dataclass

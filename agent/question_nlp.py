@@ -17,9 +17,10 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from agent.plan import WEARER, TimeSlot
-from agent.question_time import phrase, time_slot
+from agent.question_time import DAY_PARTS, phrase, time_slot
 from memory.language import ENGLISH_MODEL, english
 
+_DAY_PART_PREFIX = re.compile(rf"\b(pre|post)-(?=(?:{'|'.join(DAY_PARTS)})\b)", re.I)
 _FIRST_PERSON = {"i", "me", "my", "mine", "myself", "we", "us", "our", "ours"}
 # Entity types a name-like word cannot be a person's name under.
 _NOT_PEOPLE = {"DATE", "TIME", "CARDINAL", "ORDINAL", "MONEY", "QUANTITY", "PERCENT", "GPE", "LOC", "FAC"}
@@ -326,8 +327,9 @@ def _speech_act_shape(doc) -> tuple[bool, bool]:
 
 def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
                    known_places: Collection[str] = (), known_people: Collection[str] = ()) -> QuestionParse:
-    # "post-lunch" / "pre-dinner" are "after lunch" / "before dinner" to the parser
-    question = re.sub(r"\bpost-(?=\w)", "after ", re.sub(r"\bpre-(?=\w)", "before ", question, flags=re.I), flags=re.I)
+    # "post-lunch" / "pre-dinner" are "after lunch" / "before dinner" to the parser; "pre-season"
+    # or "post-war" is a word of its own, not a time of day
+    question = _DAY_PART_PREFIX.sub(lambda m: "after " if m[1].lower() == "post" else "before ", question)
     doc = without_address(nlp, question)
     # "after I left the office, where did I go?": a leading time clause often misleads the parser;
     # the same question with the clause last ("where did I go after I left the office?") does not.

@@ -16,6 +16,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import Any
 
+from memory.language import verb_forms
 from memory.wordnet_data import installed, wordnet_root
 
 # WordNet's roots of what one could see: bodies, and messages written or shown (a passport,
@@ -112,6 +113,22 @@ class Kinds:
     def is_a(self, phrase: str, kind: str) -> bool:
         """Whether some frequent sense of `phrase` is `kind` or lies under it ("van" -> truck)."""
         return self.steps_up(phrase, kind) is not None
+
+    def verb_forms(self, verb: str) -> tuple[str, ...]:
+        """The verb's forms, its irregular ones among them ("feel" -> felt), when WordNet is there."""
+        return tuple(dict.fromkeys(verb_forms(verb) + tuple(self._irregular_verbs.get(verb.lower(), ()))))
+
+    @cached_property
+    def _irregular_verbs(self) -> dict[str, list[str]]:
+        """WordNet's exception list of verbs ("felt feel"), from the lemma to its forms."""
+        forms: dict[str, list[str]] = {}
+        if self.available:
+            with open(wordnet_root(self.model_dir) / "corpora" / "wordnet" / "verb.exc", encoding="utf-8") as exc:
+                for line in exc:
+                    form, *lemmas = line.split()
+                    for lemma in lemmas:
+                        forms.setdefault(lemma, []).append(form)
+        return forms
 
     def visible(self, phrase: str) -> bool | None:
         """Whether the phrase could name something one sees; None when WordNet cannot say."""

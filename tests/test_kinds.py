@@ -37,10 +37,17 @@ def test_things_one_could_see_and_events_one_could_not(kinds):
     assert not kinds.compound("phone charger") and kinds.visible("xqzzy") is None
 
 
+def test_a_verb_s_forms_are_regular_and_wordnet_s_irregular_ones(kinds):
+    assert set(kinds.verb_forms("realize")) == {"realize", "realizes", "realized", "realizing"}
+    assert {"tried", "tries", "trying"} <= set(kinds.verb_forms("try"))
+    assert "felt" in kinds.verb_forms("feel") and "taught" in kinds.verb_forms("teach")
+
+
 def test_without_wordnet_nothing_is_known(tmp_path):
     empty = Kinds(tmp_path)
     assert not empty.available and empty.visible("cup") is None and not empty.is_a("woman", "person")
     assert Kinds(None).senses("woman") == []
+    assert Kinds(None).verb_forms("feel") == ("feel", "feels", "feeled", "feeling")  # the regular forms only
 
 
 def _seen(label: str, t: float, colour: str) -> ObjectDetection:

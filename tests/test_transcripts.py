@@ -149,3 +149,29 @@ def test_a_question_put_to_someone_is_answered_by_their_reply(system, tmp_path):
     assert "doctor" in why.answer and why.evidence[0].record.attrs["ref"] == "line 3"
     asked = system.ask("What did Bob ask Alice to lend him?", "replies", at)  # a request is what was asked, not its reply
     assert "umbrella" in asked.answer and "bring it" not in asked.answer
+
+
+
+def test_what_someone_realised_is_read_by_the_verb_and_a_question_they_put_is_not_theirs(system, tmp_path):
+    from agent.plan import TimeSlot
+    from agent.tools.base import ToolContext
+    from agent.tools.talk import said
+
+    thread = ("## Session 1 | 2026-05-02T19:00\nNora: How was the pre-season training camp?\n"
+              "Theo: Tough. Keeping up with the new team's pace was the hardest part of pre-season.\n"
+              "Nora: What challenges did you face in pre-season training, apart from the pace?\n"
+              "Theo: The long drive there. After the camp I realized that rest matters as much as training.\n")
+    system.ingest_transcript(_write(tmp_path, "camp.txt", thread), "camp")
+    at = datetime(2026, 5, 10)
+    realised = system.ask("What did Theo realize after the camp?", "camp", at)  # no noun asked about: the verb is the topic
+    assert not realised.abstained and "rest matters" in realised.answer, realised.trace
+    assert realised.evidence[0].record.attrs["ref"] == "line 5"
+    assert any(t.startswith("tool said:") and "topic 0.00" not in t for t in realised.trace), realised.trace
+    # "pre-season" is a word, not "before season"
+    theirs = system.ask("What challenge did Nora face in pre-season training?", "camp", at)
+    assert not any("before season" in t for t in theirs.trace)
+    # Nora only asked about challenges: no line of hers says one
+    context = system.agent.context
+    ctx = ToolContext(context.retriever, context.operators, "camp", at, TimeSlot())
+    assert not said(ctx, ["challenge"], "Nora").found
+    assert said(ctx, ["pace"], "Theo").found

@@ -41,9 +41,11 @@ def _overlap(terms: Sequence[str], text: str) -> float:
 
 
 def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act: str | None = None,
-         query: str = "") -> ToolResult:
+         query: str = "", verb: str | None = None) -> ToolResult:
     """What someone said about a topic; the latest best match, and a correction by the same
-    speaker shortly after overrides it ("at 3. Actually, no, 5")."""
+    speaker shortly after overrides it ("at 3. Actually, no, 5"). With no topic, `verb`'s
+    forms are the topic ("what did she realise?": the line that says "realized")."""
+    topic = list(topic) or (list(ctx.operators.kinds.verb_forms(verb)) if verb else [])
     attrs = (("speaker_name", speaker),) if speaker and speaker != WEARER else ()
     text = query or " ".join(topic)
     everyone = ctx.search(text, kinds=(UTTERANCE,), k=12)
@@ -63,8 +65,11 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
     replies = {} if act in ("question", "request") else {
         e.record.id: Evidence(reply, e.score, "said") for e in everyone if (reply := _answer_to(ctx, e.record, speaker))}
     candidates = [e for e in hits if e.record.id not in replies] + [e for e in everyone if e.record.id in replies]
+    asking = set() if act in ("question", "request") else \
+        {e.record.id for e in candidates if e.record.id not in replies and _asking(e.record, topic, query)}
     top = max(candidates, key=lambda e: (any(a in e.record.attrs.get("acts", []) for a in acts),
-                                         _overlap(topic, e.record.text), e.record.wall_start, e.score))
+                                         e.record.id not in asking, _overlap(topic, e.record.text),
+                                         e.record.wall_start, e.score))
     asked = None  # the question put to them, when their reply is the answer; it carries the topic
     if top.record.id in replies:
         asked, top = top, replies[top.record.id]
@@ -88,8 +93,10 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
     by_them = not speaker or speaker == WEARER or spoken_by(record, speaker) \
         or speaker.lower() in record.text.lower()
     names = [n for e in support for n in ctx.people_in(e.record.attrs.get("said", e.record.text))]
-    return ToolResult("said", answer, support, (on_topic > 0 or matched_act) and by_them, claim,
-                      f"speaker-attributed transcript (topic {on_topic:.2f}{'' if by_them else f', not by {speaker}'})",
+    asked_only = record.id in asking
+    return ToolResult("said", answer, support, (on_topic > 0 or matched_act) and by_them and not asked_only, claim,
+                      f"speaker-attributed transcript (topic {on_topic:.2f}{'' if by_them else f', not by {speaker}'}"
+                      f"{', only a question they asked' if asked_only else ''})",
                       names=list(dict.fromkeys(names)))
 
 
@@ -106,6 +113,14 @@ def _focus(words: str, topic: Sequence[str], query: str = "") -> str:
     asked = normalise(query).split()
     best = max(sentences, key=lambda sentence: (_overlap(topic, sentence), _overlap(asked, sentence)))
     return best if _overlap(topic, best) > 0 else words
+
+
+def _asking(record: MemoryRecord, topic: Sequence[str], query: str) -> bool:
+    """Whether a line's part about the topic is a question its speaker put ("what challenges
+    did you meet?"): it tells nothing of the speaker's own. A request ("could you send the
+    budget?") tells what they want."""
+    return "request" not in record.attrs.get("acts", []) and \
+        _focus(record.attrs.get("said", record.text), topic, query).rstrip().endswith("?")
 
 
 def _answer_to(ctx: ToolContext, turn: MemoryRecord, speaker: str | None) -> MemoryRecord | None:

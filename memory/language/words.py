@@ -84,6 +84,19 @@ def stem(word: str) -> str:
     return word
 
 
+def verb_forms(verb: str) -> tuple[str, ...]:
+    """A regular verb's forms ("realize" -> realizes, realized, realizing): the words a line
+    says what a question's verb ("what did she realize?") asks with. Irregular pasts come
+    from WordNet (memory.kinds)."""
+    verb = verb.lower()
+    stem_y = verb[:-1] if len(verb) > 2 and verb.endswith("y") and verb[-2] not in "aeiou" else None
+    third = stem_y + "ies" if stem_y else verb + ("es" if verb.endswith(("s", "x", "z", "ch", "sh")) else "s")
+    past = stem_y + "ied" if stem_y else verb + ("d" if verb.endswith("e") else "ed")
+    going = verb[:-2] + "ying" if verb.endswith("ie") else \
+        verb[:-1] + "ing" if verb.endswith("e") and not verb.endswith(("ee", "ye", "oe")) else verb + "ing"
+    return tuple(dict.fromkeys((verb, third, past, going)))
+
+
 def term(word: str) -> str:
     """A word as evidence coverage compares it: a number or clock word as its digits
     ("four" -> "4", "half" -> "30"), else its `stem`."""
