@@ -15,10 +15,11 @@ the kinds are English question grammar, the candidates spaCy's reading of the ev
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
+from agent.attribution import about, called_out
 from agent.question_nlp import SpacyPipeline, without_address
 from agent.state import Evidence
 from agent.tools.talk import speaker_of
@@ -539,56 +540,6 @@ class EvidenceReader:
             if when is not None and relative:
                 return date_phrase(text, when)
         return text
-
-
-_GREETING = r"(?:hey|hi|hello|thanks|thank you|congrats|congratulations|wow|oh|yeah|yes|sure|bye|dear|sorry)"
-
-
-def about(record: MemoryRecord, people: Collection[str]) -> bool:
-    """Whether a record is by one of these people (lower-case names) or speaks of them; a
-    name only called out to ("Thanks, Tim!", "Hey Tim,") is the listener: what the line says
-    is the speaker's own ("Hey Tim, I scored 40 points" is not about Tim's points)."""
-    by = (record.attrs.get("speaker_name") or "").lower()
-    said = (record.attrs.get("said") or record.text).lower()
-    for name in people:
-        if name in by.split() or name == by:
-            return True
-        if any(not called_out(said, m.start(), m.end()) for m in re.finditer(rf"\b{re.escape(name)}\b", said)):
-            return True
-    return False
-
-
-def called_out(text: str, start: int, end: int) -> bool:
-    """Whether the name at text[start:end] is only called out to, set apart by punctuation or
-    after a greeting ("Thanks, Tim!", "Hey Tim,"): the listener, not who the line is about."""
-    before, after = text[:start].rstrip(), text[end:].lstrip()
-    return bool(not before or before[-1] in ",.!?" or re.search(rf"\b{_GREETING}$", before.lower())) and \
-        (not after or after[0] in ",.!?")
-
-
-_TURN_HEAD = re.compile(r"(?:^|[.!?\":]\s+)([A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})(?:: | said \")")
-
-
-def sentence_speaker(record: MemoryRecord, sentence: str) -> str | None:
-    """Who said the sentence a reading came from: the turn's speaker, or, inside a caption or
-    a segment that strings turns together ("Ann: ... Bo said \"...\""), the last speaker named
-    before it."""
-    if record.kind == UTTERANCE:
-        return record.attrs.get("speaker_name")
-    at = record.text.find(sentence[:40])
-    heads = list(_TURN_HEAD.finditer(record.text[:at])) if at > 0 else []
-    return heads[-1].group(1) if heads else None
-
-
-def line_about(reading: Reading, people: Collection[str]) -> bool:
-    """Whether the line a reading came from is by one of these people (lower-case names) or
-    speaks of them: in a caption of many turns, the turn it sits in, not the whole caption."""
-    speaker = (sentence_speaker(reading.evidence.record, reading.sentence) or "").lower()
-    if speaker and any(name == speaker or name in speaker.split() for name in people):
-        return True
-    line = replace(reading.evidence.record, kind=UTTERANCE, attrs={"said": reading.sentence, "speaker_name": speaker})
-    return about(line, people) if speaker or reading.evidence.record.kind == UTTERANCE else \
-        about(reading.evidence.record, people)
 
 
 def _without_determiners(doc, chunk):

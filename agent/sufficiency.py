@@ -16,8 +16,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from agent.attribution import about, line_about
 from agent.plan import WEARER, QueryPlan
-from agent.reader import Reading, about, line_about
+from agent.reader import Reading
 from agent.reasoning import coverage, evidence_text
 from agent.state import Evidence
 from agent.tools.base import ToolResult
@@ -108,7 +109,7 @@ def named_share(plan: QueryPlan, support: Sequence[Evidence], reading: Reading |
     if not named or plan.speaker == WEARER:  # "what did I say I'd get over to Bob?": the wearer's words, Bob listened
         return 1.0
     if reading is not None:
-        return sum(line_about(reading, [p]) for p in named) / len(named)
+        return sum(line_about(reading.evidence.record, reading.sentence, [p]) for p in named) / len(named)
     return sum(any(about(e.record, [p]) for e in support) for p in named) / len(named)
 
 

@@ -120,7 +120,7 @@ def test_a_quote_is_the_sentence_that_meets_the_question(reader):
 
 
 def test_a_name_only_called_out_to_is_the_listener_not_who_the_line_is_about():
-    from agent.reader import about
+    from agent.attribution import about
 
     line = turn(1, "John", "Hey Tim, I scored 40 points last night!").record
     assert not about(line, ["tim"]) and about(line, ["john"])
@@ -135,7 +135,7 @@ def test_a_name_called_out_to_is_the_listener_not_the_person_asked_for(reader):
 
 
 def test_inside_a_caption_of_turns_a_sentence_is_by_the_turn_it_sits_in():
-    from agent.reader import sentence_speaker
+    from agent.attribution import sentence_speaker
 
     caption = MemoryRecord("event", CLIP_CAPTION, "ns", "Conversation 3 between John and Tim on Sunday, 16:21: "
                            "John: Hey Tim! I scored 40 points. Tim: Congrats on your win!", T0, T0, "chat", id=51)

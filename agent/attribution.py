@@ -1,0 +1,58 @@
+"""Who a line is by or about: its speaker, a name it speaks of, or a name only called out to
+("Thanks, Tim!"), who is the listener. Inside a caption or segment that strings turns
+together, the turn a sentence sits in decides, not the whole caption."""
+from __future__ import annotations
+
+import re
+from collections.abc import Collection
+from dataclasses import replace
+
+from memory.records import UTTERANCE, MemoryRecord
+
+_GREETING = r"(?:hey|hi|hello|thanks|thank you|congrats|congratulations|wow|oh|yeah|yes|sure|bye|dear|sorry)"
+
+
+def about(record: MemoryRecord, people: Collection[str]) -> bool:
+    """Whether a record is by one of these people (lower-case names) or speaks of them; a
+    name only called out to ("Thanks, Tim!", "Hey Tim,") is the listener: what the line says
+    is the speaker's own ("Hey Tim, I scored 40 points" is not about Tim's points)."""
+    by = (record.attrs.get("speaker_name") or "").lower()
+    said = (record.attrs.get("said") or record.text).lower()
+    for name in people:
+        if name in by.split() or name == by:
+            return True
+        if any(not called_out(said, m.start(), m.end()) for m in re.finditer(rf"\b{re.escape(name)}\b", said)):
+            return True
+    return False
+
+
+def called_out(text: str, start: int, end: int) -> bool:
+    """Whether the name at text[start:end] is only called out to, set apart by punctuation or
+    after a greeting ("Thanks, Tim!", "Hey Tim,"): the listener, not who the line is about."""
+    before, after = text[:start].rstrip(), text[end:].lstrip()
+    return bool(not before or before[-1] in ",.!?" or re.search(rf"\b{_GREETING}$", before.lower())) and \
+        (not after or after[0] in ",.!?")
+
+
+_TURN_HEAD = re.compile(r"(?:^|[.!?\":]\s+)([A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})(?:: | said \")")
+
+
+def sentence_speaker(record: MemoryRecord, sentence: str) -> str | None:
+    """Who said the sentence a reading came from: the turn's speaker, or, inside a caption or
+    a segment that strings turns together ("Ann: ... Bo said \"...\""), the last speaker named
+    before it."""
+    if record.kind == UTTERANCE:
+        return record.attrs.get("speaker_name")
+    at = record.text.find(sentence[:40])
+    heads = list(_TURN_HEAD.finditer(record.text[:at])) if at > 0 else []
+    return heads[-1].group(1) if heads else None
+
+
+def line_about(record: MemoryRecord, sentence: str, people: Collection[str]) -> bool:
+    """Whether the line `sentence` of a record is by one of these people (lower-case names) or
+    speaks of them: in a caption of many turns, the turn it sits in, not the whole caption."""
+    speaker = (sentence_speaker(record, sentence) or "").lower()
+    if speaker and any(name == speaker or name in speaker.split() for name in people):
+        return True
+    line = replace(record, kind=UTTERANCE, attrs={"said": sentence, "speaker_name": speaker})
+    return about(line, people) if speaker or record.kind == UTTERANCE else about(record, people)
