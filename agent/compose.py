@@ -101,7 +101,7 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | Non
     if partial is not None:  # the tool answered, but memory did not hold all it looked for
         return Draft(partial.answer, partial.support, 0.0, f"{partial.tool}: {partial.note}")
     if reading is not None:  # the line that meets the question best: no more support than the best evidence
-        return Draft(reading.as_answer(), [reading.evidence], 0.0, f"read a {reading.kind} line from "
+        return Draft(reading.as_answer(), list(reading.records), 0.0, f"read a {reading.kind} line from "
                      f"{reading.evidence.source}{f' ({notes})' if notes else ''}", claim=reading.answer)
     return best_evidence(plan, evidence, [r.note for r in primary])
 
@@ -129,7 +129,8 @@ def _reads_further(reading: Reading, found: ToolResult) -> bool:
 def _read_draft(reading: Reading, support: Sequence[Evidence], why: str) -> Draft:
     """A short answer read out of the evidence as the draft: the record it was read from
     first, then the tool's other evidence; the reading's strength for the sufficiency."""
-    evidence = [reading.evidence, *(e for e in support if e.record.id != reading.evidence.record.id)]
+    own = {e.record.id for e in reading.records}
+    evidence = [*reading.records, *(e for e in support if e.record.id not in own)]
     return Draft(reading.as_answer(), evidence, 0.0, f"read {reading.kind} from {reading.evidence.source} {why}".strip(),
                  claim=reading.answer, reading=reading.score)
 

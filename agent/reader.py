@@ -89,6 +89,8 @@ CONTEXT_WEIGHT = 0.7  # a neighbour's reading against the record it is context o
 OTHER_PERSON_WEIGHT = 0.6  # a record neither by nor about the person the question names
 QUOTE_KINDS = ("quote", "reason")  # kinds whose answer is a line, not a span inside one
 MIN_READING = 0.25  # a reading weaker than this is no reading: its words barely meet the question's
+LISTED = 5  # the most things a list reading names
+LIST_SHARE = 0.75  # ... each read at least this strongly against the best
 EVIDENCE_READ = 12  # the best records read: the answer is near the top or not found by reading
 ACRONYM = 3  # a line of one word in capitals this short stays in capitals (an acronym: "BBC", "IBM")
 HINT_BONUS = 0.15  # a candidate right after the noun naming the asked kind ("pin 7316")
@@ -112,6 +114,7 @@ class Wanted:
     people: frozenset[str] = field(default_factory=frozenset)  # the names it asks about, lower case
     source: str | None = None  # the recording the question is asked within (its video id), when it names one
     subject: bool = False  # the question word is its verb's subject ("who presented it?": whoever presents)
+    many: bool = False  # the noun naming the kind is plural ("what hobbies does she have?"): every one is asked
 
 
 @dataclass(frozen=True)
@@ -125,6 +128,12 @@ class Reading:
     sentence: str
     score: float
     agreeing: int = 1  # how many records offered the same answer
+    also: tuple[Evidence, ...] = ()  # the records of the other things a list reading names
+
+    @property
+    def records(self) -> tuple[Evidence, ...]:
+        """The evidence of every thing the reading names, its own record first."""
+        return (self.evidence, *self.also)
 
     def statement(self) -> str:
         """The answer with where it came from, as a short sentence."""
@@ -257,14 +266,15 @@ def _wanted(doc) -> Wanted:
     # other verb's subject is who did it ("what does the speaker teach?")
     copula = [t for t in toks if t.dep_ in ("nsubj", "attr") and t.pos_ == "NOUN" and t.head.lemma_ == "be"]
     nouns = [head] if head is not None else copula
+    many = any(noun.tag_ in ("NNS", "NNPS") for noun in nouns)  # "which cities", "what are her hobbies?"
     for noun in nouns:
         lemma = noun.lemma_.lower()
         kind = next((k for k, names in _KIND_NOUNS.items() if lemma in names), None)
         if kind is not None:
-            return Wanted(kind, hint=lemma, verb=verb, words=words - {s_stem(lemma)})
-    if verb in _QUOTING:
+            return Wanted(kind, hint=lemma, verb=verb, words=words - {s_stem(lemma)}, many=many)
+    if verb in _QUOTING and head is None:  # "what did she say?"; "what books has he read?" asks for books
         return Wanted("quote", verb=verb, words=words)
-    return Wanted("thing", hint=head.lemma_.lower() if head is not None else None, verb=verb, words=words)
+    return Wanted("thing", hint=head.lemma_.lower() if head is not None else None, verb=verb, words=words, many=many)
 
 
 def _clause_verb(tok):
@@ -368,7 +378,9 @@ class EvidenceReader:
             best.append(Reading(top.answer, top.kind, top.evidence, top.sentence,
                                 min(1.0, top.score + 0.1 * min(others, 2)), others + 1))
         chosen = max(best, key=lambda r: r.score)
-        return chosen if chosen.score >= MIN_READING else None
+        if chosen.score < MIN_READING:
+            return None
+        return _listed(chosen, best) if want.many and chosen.kind not in QUOTE_KINDS else chosen
 
     def alignment(self, want: Wanted, record: MemoryRecord) -> float:
         """The share of the question's words a record holds, its speaker's name among them."""
@@ -540,6 +552,24 @@ class EvidenceReader:
             if when is not None and relative:
                 return date_phrase(text, when)
         return text
+
+
+def _listed(chosen: Reading, readings: Sequence[Reading]) -> Reading:
+    """Several things asked for ("what activities does she do?"): every reading of the kind
+    nearly as strong as the best, best first, one naming another once ("pottery" and "pottery
+    class"), as one reading citing each one's record."""
+    picked = [chosen]
+    for r in sorted(readings, key=lambda r: -r.score):
+        if len(picked) == LISTED or r.score < chosen.score * LIST_SHARE:
+            break
+        same = r.answer.lower()
+        if r.kind == chosen.kind and not any(same in p.answer.lower() or p.answer.lower() in same for p in picked):
+            picked.append(r)
+    if len(picked) == 1:
+        return chosen
+    cited = {p.evidence.record.id: p.evidence for p in reversed(picked[1:])}
+    cited.pop(chosen.evidence.record.id, None)
+    return replace(chosen, answer=", ".join(p.answer for p in picked), also=tuple(reversed(cited.values())))
 
 
 def _without_determiners(doc, chunk):

@@ -267,3 +267,18 @@ def test_a_day_or_a_count_is_not_the_thing_asked(reader):
     said = [turn(0, "John", "I signed with the team on Sunday and I'll play shooting guard.")]
     reading = reader.read("what is John's position on the team he signed with?", said)
     assert reading is None or reading.answer != "Sunday"
+
+
+def test_a_plural_kind_asks_for_every_one_and_each_is_cited(reader):
+    assert reader.wanted("which cities has she lived in?").many and reader.wanted("what are Ana's hobbies?").many
+    assert not reader.wanted("which city does she live in?").many
+    assert reader.wanted("what books has Leo read?").kind == "thing"  # the books, not a line read out
+    lines = [turn(1, "Ana", "I grow tomatoes in the garden."), turn(9, "Ben", "Nice! What else?"),
+             turn(20, "Ana", "I also grow basil and mint on the balcony.")]
+    several = reader.read("what plants does Ana grow?", lines)
+    named = [a.strip() for a in several.answer.split(",")]
+    assert {"tomatoes", "basil"} <= set(named) and len(named) == len(set(named)), several.answer
+    assert [e.record.id for e in several.records] == [several.evidence.record.id] + [
+        e.record.id for e in several.also] and {e.record.id for e in several.records} == {1, 20}
+    single = reader.read("what plant does Ana grow on the balcony?", lines)
+    assert "," not in single.answer and single.also == ()
