@@ -171,7 +171,8 @@ class RecordBuilder:
         records += clips
         records += roll_up(clips, self.summarize, granularities=(HOUR_SUMMARY,))
         has_pictures = any(c.keyframe_times for c in video.clips)
-        if (recording := recording_record(records, video.wall_start, video.duration, has_pictures)) is not None:
+        if (recording := recording_record(records, video.wall_start, video.duration, has_pictures,
+                                          video.path)) is not None:
             records.append(recording)
         return records
 

@@ -47,6 +47,9 @@ class SentenceTransformerEmbedder:
         with self._lock:
             if self._model is None:
                 from sentence_transformers import SentenceTransformer
+                from transformers.utils import logging as transformers_logging
+
+                transformers_logging.disable_progress_bar()  # memlens shows its own progress, not a loader's bar
 
                 path = self.model_id
                 if path == PACKAGED_MINILM:

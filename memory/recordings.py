@@ -121,8 +121,9 @@ def recording_text(facts: RecordingFacts, start: datetime, first_words: str = ""
 
 
 def recording_record(records: Sequence[MemoryRecord], wall_start: datetime, seconds: float,
-                     has_pictures: bool) -> MemoryRecord | None:
-    """The recording record for one source's records (None when it left none)."""
+                     has_pictures: bool, path: str = "") -> MemoryRecord | None:
+    """The recording record for one source's records (None when it left none); `path`, the
+    file it was read from, lets a person see the moment again (keyframes, the clip)."""
     placed = sorted((r for r in records if r.kind != RECORDING), key=lambda r: r.start)
     if not placed:
         return None
@@ -135,7 +136,7 @@ def recording_record(records: Sequence[MemoryRecord], wall_start: datetime, seco
         start=0.0, end=seconds, attrs={
             "medium": facts.medium, "sort": facts.sort, "words": list(facts.words),
             "voices": [who for who, _ in facts.voices], "speech_share": round(facts.speech_share, 3),
-            "places": list(facts.places), "place": None})
+            "places": list(facts.places), "place": None, "path": path})
 
 
 def remembered(summarize: Summarizer | None) -> Summarizer:

@@ -30,6 +30,23 @@ ApiKeyOption = typer.Option(None, "--api-key", envvar="MEMLENS_API_KEY",
                             help="The server's API key (it decides the memory namespace there).")
 
 
+def _print_version(wanted: bool) -> None:
+    if wanted:
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            console.print(f"memlens {version('memlens')}")
+        except PackageNotFoundError:  # a source tree that was never installed
+            console.print("memlens (not installed)")
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(_version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
+                                           help="Print the version and exit.")) -> None:
+    """memlens: remember long video, answer with evidence."""
+
+
 def read_app_config(config_path: Optional[Path]):
     try:
         return load_config(config_path)

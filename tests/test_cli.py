@@ -92,6 +92,18 @@ def test_video_without_audio_is_ingested_from_pictures(home, silent_video):
     assert report["channels"]["asr"].startswith("off") and report["records"].get("sighting", 0) >= 1
 
 
+def test_version_prints_the_installed_version(home):
+    from importlib.metadata import version
+
+    done = memlens(home, "--version")
+    assert done.returncode == 0 and done.stdout.strip() == f"memlens {version('memlens')}"
+
+
+def test_loading_a_model_draws_no_third_party_progress_bar(home, ingested):
+    done = memlens(home, "ask", "Where are my keys?", "--namespace", "me")
+    assert done.returncode == 0 and "Loading weights" not in done.stderr + done.stdout
+
+
 def test_bad_question_time_is_a_usage_error(home):
     done = memlens(home, "ask", "Where are my keys?", "--at", "yesterday-ish")
     assert done.returncode == 2 and "ISO" in done.stderr

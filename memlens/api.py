@@ -1,0 +1,147 @@
+"""The Python front door: `Memlens(home=...)` remembers recordings and answers questions about
+them, with evidence. It is the same system `memlens serve` and the CLI run (service.system),
+opened on a home folder; models load on first use, not when it is made.
+
+    from memlens import Memlens
+    m = Memlens(home="~/memlens-home")
+    m.ingest("morning.mp4", start=datetime(2026, 3, 2, 8, 0))
+    m.ask("where did I leave my keys?")          # an Answer: shows its evidence in Jupyter
+    m.memories(kind="utterance", limit=20)       # what was said, in time order
+"""
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from datetime import datetime
+from pathlib import Path
+
+from memlens.views import Answer, Moment, Moments
+
+KINDS = ("utterance", "text", "sighting", "clip", "recording", "visit", "stay", "hour", "day", "segment",
+         "pattern", "behavior")  # what `memories(kind=...)` accepts (memory.records)
+_ENTITY_KINDS = ("sighting",)
+_BEHAVIOR_KINDS = ("behavior",)
+
+
+class Memlens:
+    """A memory on disk (`home`) and the agent that answers from it.
+
+    `home`: the folder memory lives in (else $MEMLENS_HOME, else the configured default);
+    `config`: a TOML file of settings (docs/configuration.md); `namespace`: whose memory, when
+    one home holds several wearers. Use it as a context manager, or call `close()`.
+    """
+
+    def __init__(self, home: str | Path | None = None, config: str | Path | None = None, namespace: str | None = None):
+        from service.config import load_config
+        from service.system import MemlensSystem
+
+        env = dict(os.environ)
+        if home is not None:
+            env["MEMLENS_HOME"] = str(Path(home).expanduser())
+        self._system = MemlensSystem(load_config(Path(config) if config else None, env=env))
+        self.namespace = namespace or self._system.config.service.default_namespace
+        self.home = Path(self._system.config.home)
+
+    def __enter__(self) -> Memlens:
+        return self
+
+    def __exit__(self, *_) -> None:
+        self.close()
+
+    def close(self) -> None:
+        """Close memory's files (what was written is already on disk)."""
+        self._system.close()
+
+    def __repr__(self) -> str:
+        return f"Memlens(home={str(self.home)!r}, namespace={self.namespace!r})"
+
+    def ingest(self, path: str | Path, start: datetime | None = None, namespace: str | None = None,
+               progress: bool = False):
+        """Remember a recording (video or audio) or a conversation transcript (LoCoMo JSON, a
+        thread, a JSONL chat). `start`: when it began on the wearer's clock (else the file's
+        own creation time, else now). Ingesting the same file again replaces what it left.
+        Returns the ingest report (a list of them for a transcript of several conversations)."""
+        from perception.transcripts import is_transcript
+
+        path = Path(path).expanduser()
+        namespace = namespace or self.namespace
+        if is_transcript(path):
+            return self._system.ingest_transcript(path, namespace, start)
+        if not progress:
+            return self._system.ingest(path, namespace, start)
+        from rich.console import Console
+
+        from service.console import progress_bars
+
+        with progress_bars(Console()) as bars:
+            return self._system.ingest(path, namespace, start, progress=bars)
+
+    def ask(self, question: str, at: datetime | None = None, options: Sequence[str] | None = None,
+            namespace: str | None = None) -> Answer:
+        """Answer from what memory held before `at` (default: now), with the evidence, or
+        abstain. `options`: answer choices, for a multiple-choice question."""
+        answer = self._system.ask(question, namespace or self.namespace, at, list(options) if options else None)
+        paths = self._paths(namespace)
+        evidence = Moments([self._moment(e.record, paths, e.source, e.score) for e in answer.evidence])
+        return Answer(answer.question, answer.answer, answer.abstained, answer.confidence, evidence, at,
+                      answer.chosen_option, tuple(answer.trace))
+
+    def memories(self, kind: str | None = None, since: datetime | None = None, until: datetime | None = None,
+                 video: str | None = None, limit: int = 50, offset: int = 0, namespace: str | None = None) -> Moments:
+        """Remembered moments in time order: of one `kind` (see KINDS) or all event kinds,
+        overlapping [since, until), of one recording (`video`, its id); a page of `limit`
+        after skipping `offset`."""
+        from memory.records import RecordFilter
+
+        if kind is not None and kind not in KINDS:
+            raise ValueError(f"unknown kind {kind!r} (one of: {', '.join(KINDS)})")
+        if limit < 1 or offset < 0:
+            raise ValueError("limit must be at least 1 and offset at least 0")
+        store = "entity" if kind in _ENTITY_KINDS else "behavior" if kind in _BEHAVIOR_KINDS else "event"
+        window = (since or datetime.min, until or datetime.max) if since or until else None
+        flt = RecordFilter(namespace=namespace or self.namespace, kinds=(kind,) if kind else None,
+                           video_ids=(video,) if video else None, overlaps=window)
+        records = self._system.memory.store(store).query(flt, limit=offset + limit)[offset:]
+        paths = self._paths(namespace)
+        return Moments([self._moment(r, paths) for r in records])
+
+    def recordings(self, namespace: str | None = None) -> Moments:
+        """Every recording memory holds, in time order: what it was, when, and its file."""
+        return self.memories(kind="recording", limit=10_000, namespace=namespace)
+
+    def people(self, namespace: str | None = None) -> list[dict]:
+        """The people memory has seen by face: id, name (None until named), sightings."""
+        return self._system.known(namespace or self.namespace, "person")
+
+    def places(self, namespace: str | None = None) -> list[dict]:
+        """The places memory tells apart by their views: id, name, sightings."""
+        return self._system.known(namespace or self.namespace, "place")
+
+    def name(self, which: str | int, name: str, noun: str = "person", namespace: str | None = None) -> dict:
+        """Name a person (or, with noun="place", a place): `which` is its id, "person 3" or its
+        current name. What memory says of them is re-written; later questions use the name."""
+        return self._system.name(namespace or self.namespace, noun, str(which), name)
+
+    def forget(self, video: str | None = None, since: datetime | None = None, until: datetime | None = None,
+               namespace: str | None = None) -> int:
+        """Forget a recording (its id) or everything in [since, until): records, vectors and
+        cached observations. Returns how many records went."""
+        if video is None and (since is None or until is None):
+            raise ValueError("give a video id, or both since and until")
+        between = (since, until) if since is not None and until is not None else None
+        return self._system.forget(namespace or self.namespace, video, between)
+
+    def _paths(self, namespace: str | None) -> dict[str, str]:
+        """Each recording's file, by video id, where memory knows it."""
+        from memory.records import RECORDING, RecordFilter
+
+        held = self._system.memory.store("event").query(RecordFilter(namespace=namespace or self.namespace,
+                                                                      kinds=(RECORDING,)))
+        return {r.video_id: r.attrs["path"] for r in held if r.video_id and r.attrs.get("path")}
+
+    @staticmethod
+    def _moment(record, paths: dict[str, str], source: str = "", score: float | None = None) -> Moment:
+        return Moment(record.attrs.get("said") or record.text, record.kind, record.wall_start, record.wall_end,
+                      record.video_id, record.start, record.end, paths.get(record.video_id or ""),
+                      source, record.attrs.get("speaker_name") or record.attrs.get("speaker"),
+                      round(score, 4) if score is not None else None, record.id)
