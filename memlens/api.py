@@ -17,11 +17,6 @@ from pathlib import Path
 
 from memlens.views import Answer, Moment, Moments
 
-KINDS = ("utterance", "text", "sighting", "clip", "recording", "visit", "stay", "hour", "day", "segment",
-         "pattern", "behavior")  # what `memories(kind=...)` accepts (memory.records)
-_ENTITY_KINDS = ("sighting",)
-_BEHAVIOR_KINDS = ("behavior",)
-
 
 class Memlens:
     """A memory on disk (`home`) and the agent that answers from it.
@@ -88,20 +83,10 @@ class Memlens:
 
     def memories(self, kind: str | None = None, since: datetime | None = None, until: datetime | None = None,
                  video: str | None = None, limit: int = 50, offset: int = 0, namespace: str | None = None) -> Moments:
-        """Remembered moments in time order: of one `kind` (see KINDS) or all event kinds,
-        overlapping [since, until), of one recording (`video`, its id); a page of `limit`
-        after skipping `offset`."""
-        from memory.records import RecordFilter
-
-        if kind is not None and kind not in KINDS:
-            raise ValueError(f"unknown kind {kind!r} (one of: {', '.join(KINDS)})")
-        if limit < 1 or offset < 0:
-            raise ValueError("limit must be at least 1 and offset at least 0")
-        store = "entity" if kind in _ENTITY_KINDS else "behavior" if kind in _BEHAVIOR_KINDS else "event"
-        window = (since or datetime.min, until or datetime.max) if since or until else None
-        flt = RecordFilter(namespace=namespace or self.namespace, kinds=(kind,) if kind else None,
-                           video_ids=(video,) if video else None, overlaps=window)
-        records = self._system.memory.store(store).query(flt, limit=offset + limit)[offset:]
+        """Remembered moments in time order: of one `kind` (utterance, text, sighting, clip,
+        recording, visit, day, ...; all event kinds when None), overlapping [since, until), of
+        one recording (`video`, its id); a page of `limit` after skipping `offset`."""
+        records = self._system.memories(namespace or self.namespace, kind, since, until, video, limit, offset)
         paths = self._paths(namespace)
         return Moments([self._moment(r, paths) for r in records])
 

@@ -29,6 +29,12 @@ RECORDING = "recording"  # event store: what one recording was (memory.recording
 SEGMENT = "segment"  # event store: a stretch of one conversation, embedded by its event cue
 PATTERN = "pattern"  # event store: what a person keeps doing or avoiding across a conversation's sessions
 BEHAVIOR = "behavior"  # behavior store: a regularity aggregated over events
+# Which store holds each kind (what a listing of memories by kind reads).
+STORE_OF_KIND: dict[str, StoreName] = {
+    ENTITY_SIGHTING: "entity", BEHAVIOR: "behavior",
+    **{kind: "event" for kind in (UTTERANCE, TEXT_SIGHTING, PLACE_VISIT, STAY, CLIP_CAPTION, HOUR_SUMMARY,
+                                  DAY_SUMMARY, RECORDING, SEGMENT, PATTERN)},
+}
 
 
 @dataclass

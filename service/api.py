@@ -25,7 +25,6 @@ from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBea
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from agent.llm import LLMError
-from memory.records import RecordFilter
 from perception.decode import probe
 from perception.errors import PerceptionError
 from perception.transcripts import TRANSCRIPT_SUFFIXES, is_transcript, read_transcript
@@ -43,13 +42,14 @@ from service.schemas import (
     JobView,
     KnownList,
     MemoriesView,
+    MemoryKind,
     Named,
     NameRequest,
     StoreName,
     problems,
 )
 from service.system import MemlensSystem
-from service.views import answer_view, report_view
+from service.views import answer_view, memory_view, report_view
 
 log = logging.getLogger(__name__)
 _CHUNK = 1 << 20
@@ -286,15 +286,18 @@ def create_app(system: MemlensSystem) -> FastAPI:
             raise HTTPException(409, f"job already {job.status}")
         return _job_view(jobs.get(job.id) or job)
 
-    @app.get("/memories", response_model=MemoriesView, responses=authed)
-    def memories(store: StoreName = "event", kind: str | None = Query(None, max_length=100),
-                 limit: int = Query(100, ge=1, le=1000), namespace: str = Depends(namespace_of)) -> dict:
-        flt = RecordFilter(namespace=namespace, kinds=(kind,) if kind else None)
-        records = system.memory.store(store).query(flt, limit=limit)
-        return {"records": [
-            {"id": r.id, "kind": r.kind, "text": r.text, "video_id": r.video_id,
-             "wall_start": r.wall_start.isoformat(), "wall_end": r.wall_end.isoformat()} for r in records
-        ]}
+    @app.get("/memories", response_model=MemoriesView, responses={**authed, **problems(400)},
+             description="A page of remembered records in time order: of one kind (else every kind of `store`), "
+                         "overlapping [since, until), of one recording (`video_id`).")
+    def memories(store: StoreName = "event", kind: MemoryKind | None = None, since: IsoTime | None = None,
+                 until: IsoTime | None = None, video_id: str | None = Query(None, max_length=100),
+                 limit: int = Query(100, ge=1, le=1000), offset: int = Query(0, ge=0, le=10_000_000),
+                 namespace: str = Depends(namespace_of)) -> dict:
+        try:
+            records = system.memories(namespace, kind, since, until, video_id, limit, offset, store)
+        except ValueError as exc:
+            raise HTTPException(422, str(exc)) from exc
+        return {"records": [memory_view(r) for r in records]}
 
     for noun, plural in (("person", "people"), ("place", "places")):
         _known_routes(app, system, namespace_of, authed, noun, plural)

@@ -10,6 +10,7 @@ from typing import Optional
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from agent.llm import LLMError
 from perception.errors import PerceptionError
@@ -18,7 +19,7 @@ from service.config import ConfigError, load_config
 from service.console import print_answer, progress_bars
 from service.remote import RemoteError, RemoteMemlens
 from service.system import MemlensSystem
-from service.views import answer_view, report_view
+from service.views import answer_view, memory_view, report_view
 
 app = typer.Typer(add_completion=False, help="memlens: remember long video, answer with evidence.")
 console = Console()
@@ -274,27 +275,63 @@ def name_place(
     _name("place", which, name, namespace, config)
 
 
-def _known(noun: str, namespace: Optional[str], config: Optional[Path]) -> None:
+def _known(noun: str, namespace: Optional[str], config: Optional[Path], as_json: bool) -> None:
     system = open_system(config)
     try:
         rows = system.known(namespace or system.config.service.default_namespace, noun)
     finally:
         system.close()
+    if as_json:
+        console.print_json(json.dumps({"known": rows}))
+        return
     for row in rows:
         named = f"{row['name']} (named by {row['named_by']})" if row["name"] else "unnamed"
         console.print(f"{noun} {row['id']}: {named}, {row['sightings']} sightings")
 
 
 @app.command()
-def people(namespace: Optional[str] = typer.Option(None), config: Optional[Path] = ConfigOption):
+def people(namespace: Optional[str] = typer.Option(None), as_json: bool = typer.Option(False, "--json"),
+           config: Optional[Path] = ConfigOption):
     """The people memory has seen by face, and the names they go by."""
-    _known("person", namespace, config)
+    _known("person", namespace, config, as_json)
 
 
 @app.command()
-def places(namespace: Optional[str] = typer.Option(None), config: Optional[Path] = ConfigOption):
+def places(namespace: Optional[str] = typer.Option(None), as_json: bool = typer.Option(False, "--json"),
+           config: Optional[Path] = ConfigOption):
     """The places memory tells apart by their views, and the names they go by."""
-    _known("place", namespace, config)
+    _known("place", namespace, config, as_json)
+
+
+@app.command()
+def memories(
+    kind: Optional[str] = typer.Option(None, help="utterance, text, sighting, clip, recording, visit, day, ..."),
+    since: Optional[str] = typer.Option(None, help="From this wall-clock time (ISO)."),
+    until: Optional[str] = typer.Option(None, help="Up to this wall-clock time (ISO)."),
+    video: Optional[str] = typer.Option(None, help="Only this recording (its video id)."),
+    limit: int = typer.Option(50, min=1, max=1000, help="How many on this page."),
+    offset: int = typer.Option(0, min=0, help="How many to skip (the pages before)."),
+    namespace: Optional[str] = typer.Option(None),
+    as_json: bool = typer.Option(False, "--json"),
+    config: Optional[Path] = ConfigOption,
+):
+    """What memory holds, in time order, a page at a time (the same as GET /memories)."""
+    system = open_system(config)
+    try:
+        rows = [memory_view(r) for r in system.memories(namespace or system.config.service.default_namespace, kind,
+                                                        _when(since, "--since"), _when(until, "--until"), video,
+                                                        limit, offset)]
+    except ValueError as exc:
+        err.print(f"[red]{exc}[/red]")
+        raise typer.Exit(2) from exc
+    finally:
+        system.close()
+    if as_json:
+        console.print_json(json.dumps({"records": rows}))
+        return
+    for row in rows:
+        console.print(f"[dim]{row['wall_start'][:19]} {row['kind']:<9} {(row['video_id'] or '')[:8]}[/dim] {escape(row['text'])}",
+                      markup=True, highlight=False, soft_wrap=True)
 
 
 @app.command()

@@ -8,6 +8,7 @@ from typing import Annotated, Any, Literal
 from pydantic import BaseModel, BeforeValidator, Field
 
 from agent.graph import MAX_QUESTION_CHARS
+from memory.records import STORE_OF_KIND
 
 MAX_OPTIONS, MAX_OPTION_CHARS = 26, 500
 
@@ -100,6 +101,9 @@ class JobList(BaseModel):
     jobs: list[JobView]
 
 
+MemoryKind = Literal[tuple(STORE_OF_KIND)]
+
+
 class MemoryView(BaseModel):
     id: int
     kind: str
@@ -107,6 +111,9 @@ class MemoryView(BaseModel):
     video_id: str | None = Field(description="none for a behavior, which spans videos")
     wall_start: str
     wall_end: str
+    start: float = Field(0.0, description="seconds into its recording")
+    end: float = 0.0
+    speaker: str | None = Field(None, description="who said it (an utterance), when known")
 
 
 class MemoriesView(BaseModel):

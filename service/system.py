@@ -21,6 +21,7 @@ from agent.state import AgentAnswer
 from agent.summaries import LLMSummarizer
 from memory.captions import Summarizer
 from memory.memory import Memory
+from memory.records import STORE_OF_KIND, MemoryRecord, RecordFilter
 from perception.cache import ObservationCache
 from perception.doctor import clip_off_reason
 from perception.pipeline import Perceiver, file_video_id
@@ -315,6 +316,26 @@ class MemlensSystem:
         registry = {"person": self.memory.people, "place": self.memory.places}[noun]
         return [{"id": k.id, "name": k.name, "named_by": k.named_by, "sightings": k.count}
                 for k in registry.all(namespace)]
+
+    def memories(self, namespace: str, kind: str | None = None, since: datetime | None = None,
+                 until: datetime | None = None, video_id: str | None = None, limit: int = 100,
+                 offset: int = 0, store: str = "event") -> list[MemoryRecord]:
+        """A page of remembered records in time order: of one kind (STORE_OF_KIND; else every
+        kind of `store`), overlapping [since, until) (with one end given:
+        ending at or after `since`, or ended before `until`), of one recording. ValueError for an
+        unknown kind or a bad page."""
+        if kind is not None and kind not in STORE_OF_KIND:
+            raise ValueError(f"unknown kind {kind!r} (one of: {', '.join(STORE_OF_KIND)})")
+        if limit < 1 or offset < 0:
+            raise ValueError("limit must be at least 1 and offset at least 0")
+        if since is not None and until is not None and since >= until:
+            raise ValueError("since must come before until")
+        since, until = self.wearer_clock(since, namespace), self.wearer_clock(until, namespace)
+        both = since is not None and until is not None
+        flt = RecordFilter(namespace=namespace, kinds=(kind,) if kind else None,
+                           video_ids=(video_id,) if video_id else None, overlaps=(since, until) if both else None,
+                           not_before=since if not both else None, before=until if not both else None)
+        return self.memory.store(STORE_OF_KIND.get(kind or "", store)).query(flt, limit=offset + limit)[offset:]
 
     def forget(self, namespace: str, video_id: str | None = None,
                between: tuple[datetime, datetime] | None = None) -> int:

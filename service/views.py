@@ -4,6 +4,7 @@ from __future__ import annotations
 from dataclasses import asdict
 
 from agent.state import AgentAnswer, Evidence
+from memory.records import MemoryRecord
 from service.system import IngestReport
 
 
@@ -16,6 +17,12 @@ def evidence_view(e: Evidence) -> dict:
         "keyframes": r.keyframes[:8], "score": round(e.score, 4),
         "detail": {k: v for k, v in r.attrs.items() if k in ("speaker", "speaker_name", "place", "block", "line", "confidence", "acts")},
     }
+
+
+def memory_view(r: MemoryRecord) -> dict:
+    return {"id": r.id, "kind": r.kind, "text": r.text, "video_id": r.video_id, "wall_start": r.wall_start.isoformat(),
+            "wall_end": r.wall_end.isoformat(), "start": round(r.start, 2), "end": round(r.end, 2),
+            "speaker": r.attrs.get("speaker_name") or r.attrs.get("speaker")}
 
 
 def answer_view(a: AgentAnswer) -> dict:

@@ -92,6 +92,20 @@ def test_a_key_never_sees_another_namespace(api, alice_job):
     assert api.get("/memories", headers=ALICE).json()["records"]
 
 
+def test_memories_page_in_time_order_with_filters_and_unknown_kinds_are_refused(api, alice_job):
+    every = api.get("/memories", headers=ALICE, params={"limit": 1000}).json()["records"]
+    assert len(every) > 3 and [r["wall_start"] for r in every] == sorted(r["wall_start"] for r in every)
+    page = api.get("/memories", headers=ALICE, params={"limit": 2, "offset": 1}).json()["records"]
+    assert [r["id"] for r in page] == [r["id"] for r in every[1:3]]
+    said = api.get("/memories", headers=ALICE, params={"kind": "utterance"}).json()["records"]
+    assert said and {r["kind"] for r in said} == {"utterance"} and all(r["speaker"] for r in said)
+    last = max(r["wall_end"] for r in every)  # what lasted to the end: the recording, its summaries, its last clip
+    later = api.get("/memories", headers=ALICE, params={"since": last, "limit": 1000}).json()["records"]
+    assert 0 < len(later) < len(every) and all(r["wall_end"] >= last for r in later)
+    assert api.get("/memories", headers=ALICE, params={"kind": "gossip"}).status_code == 422
+    assert api.get("/memories", headers=ALICE, params={"since": last, "until": last}).status_code == 422
+
+
 def test_corrupt_upload_is_rejected_and_stores_nothing(api, system, alice_job, bad_videos):
     before = system.memory.store("event").count(RecordFilter())
     for name in ("truncated.mp4", "notes.mp4", "empty.mp4", "captions.srt"):

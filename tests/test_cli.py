@@ -104,6 +104,17 @@ def test_loading_a_model_draws_no_third_party_progress_bar(home, ingested):
     assert done.returncode == 0 and "Loading weights" not in done.stderr + done.stdout
 
 
+def test_memories_and_people_list_as_json_a_page_at_a_time(home, ingested):
+    every = json.loads(memlens(home, "memories", "--namespace", "me", "--limit", "1000", "--json").stdout)["records"]
+    page = json.loads(memlens(home, "memories", "--namespace", "me", "--limit", "2", "--offset", "1",
+                              "--json").stdout)["records"]
+    assert len(every) > 3 and [r["id"] for r in page] == [r["id"] for r in every[1:3]]
+    text = memlens(home, "memories", "--namespace", "me", "--kind", "utterance")
+    assert text.returncode == 0 and text.stdout.count("utterance") >= 1
+    assert memlens(home, "memories", "--kind", "gossip").returncode == 2
+    assert json.loads(memlens(home, "people", "--namespace", "me", "--json").stdout)["known"] is not None
+
+
 def test_bad_question_time_is_a_usage_error(home):
     done = memlens(home, "ask", "Where are my keys?", "--at", "yesterday-ish")
     assert done.returncode == 2 and "ISO" in done.stderr
