@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import base64
 import html
-import io
 from collections.abc import Sequence
 from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 THUMB_WIDTH = 160  # pixels
@@ -21,21 +19,10 @@ VISUAL = {"clip", "sighting", "text", "recording", "visit", "stay"}  # kinds who
 def thumbnail(path: str, seconds: float) -> str | None:
     """A small JPEG of the frame at `seconds` into the recording, as a data URI; None when the
     file is gone, has no pictures or cannot be read (a thumbnail never fails a display)."""
-    from PIL import Image
+    from perception.stills import still_jpeg
 
-    from perception.decode import iter_frames
-
-    if not Path(path).is_file():
-        return None
-    try:
-        _, frame = next(iter_frames(path, 1.0, start=max(0.0, seconds)))
-    except Exception:  # noqa: BLE001 - missing stream, corrupt file, end of video: no picture
-        return None
-    image = Image.fromarray(frame)
-    image.thumbnail((THUMB_WIDTH, THUMB_WIDTH * 2))
-    out = io.BytesIO()
-    image.save(out, "JPEG", quality=80)
-    return "data:image/jpeg;base64," + base64.b64encode(out.getvalue()).decode()
+    jpeg = still_jpeg(path, seconds, THUMB_WIDTH)
+    return "data:image/jpeg;base64," + base64.b64encode(jpeg).decode() if jpeg else None
 
 
 def _picture(m: Any) -> str:

@@ -6,11 +6,14 @@ cd "$(dirname "$0")/.."
 
 PY=${PYTHON:-python3}
 VENV=${MEMLENS_VENV:-.venv}
-APT_PACKAGES="espeak-ng fonts-dejavu-core"
+# chromium and its driver: the memory browser's test drives a real headless browser
+APT_PACKAGES="espeak-ng fonts-dejavu-core chromium chromium-driver"
 
 missing=""
 command -v espeak-ng >/dev/null 2>&1 || missing="$missing espeak-ng"
 [ -f /usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf ] || missing="$missing fonts-dejavu-core"
+command -v chromium >/dev/null 2>&1 || missing="$missing chromium"
+command -v chromedriver >/dev/null 2>&1 || missing="$missing chromium-driver"
 if [ -n "$missing" ]; then
     echo "setup: installing system packages:$missing"
     SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"

@@ -22,12 +22,14 @@ from fastapi import Depends, FastAPI, File, Form, HTTPException, Query, Request,
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
+from fastapi_offline import FastAPIOffline
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from agent.llm import LLMError
 from perception.decode import probe
 from perception.errors import PerceptionError
 from perception.transcripts import TRANSCRIPT_SUFFIXES, is_transcript, read_transcript
+from service.browser import install_browser
 from service.jobs import Job, JobQueue
 from service.schemas import (
     Accepted,
@@ -125,7 +127,17 @@ def _field_errors(exc: RequestValidationError) -> list[dict]:
 
 
 def _install_error_bodies(app: FastAPI) -> None:
-    """Every error is a Problem body; an unexpected one says so without a stack trace."""
+    """Every error is a Problem body; an unexpected one says so without a stack trace. No
+    operation takes a list in its query, so a parameter given twice is refused, not read as
+    its last value (`?video_id=a&video_id=b` names no one recording)."""
+
+    @app.middleware("http")
+    async def one_value_each(request: Request, call_next):
+        keys = [k for k, _ in request.query_params.multi_items()]
+        repeated = sorted({k for k in keys if keys.count(k) > 1})
+        if repeated:
+            return JSONResponse({"detail": f"query parameter given more than once: {', '.join(repeated)}"}, 422)
+        return await call_next(request)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_problem(_: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -198,7 +210,8 @@ def create_app(system: MemlensSystem) -> FastAPI:
         yield
         jobs.shutdown()
 
-    app = FastAPI(title="memlens", version="0.1.0", lifespan=lifespan,
+    # /docs and /redoc from files shipped with fastapi-offline: they work with no internet
+    app = FastAPIOffline(title="memlens", version="0.1.0", lifespan=lifespan, static_url="/static-docs",
                   description="Memory-augmented video question answering with timestamped evidence. "
                               "Each API key opens one memory namespace (X-API-Key or Authorization: Bearer).")
     app.state.system, app.state.jobs = system, jobs
@@ -301,6 +314,7 @@ def create_app(system: MemlensSystem) -> FastAPI:
 
     for noun, plural in (("person", "people"), ("place", "places")):
         _known_routes(app, system, namespace_of, authed, noun, plural)
+    install_browser(app, system, namespace_of, authed)
 
     @app.post("/forget", response_model=Forgotten, responses={**authed, **problems(400, 404)})
     def forget(body: ForgetRequest, namespace: str = Depends(namespace_of)) -> dict:

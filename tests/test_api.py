@@ -104,6 +104,8 @@ def test_memories_page_in_time_order_with_filters_and_unknown_kinds_are_refused(
     assert 0 < len(later) < len(every) and all(r["wall_end"] >= last for r in later)
     assert api.get("/memories", headers=ALICE, params={"kind": "gossip"}).status_code == 422
     assert api.get("/memories", headers=ALICE, params={"since": last, "until": last}).status_code == 422
+    twice = api.get("/memories", headers=ALICE, params=[("video_id", "a"), ("video_id", "b")])
+    assert twice.status_code == 422 and "video_id" in twice.json()["detail"]
 
 
 def test_corrupt_upload_is_rejected_and_stores_nothing(api, system, alice_job, bad_videos):
