@@ -18,7 +18,7 @@ from perception.transcripts import is_transcript
 from service.config import ConfigError, load_config
 from service.console import print_answer, progress_bars
 from service.remote import RemoteError, RemoteMemlens
-from service.system import MemlensSystem
+from service.system import MemlensSystem, speed_phrase
 from service.views import answer_view, memory_view, report_view
 
 app = typer.Typer(add_completion=False, help="memlens: remember long video, answer with evidence.")
@@ -134,7 +134,7 @@ def ingest(
         return
     for report in reports:
         console.print(f"ingested [bold]{report.path}[/bold] as {report.video_id} in {report.seconds:.1f} s "
-                      f"({report.realtime_factor:.2f}x real time): {report.records}")
+                      f"({report.speed}): {report.records}")
         for channel, status in report.channels.items():
             console.print(f"  [dim]{channel}: {status}[/dim]")
 
@@ -160,7 +160,8 @@ def _ingest_remotely(remote: RemoteMemlens, video: Path, start: datetime | None,
         return
     for report in result.get("conversations", [result]):
         console.print(f"ingested [bold]{video}[/bold] on {remote.base_url} as {report['video_id']} in "
-                      f"{report['seconds']:.1f} s ({report['realtime_factor']:.2f}x real time): {report['records']}")
+                      f"{report['seconds']:.1f} s ({speed_phrase(report['duration'], report['seconds'])}): "
+                      f"{report['records']}")
 
 
 def _ask_remotely(remote: RemoteMemlens, question: str, at: datetime | None, options: list[str] | None,

@@ -28,7 +28,7 @@ def run_demo(out: Path, seed: int, console: Console) -> int:
         with progress_bars(console) as progress:
             report = system.ingest(rendered.video_path, "demo", progress=progress)
         console.print(f"ingested in {report.seconds:.1f} s for {report.duration:.0f} s of video "
-                      f"(realtime factor {report.realtime_factor:.2f}); records: {report.records}")
+                      f"({report.speed}); records: {report.records}")
         for channel, status in report.channels.items():
             console.print(f"  [dim]{channel}: {status}[/dim]")
         asked_at = datetime.fromisoformat(script.start_datetime).replace(tzinfo=None) + timedelta(

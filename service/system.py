@@ -69,6 +69,16 @@ class IngestReport:
         """Processing time over video duration: below 1 is faster than real time."""
         return self.seconds / self.duration if self.duration else 0.0
 
+    @property
+    def speed(self) -> str:
+        """How fast it was read, the one way memlens says it: "12.3x real time" is 12.3 s of
+        recording per second; a photo (no duration) has no speed."""
+        return speed_phrase(self.duration, self.seconds)
+
+
+def speed_phrase(duration: float, seconds: float) -> str:
+    return f"{duration / seconds:.1f}x real time" if duration > 0.5 and seconds > 0 else "a still, no real time"
+
 
 @dataclass
 class Warmed:

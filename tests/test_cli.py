@@ -4,6 +4,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -90,6 +91,13 @@ def test_video_without_audio_is_ingested_from_pictures(home, silent_video):
     assert done.returncode == 0, done.stderr
     report = json.loads(done.stdout)
     assert report["channels"]["asr"].startswith("off") and report["records"].get("sighting", 0) >= 1
+
+
+def test_ingest_speed_is_said_one_way(home, short_video):
+    done = memlens(home, "ingest", str(short_video), "--namespace", "speed")
+    assert done.returncode == 0 and "x real time" in done.stdout and "realtime factor" not in done.stdout
+    seconds, ratio = (float(x) for x in re.search(r"in ([\d.]+) s \(([\d.]+)x real time\)", done.stdout).groups())
+    assert ratio > 0 and seconds > 0
 
 
 def test_version_prints_the_installed_version(home):

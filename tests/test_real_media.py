@@ -38,7 +38,7 @@ def ted(tmp_path_factory):
     report = system.ingest(fetch(TED_CLIP), "me", start=START)
     assert report.channels["faces"] == "on" and report.channels["objects"] == "on", report.channels
     print(f"\nTED clip: {report.seconds:.1f} s to ingest {report.duration:.0f} s of video "
-          f"(realtime factor {report.realtime_factor:.2f}), records {report.records}")
+          f"({report.speed}), records {report.records}")
     yield system
     system.close()
 
@@ -92,7 +92,7 @@ def footage(tmp_path_factory):
         report = system.ingest(fetch(media), "me", start=datetime(2026, 11, 20, hour, 0))
         assert report.channels["objects"] == "on", report.channels
         print(f"\n{media.name}: {report.seconds:.1f} s for {report.duration:.0f} s of video "
-              f"(realtime factor {report.realtime_factor:.2f}), records {report.records}")
+              f"({report.speed}), records {report.records}")
     yield system
     system.close()
 
