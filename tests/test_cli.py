@@ -135,6 +135,8 @@ def test_doctor_names_every_channel(home):
         assert part in done.stdout
     assert "memory.kinds" in done.stdout and "on: WordNet 3.0" in done.stdout
     assert "skills" in done.stdout and "off (opt-in" in done.stdout  # benchmark skills are never on by default
+    assert "MEMLENS_AGENT__LLM__BACKEND=llamacpp" in done.stdout.replace("\n", "").replace(" ", "") \
+        or "setup_llm.sh" in done.stdout  # how to switch the local model on
     import torch  # where "auto" devices resolve, as this machine's torch sees it
 
     assert "device.torch" in done.stdout and "device.faiss" in done.stdout
