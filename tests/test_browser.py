@@ -16,11 +16,17 @@ import httpx
 import pytest
 
 webdriver = pytest.importorskip("selenium.webdriver", reason="the test extra installs selenium (make test does)")
+from selenium.common.exceptions import StaleElementReferenceException  # noqa: E402
 from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.support import expected_conditions as seen  # noqa: E402
 from selenium.webdriver.support.ui import WebDriverWait  # noqa: E402
 
 STATIC = Path(__file__).resolve().parents[1] / "service" / "static"
+
+
+def waiting(browser, seconds: float) -> WebDriverWait:
+    """A wait that looks again when the page re-drew what it was reading (a list replaced)."""
+    return WebDriverWait(browser, seconds, ignored_exceptions=(StaleElementReferenceException,))
 
 
 @pytest.fixture(scope="module")
@@ -72,11 +78,11 @@ def test_the_page_loads_nothing_from_elsewhere():
 
 def test_the_day_shows_its_recordings_and_their_frames(server, browser):
     browser.get(server + "/")
-    wait = WebDriverWait(browser, 60)
+    wait = waiting(browser, 60)
     wait.until(lambda b: len(b.find_elements(By.CSS_SELECTOR, "#recordings li")) == 2)
     assert browser.find_element(By.ID, "day").get_attribute("value") == "2026-03-02"
-    talk = next(li for li in browser.find_elements(By.CSS_SELECTOR, "#recordings li") if "talk" in li.text)
-    talk.click()
+    wait.until(lambda b: next(li for li in b.find_elements(By.CSS_SELECTOR, "#recordings li") if "talk" in li.text)
+               .click() or True)
     wait.until(lambda b: any("TED" in m.text for m in b.find_elements(By.CSS_SELECTOR, "#moments .moment")))
     wait.until(lambda b: b.execute_script(
         "return [...document.querySelectorAll('#moments img')].some(i => i.complete && i.naturalWidth > 0)"))
@@ -84,7 +90,7 @@ def test_the_day_shows_its_recordings_and_their_frames(server, browser):
 
 def test_an_answer_links_to_the_moment_it_cites(server, browser):
     browser.get(server + "/")
-    wait = WebDriverWait(browser, 120)
+    wait = waiting(browser, 120)
     wait.until(lambda b: b.find_elements(By.CSS_SELECTOR, "#recordings li"))
     browser.find_element(By.ID, "question").send_keys("who was on the call?")
     browser.execute_script("document.getElementById('asked-at').value = '2026-03-02T18:00:00'")
@@ -102,7 +108,7 @@ def test_api_docs_render_offline(server, browser):
     page = httpx.get(server + "/docs").text
     assert "cdn" not in page.lower() and "/static-docs/swagger-ui-bundle.js" in page
     browser.get(server + "/docs")
-    WebDriverWait(browser, 60).until(lambda b: b.find_elements(By.CSS_SELECTOR, ".swagger-ui .opblock"))
+    waiting(browser, 60).until(lambda b: b.find_elements(By.CSS_SELECTOR, ".swagger-ui .opblock"))
     assert "/ask" in browser.find_element(By.CSS_SELECTOR, ".swagger-ui").text
 
 
