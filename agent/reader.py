@@ -20,6 +20,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 
 from agent.attribution import about, called_out
+from agent.plan import ASKING_VERBS
 from agent.question_nlp import SpacyPipeline, without_address
 from agent.state import Evidence
 from agent.tools.talk import speaker_of
@@ -285,12 +286,11 @@ def _clause_verb(tok):
     return head
 
 
-ASKING = frozenset({"ask", "wonder", "inquire", "question", "query"})  # verbs whose answer is itself a question
 
 
 def asks_for_a_question(verb: str | None) -> bool:
     """"What did Bob ask me?": the answer is a line that asks."""
-    return verb in ASKING
+    return verb in ASKING_VERBS
 
 
 def asks(line: str) -> bool:

@@ -53,13 +53,17 @@ def main() -> int:
     args = parser.parse_args()
     console = Console()
     from eval.media import CALL_AUDIO, TED_CLIP, fetch
-    from memlens import Memlens
+    from service.config import load_config
+    from service.system import MemlensSystem
 
     with tempfile.TemporaryDirectory(prefix="memlens-cold-") as home:
-        with Memlens(home=home) as m:
-            m.ingest(fetch(TED_CLIP), start=datetime(2026, 3, 2, 10, 0))
-            m.ingest(fetch(CALL_AUDIO), start=datetime(2026, 3, 2, 13, 0))
         env = {**os.environ, "MEMLENS_HOME": home}
+        system = MemlensSystem(load_config(env=env))
+        try:
+            system.ingest(fetch(TED_CLIP), start=datetime(2026, 3, 2, 10, 0))
+            system.ingest(fetch(CALL_AUDIO), start=datetime(2026, 3, 2, 13, 0))
+        finally:
+            system.close()
         cli = [sys.executable, "-m", "memlens.cli"]
         commands = {"--version": cli + ["--version"], "--help": cli + ["--help"],
                     "ask": cli + ["ask", QUESTION[0], "--at", QUESTION[1]]}

@@ -174,4 +174,5 @@ def test_what_someone_realised_is_read_by_the_verb_and_a_question_they_put_is_no
     context = system.agent.context
     ctx = ToolContext(context.retriever, context.operators, "camp", at, TimeSlot())
     assert not said(ctx, ["challenge"], "Nora").found
+    assert said(ctx, ["challenge"], "Nora", verb="ask").found  # "what did Nora ask about challenges?": her question
     assert said(ctx, ["pace"], "Theo").found

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from agent.plan import SPEAKING_VERBS, WEARER, QueryPlan
+from agent.plan import WEARER, QueryPlan
 from agent.state import Evidence
 from agent.tools.base import ToolContext, ToolResult
 from agent.tools.premise import premise_check
@@ -106,9 +106,8 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
             after, within = (plan.places[0] if plan.places else None), None
         return [ToolCall("habit", {"thing": thing or t.part if after is None else None, "after_part": after,
                                    "within": within})]
-    if intent == "speech":  # "what did she realise?": with no noun asked about, the verb is the topic
-        verb = plan.verb if not terms and plan.verb not in SPEAKING_VERBS else None
-        return [ToolCall("said", {"topic": terms, "speaker": plan.speaker, "query": query, "verb": verb})]
+    if intent == "speech":
+        return [ToolCall("said", {"topic": terms, "speaker": plan.speaker, "query": query, "verb": plan.verb})]
     if intent == "people":
         return [ToolCall("people")]
     if intent in ("requests", "commitments"):

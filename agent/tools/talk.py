@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from agent.plan import WEARER
+from agent.plan import ASKING_VERBS, SPEAKING_VERBS, WEARER
 from agent.reasoning import evidence_text
 from agent.state import Evidence
 from agent.tools.base import ToolContext, ToolResult, in_hours, moment_phrase
@@ -43,9 +43,11 @@ def _overlap(terms: Sequence[str], text: str) -> float:
 def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act: str | None = None,
          query: str = "", verb: str | None = None) -> ToolResult:
     """What someone said about a topic; the latest best match, and a correction by the same
-    speaker shortly after overrides it ("at 3. Actually, no, 5"). With no topic, `verb`'s
-    forms are the topic ("what did she realise?": the line that says "realized")."""
-    topic = list(topic) or (list(ctx.operators.kinds.verb_forms(verb)) if verb else [])
+    speaker shortly after overrides it ("at 3. Actually, no, 5"). `verb`: the question's; with
+    no topic, its forms are the topic ("what did she realise?": the line that says "realized"),
+    unless it only says that someone spoke ("what did she say?")."""
+    if not topic and verb and verb not in SPEAKING_VERBS:
+        topic = list(ctx.operators.kinds.verb_forms(verb))
     attrs = (("speaker_name", speaker),) if speaker and speaker != WEARER else ()
     text = query or " ".join(topic)
     everyone = ctx.search(text, kinds=(UTTERANCE,), k=12)
@@ -65,7 +67,7 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
     replies = {} if act in ("question", "request") else {
         e.record.id: Evidence(reply, e.score, "said") for e in everyone if (reply := _answer_to(ctx, e.record, speaker))}
     candidates = [e for e in hits if e.record.id not in replies] + [e for e in everyone if e.record.id in replies]
-    asking = set() if act in ("question", "request") else \
+    asking = set() if act in ("question", "request") or verb in ASKING_VERBS else \
         {e.record.id for e in candidates if e.record.id not in replies and _asking(e.record, topic, query)}
     top = max(candidates, key=lambda e: (any(a in e.record.attrs.get("acts", []) for a in acts),
                                          e.record.id not in asking, _overlap(topic, e.record.text),
