@@ -18,6 +18,7 @@ from agent.question_nlp import SpacyPipeline, parse_question
 from agent.question_time import DAY_PARTS
 from agent.tools import bare, option_steps
 from memory.language import content_words, stated_dates
+from perception.config import default_cache_root
 
 # Which intents a question word leaves possible (grammar, not wording): "how long" asks a
 # duration whatever else the sentence says; "who" a person.
@@ -245,7 +246,9 @@ class LLMPlanner:
 
 def make_planner(config, embedder, chat: ChatModel | None):
     """The planner the configuration names (agent.config.AgentConfig)."""
-    deterministic = DeterministicPlanner(IntentClassifier(embedder), SpacyPipeline(config.spacy_model))
+    # the fitted intent weights are kept with the models: a new process reads them, not the bank
+    classifier = IntentClassifier(embedder, cache_dir=default_cache_root() / "models")
+    deterministic = DeterministicPlanner(classifier, SpacyPipeline(config.spacy_model))
     if config.planner == "deterministic":
         return deterministic
     if config.planner == "llm":

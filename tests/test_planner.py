@@ -194,3 +194,19 @@ def test_llm_planner_leaves_what_the_parser_is_sure_of_and_keeps_its_slots(plann
     lunch = LLMPlanner(anchored, planner).plan("remind me where I went for lunch on the day Bob asked me for the schedule",
                                                AT, None, KNOWN)
     assert anchored.calls and lunch.objects == [] and lunch.premises == ["Bob"]  # the meal and the anchor's thing are not presupposed
+
+
+def test_fitted_intents_are_kept_on_disk_and_read_back_the_same(embedder, tmp_path):
+    from agent.intent_bank import INTENT_BANK
+
+    question = "any idea where my passport ended up?"
+    fresh = IntentClassifier(embedder, cache_dir=tmp_path)
+    scores = fresh.scores(question)
+    kept = list(tmp_path.glob("intents-*.npz"))
+    assert len(kept) == 1 and max(scores, key=scores.get) == "locate"
+    again = IntentClassifier(embedder, cache_dir=tmp_path)
+    assert again.scores(question) == pytest.approx(scores, abs=1e-6)  # read back, not fitted anew
+    assert again._model is not None and list(tmp_path.glob("intents-*.npz")) == kept
+    fewer = {intent: list(phrasings)[:-1] for intent, phrasings in INTENT_BANK.items()}
+    IntentClassifier(embedder, fewer, cache_dir=tmp_path).scores(question)
+    assert len(list(tmp_path.glob("intents-*.npz"))) == 2  # another bank, other weights
