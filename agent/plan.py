@@ -42,10 +42,10 @@ AnswerType = Literal["place", "time", "date", "duration", "person", "number", "m
                      "choice"]
 SpeechAct = Literal["request", "commitment", "intention"]
 WEARER = "me"  # the person wearing the glasses: "I", "me", "we", "my"
+ASKING_VERBS = frozenset({"ask", "wonder", "inquire", "question", "query"})  # verbs whose answer is itself a question
 # Verbs of speaking: "what did she say?" asks for a line, not about the verb's own topic; "who
 # said / asked / told ...?" asks who did the talking, where any other verb ("who is leading the
 # meeting") asks for the person the evidence names.
-ASKING_VERBS = frozenset({"ask", "wonder", "inquire", "question", "query"})  # verbs whose answer is itself a question
 SPEAKING_VERBS = frozenset({"say", "tell", "ask", "mention", "talk", "speak", "request", "remind", "want", "suggest",
                             "call"})
 

@@ -286,8 +286,6 @@ def _clause_verb(tok):
     return head
 
 
-
-
 def asks_for_a_question(verb: str | None) -> bool:
     """"What did Bob ask me?": the answer is a line that asks."""
     return verb in ASKING_VERBS
@@ -567,9 +565,12 @@ def _listed(chosen: Reading, readings: Sequence[Reading]) -> Reading:
             picked.append(r)
     if len(picked) == 1:
         return chosen
-    cited = {p.evidence.record.id: p.evidence for p in reversed(picked[1:])}
-    cited.pop(chosen.evidence.record.id, None)
-    return replace(chosen, answer=", ".join(p.answer for p in picked), also=tuple(reversed(cited.values())))
+    also, cited = [], {chosen.evidence.record.id}
+    for p in picked[1:]:  # each other record once, in the order its thing is named
+        if p.evidence.record.id not in cited:
+            cited.add(p.evidence.record.id)
+            also.append(p.evidence)
+    return replace(chosen, answer=", ".join(p.answer for p in picked), also=tuple(also))
 
 
 def _without_determiners(doc, chunk):
