@@ -8,7 +8,6 @@ from typing import Optional
 
 import typer
 
-from perception.errors import PerceptionError
 from service.cli import (
     ConfigOption,
     DataOption,
@@ -21,8 +20,8 @@ from service.cli import (
     open_system,
     read_app_config,
 )
-from service.console import progress_bars
-from service.system import MemlensSystem
+
+# Each bench imports what it runs when it runs (`memlens --help` loads no model library).
 
 SuiteArgument = typer.Argument(
     ..., help="supermemory | egomemreason | videocogqa | m3eval | refmem (generated), locomo (with --file), "
@@ -74,6 +73,8 @@ def bench(
     memlens over LoCoMo's conversations: F1, adversarial refusal and evidence recall.
     `refmem` generates a RefMem-style dialogue suite (or reads --data, a suite folder) and
     reports Acc, MemR, BLEU-1 and F1 per dimension and format."""
+    from service.console import progress_bars
+
     if suite == "locomo":
         _bench_locomo(file, out, conversations, limit, config, systems or "memlens")
         return
@@ -92,6 +93,7 @@ def bench(
         from benchmarks.ingest import fresh_config
         from eval.real_bench import run_real_bench, run_real_day
         from perception.progress import RichProgress
+        from service.system import MemlensSystem
 
         with tempfile.TemporaryDirectory(prefix="memlens-real-") as home, progress_bars(err) as bars:
             system = MemlensSystem(fresh_config(read_app_config(config), Path(home)))
@@ -141,6 +143,8 @@ def bench(
 def _bench_report(config: Optional[Path], failure: str, errors: tuple[type[Exception], ...], run) -> None:
     """Run one conversation bench on a system with progress bars, print its report, and turn
     the input errors it names into exit 2 with `failure` before them."""
+    from service.console import progress_bars
+
     system = open_system(config)
     try:
         with progress_bars(err) as bars:
@@ -158,6 +162,7 @@ def _bench_ingest(file: Optional[Path], out: Path, config: Optional[Path]) -> No
     from benchmarks.ingest import run_ingest_bench
     from eval.media import REAL_MEDIA, fetch
     from perception.progress import RichProgress
+    from service.console import progress_bars
 
     if file is not None and not file.is_file():
         err.print(f"[red]bench ingest: {file} is not a file[/red]")
@@ -174,6 +179,7 @@ def _bench_scale(out: Path, quick: bool, scale_sizes: Optional[str], other_users
                  vectors: Optional[int], config: Optional[Path], keep: Optional[Path] = None) -> None:
     from benchmarks.scale import KeptMemoryError, run_scale_bench, sizes_from
     from perception.progress import RichProgress
+    from service.console import progress_bars
 
     try:
         sizes = sizes_from(scale_sizes, quick, other_users, vectors)
@@ -199,6 +205,7 @@ def _bench_scale(out: Path, quick: bool, scale_sizes: Optional[str], other_users
 def _bench_locomo(file: Optional[Path], out: Path, conversations: Optional[int], limit: Optional[int],
                   config: Optional[Path], solver: str = "memlens") -> None:
     from benchmarks.locomo import run_locomo_bench
+    from perception.errors import PerceptionError
 
     if file is None or not file.is_file():
         err.print(f"[red]bench locomo needs --file, a LoCoMo JSON file{f' ({file} is not one)' if file else ''}[/red]")
@@ -219,6 +226,7 @@ def _bench_refmem(size: str, seed: int, data: Optional[Path], out: Path, solver:
     from eval.refmem.dataset import SuiteError, read_suite
     from eval.refmem.judge import make_judge
     from eval.refmem.world import SIZES, generate_suite
+    from perception.errors import PerceptionError
 
     if size not in SIZES and data is None:
         err.print(f"[red]bench refmem: --size is one of {', '.join(SIZES)}[/red]")

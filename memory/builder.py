@@ -10,14 +10,12 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-import wordninja
-
 from memory.captions import ClipCaptioner, ClipFacts, ComposedCaptioner, Summarizer, roll_up
 from memory.config import MemoryConfig
 from memory.conversation import name_speakers, turn_acts
 from memory.frames import ClipTextEncoder, video_frames
 from memory.kinds import Kinds
-from memory.language import normalise
+from memory.language import normalise, split_glued
 from memory.recordings import recording_record
 from memory.records import (
     CLIP_CAPTION,
@@ -79,7 +77,7 @@ def _thinned(times: list[float], step: float) -> list[float]:
 def spelled_out(line: str, longest: int = 6) -> str | None:
     """The line with words OCR ran together split apart ("NEWYORKNEWYORK" -> "NEW YORK NEW
     YORK"), so it is found by its words; None when no token of `longest`+ characters splits."""
-    parts = [wordninja.split(token) if len(token) >= longest else [token] for token in line.split()]
+    parts = [split_glued(token) if len(token) >= longest else [token] for token in line.split()]
     if all(len(p) <= 1 for p in parts):
         return None
     return " ".join(piece for p in parts for piece in p)

@@ -36,6 +36,11 @@ class MemoryConfig:
     root: Path = Path("~/.memlens/memory").expanduser()
     embedding_model: str = "packaged:all-MiniLM-L6-v2"
     embedding_device: str = "auto"  # auto | cpu | cuda[:n] (perception/devices.py)
+    # auto: onnxruntime without a GPU (a question's process never imports torch), else
+    # sentence-transformers; onnx | torch force one (memory/embedding.py)
+    embedding_runtime: str = "auto"
+    # where the ONNX export of the embedder is kept (made by set-up, or on first use)
+    embedding_export_dir: Path = field(default_factory=lambda: default_cache_root() / "models")
     places: tuple[str, ...] = DEFAULT_PLACES
     place_kinds: dict[str, tuple[str, ...]] = field(default_factory=lambda: dict(DEFAULT_PLACE_KINDS))
     # WordNet's noun taxonomy (memory.kinds) lives here once set up; None = without it

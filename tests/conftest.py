@@ -12,8 +12,8 @@ os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 from memory.config import MemoryConfig  # noqa: E402
-from memory.embedding import SentenceTransformerEmbedder  # noqa: E402
 from memory.memory import Memory  # noqa: E402
+from memory.text_embedders import text_embedder  # noqa: E402
 from perception.types import AsrSegment, ClipObservation, ClipSpan, OcrLine, VideoObservation  # noqa: E402
 
 T0 = datetime(2026, 3, 2, 8, 0, 0)
@@ -21,7 +21,10 @@ T0 = datetime(2026, 3, 2, 8, 0, 0)
 
 @pytest.fixture(scope="session")
 def embedder():
-    return SentenceTransformerEmbedder()
+    """The embedder a default configuration gets (onnxruntime here, exported by set-up)."""
+    config = MemoryConfig()
+    return text_embedder(config.embedding_model, config.embedding_device, config.embedding_runtime,
+                         config.embedding_export_dir)
 
 
 @pytest.fixture

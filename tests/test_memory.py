@@ -222,10 +222,9 @@ def test_short_texts_are_embedded_once_and_the_cache_is_bounded():
 
     embedder = SentenceTransformerEmbedder(cache_size=2)
     first = embedder.embed(["where are my keys", "hello"])
-    model = embedder.model()
     calls = []
-    encode = model.encode
-    model.encode = lambda texts, **kw: calls.append(list(texts)) or encode(texts, **kw)
+    encode = embedder.encode
+    embedder.encode = lambda texts: calls.append(list(texts)) or encode(texts)
     again = embedder.embed(["hello", "where are my keys", "something new"])
     assert calls == [["something new"]]  # only the new text reached the model
     assert np.allclose(again[0], first[1]) and np.allclose(again[1], first[0])
@@ -258,17 +257,16 @@ def test_a_refresh_rewrites_only_the_behaviors_that_changed(memory, observation)
     assert len(after) == len({(b.attrs["pattern"], tuple(b.attrs["key"])) for b in after})  # one per regularity
 
 
-def test_a_behavior_is_embedded_by_its_gist_so_new_counts_reach_no_model(memory, observation):
+def test_a_behavior_is_embedded_by_its_gist_so_new_counts_reach_no_model(memory, observation, monkeypatch):
     """A day that only adds to the counts of regularities already held rewrites their text,
     not their meaning: their vectors are their gists' (no counts), which the embedder's cache
     answers, so no behavior text reaches the model."""
     from memory.behaviors import behavior_gist
 
     memory.ingest(observation, "me")
-    model = memory.embedder.model()
     calls = []
-    encode = model.encode
-    model.encode = lambda texts, **kw: calls.append(list(texts)) or encode(texts, **kw)
+    encode = memory.embedder.encode
+    monkeypatch.setattr(memory.embedder, "encode", lambda texts: calls.append(list(texts)) or encode(texts))
     held = {behavior_gist(b) for b in memory.store("behavior").query(RecordFilter(namespace="me"))}
     memory.ingest(make_observation("vid-other", T0 + timedelta(days=1)), "me")
     after = memory.store("behavior").query(RecordFilter(namespace="me"))

@@ -410,9 +410,11 @@ def test_auto_devices_follow_what_each_library_sees_and_explicit_ones_pass_throu
     assert PerceptionConfig(ocr_device="cpu", clip_device="cpu").fingerprint("ocr") == PerceptionConfig().fingerprint("ocr")
 
 
-def test_the_embedder_runs_where_auto_resolves_in_single_precision_on_a_cpu(embedder):
+def test_the_torch_embedder_runs_where_auto_resolves_in_single_precision_on_a_cpu():
+    from memory.embedding import SentenceTransformerEmbedder
     from perception.devices import torch_device
 
+    embedder = SentenceTransformerEmbedder()
     assert embedder.device == "auto"
     model = embedder.model()
     parameter = next(model.parameters())

@@ -12,9 +12,9 @@ _LOAD = threading.Lock()
 
 @lru_cache(maxsize=2)
 def _loaded(model: str) -> Any:
-    import spacy
+    from memory.language.spacy_import import import_spacy
 
-    return spacy.load(model)
+    return import_spacy().load(model)
 
 
 def english(model: str = ENGLISH_MODEL) -> Any:

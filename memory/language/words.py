@@ -19,10 +19,12 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from spacy.lang.en.stop_words import STOP_WORDS
-
 from memory.language.clock import CLOCK_WORDS
 from memory.language.numbers import NUMBER_WORDS
+from memory.language.spacy_import import import_spacy
+
+import_spacy()
+from spacy.lang.en.stop_words import STOP_WORDS  # noqa: E402  (after spaCy, imported without torch)
 
 # Filler words (spaCy's English list, which needs no model), less those that carry a number
 # or an order: "four thirty" is an answer and "the last train" a question, not filler.
@@ -107,6 +109,14 @@ def term(word: str) -> str:
 def terms(text: str) -> set[str]:
     """The `term`s of a text's words."""
     return {term(w) for w in words(text)}
+
+
+def split_glued(token: str) -> list[str]:
+    """A token OCR ran together split into dictionary words ("NEWYORK" -> ["NEW", "YORK"]),
+    by wordninja, imported on first use (it reads its word list then: 0.15 s)."""
+    import wordninja
+
+    return wordninja.split(token)
 
 
 def s_stem(word: str) -> str:
