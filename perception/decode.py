@@ -22,6 +22,9 @@ import av
 import numpy as np
 
 from .errors import EmptyVideoFile, NoVideoStream, UnreadableVideo, VideoNotFound
+from .exif import taken_at
+
+STILL_SECONDS = 0.04  # how long a photo "lasts": one frame at 25 fps
 
 
 @dataclass(frozen=True)
@@ -36,6 +39,7 @@ class VideoInfo:
     video_codec: str = ""
     audio_codec: str = ""
     has_video: bool = True  # False for an audio recording (a voice memo, a call)
+    still: bool = False  # a photo: one picture, its time from EXIF (perception.exif)
 
 
 def to_local_naive(moment: datetime) -> datetime:
@@ -113,6 +117,8 @@ def probe(path: str | Path) -> VideoInfo:
         if container.format.name in _TEXT_FORMATS or stream.codec_context.name in _TEXT_CODECS:
             raise UnreadableVideo(path, f"a text file, not a video (FFmpeg reads it as {container.format.name})")
         first = _first_frame(path, container, stream)
+        if _is_still(container):
+            return _probe_still(path, first, stream)
         fps = float(stream.average_rate or stream.guessed_rate or 0.0) or 30.0
         duration = _duration(container, stream)
         if duration <= 0:
@@ -143,6 +149,23 @@ def _first_frame(path: Path, container: av.container.InputContainer, stream: av.
     if first is None:
         raise UnreadableVideo(path, f"the {stream.type} stream holds no decodable frame (truncated?)")
     return first
+
+
+def _is_still(container: av.container.InputContainer) -> bool:
+    """A single picture (JPEG, PNG, WebP...): FFmpeg opens those with an image demuxer, one
+    per format ("jpeg_pipe", "png_pipe") or the file-sequence one ("image2")."""
+    name = container.format.name
+    return name == "image2" or name.endswith("_pipe")
+
+
+def _probe_still(path: Path, first: Any, stream: av.stream.Stream) -> VideoInfo:
+    """A photo is a one-frame recording: it lasts one frame at 25 fps, and was taken when its
+    EXIF says (a PNG rarely carries one: then the file's time, as for any recording)."""
+    taken = taken_at(path)
+    return VideoInfo(path=str(path), duration=STILL_SECONDS, fps=1 / STILL_SECONDS, width=int(first.width),
+                     height=int(first.height), has_audio=False,
+                     creation_time=to_local_naive(taken) if taken is not None else None,
+                     video_codec=stream.codec_context.name, still=True)
 
 
 def _probe_audio(path: Path, container: av.container.InputContainer) -> VideoInfo:

@@ -5,7 +5,9 @@ frame, so a thing that stays in view is one track and a class seen on a single f
 detector's typical false positive) never becomes a track. Tracks of one class are then
 linked into instances by look: a track that begins after another ended, with a colour
 histogram alike enough, is the same thing seen again; tracks that overlap in time are
-always different things (two people walking side by side are two).
+always different things (two people walking side by side are two). A single picture (a
+photo) has nothing to follow and no second frame to confirm a find: each detection in it is
+a thing of its own.
 """
 from __future__ import annotations
 
@@ -85,6 +87,12 @@ def track_objects(detections: Sequence[ObjectDetection], frame_times: Sequence[f
     by_label: dict[str, list[ObjectDetection]] = defaultdict(list)
     for d in detections:
         by_label[d.label].append(d)
+    if len(set(frame_times) | {d.frame_time for d in detections}) == 1:  # one picture
+        numbered: list[ObjectDetection] = []
+        for label in sorted(by_label):
+            for instance, d in enumerate(by_label[label], 1):
+                numbered.append(dataclasses.replace(d, track=len(numbered) + 1, instance=instance))
+        return numbered
     out: list[ObjectDetection] = []
     next_track = 1
     for label in sorted(by_label):

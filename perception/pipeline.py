@@ -278,7 +278,7 @@ class Perceiver(PicturePass):
                                                                              stage.declined))
         return VideoObservation(
             video_id=video_id, path=str(path), duration=info.duration, wall_start=wall,
-            has_audio=info.has_audio, clips=clips, channels=channels, tracks=tracks,
+            has_audio=info.has_audio, clips=clips, still=info.still, channels=channels, tracks=tracks,
             clip_model=self._clip_model_id() if channels["clip"].startswith("on") else None,
         )
 
@@ -308,7 +308,7 @@ class Perceiver(PicturePass):
         if wall_start is not None:
             return to_local_naive(wall_start), "argument"
         if info.creation_time is not None:
-            return info.creation_time, "container creation_time"
+            return info.creation_time, "EXIF time" if info.still else "container creation_time"
         return datetime.fromtimestamp(path.stat().st_mtime), "file mtime"
 
     def _get(self, video_id: str, unit: int | str, stage: str, model_id: str, fp: str) -> Any | None:

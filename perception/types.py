@@ -130,3 +130,4 @@ class VideoObservation:
     # The model that made the clips' `clip_embeddings` (its model_id): vectors of different
     # models live in different spaces, so memory keeps and searches them per model.
     clip_model: str | None = None
+    still: bool = False  # a photo: one picture, no time passing (memory calls it a photo)

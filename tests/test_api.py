@@ -153,6 +153,23 @@ def test_a_text_file_and_an_impossible_start_are_refused(api, short_video):
     assert future.status_code == 422 and "plausible" in future.json()["detail"]
 
 
+def test_an_uploaded_photo_is_remembered_as_a_photo_at_its_exif_time(api):
+    """A phone photo sent by a client (glasses upload JPEGs) is a one-picture recording at the
+    time the camera wrote, not the upload's; a PNG is taken too."""
+    from eval.media import PEOPLE_PHOTO, PHONE_PHOTO, fetch
+
+    jobs = []
+    for media, kind in ((PHONE_PHOTO, "image/jpeg"), (PEOPLE_PHOTO, "image/png")):
+        sent = api.post("/ingest", headers=ALICE, files={"file": (fetch(media).name, fetch(media).read_bytes(), kind)})
+        assert sent.status_code == 202, sent.text
+        jobs.append(wait_for(api, sent.json()["job_id"], ALICE))
+    assert [j["status"] for j in jobs] == ["done", "done"], jobs
+    phone = jobs[0]["result"]["video_id"]
+    recording = api.get("/memories", headers=ALICE, params={"video_id": phone, "kind": "recording"}).json()["records"]
+    assert len(recording) == 1 and recording[0]["text"].startswith("At 22:20, a photo")
+    assert recording[0]["wall_start"].startswith("2018-06-06T22:20:11")
+
+
 def test_job_results_show_no_server_paths(api, alice_job):
     assert "/" not in alice_job["result"]["path"] and alice_job["result"]["path"] == "morning.mp4"
 
