@@ -3,6 +3,7 @@ above the service (benchmarks/cli.py); memlens/cli.py adds it to this app for th
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Sequence
 from datetime import datetime
 from pathlib import Path
@@ -48,7 +49,7 @@ def _options(_version: bool = typer.Option(False, "--version", callback=_print_v
 
 def read_app_config(config_path: Optional[Path]):
     from service.config import ConfigError, load_config
-    
+
     try:
         return load_config(config_path)
     except ConfigError as exc:
@@ -61,14 +62,30 @@ def open_system(config_path: Optional[Path], skills: Sequence[str] = ()) -> Meml
     benchmark's bench turns on the benchmark's skills)."""
     from service.config import ConfigError
     from service.system import MemlensSystem
-    
+
     config = read_app_config(config_path)
     config.skills = tuple(dict.fromkeys([*config.skills, *skills]))
     try:
+        _check_home(config.home)
         return MemlensSystem(config)
     except ConfigError as exc:
         err.print(f"[red]config error:[/red] {exc}")
         raise typer.Exit(2) from exc
+    except OSError as exc:  # a home that is a file, on a read-only disk, not ours to write
+        where = exc.filename or config.home
+        err.print(f"[red]cannot open memory at {config.home}:[/red] {where}: {exc.strerror or exc} "
+                  "(set MEMLENS_HOME or --config to a folder you can write)")
+        raise typer.Exit(2) from exc
+
+
+def _check_home(home: Path) -> None:
+    """Memory opens lazily, deep inside the first command that reads it: a home that cannot
+    hold it fails here instead, with the reason (OSError naming the folder)."""
+    if home.exists() and not home.is_dir():
+        raise NotADirectoryError(20, "a file, not a folder", str(home))
+    home.mkdir(parents=True, exist_ok=True)
+    if not os.access(home, os.W_OK | os.X_OK):
+        raise PermissionError(13, "not writable", str(home))
 
 
 def _when(value: Optional[str], flag: str) -> Optional[datetime]:
@@ -102,7 +119,7 @@ def ingest(
     from perception.transcripts import is_transcript
     from service.console import progress_bars
     from service.views import report_view
-    
+
     when = _when(start, "--start")
     if when is not None and len(videos) > 1:
         err.print("[red]--start gives one file's clock: ingest the files one by one, or leave it to their metadata[/red]")
@@ -149,7 +166,7 @@ def ingest(
 
 def _remote(server: str, api_key: str | None, namespace: str | None) -> RemoteMemlens:
     from service.remote import RemoteMemlens
-    
+
     if namespace:
         err.print("[red]--namespace does not apply with --server: the API key decides the namespace there[/red]")
         raise typer.Exit(2)
@@ -160,7 +177,7 @@ def _ingest_remotely(remote: RemoteMemlens, video: Path, start: datetime | None,
     from service.console import progress_bars
     from service.remote import RemoteError
     from service.system import speed_phrase
-    
+
     try:
         with progress_bars(err) as progress:
             task = progress.add_task("server", total=100)
@@ -181,7 +198,7 @@ def _ingest_remotely(remote: RemoteMemlens, video: Path, start: datetime | None,
 def _ask_remotely(remote: RemoteMemlens, question: str, at: datetime | None, options: list[str] | None,
                   as_json: bool) -> None:
     from service.remote import RemoteError
-    
+
     try:
         answer = remote.ask(question, at, options)
     except RemoteError as exc:
@@ -212,7 +229,7 @@ def ask(
     from agent.llm import LLMError
     from service.console import print_answer
     from service.views import answer_view
-    
+
     if server:
         _ask_remotely(_remote(server, api_key, namespace), question, _when(at, "--at"), options, as_json)
         return
@@ -338,7 +355,7 @@ def memories(
 ):
     """What memory holds, in time order, a page at a time (the same as GET /memories)."""
     from service.views import memory_view
-    
+
     system = open_system(config)
     try:
         rows = [memory_view(r) for r in system.memories(namespace or system.config.service.default_namespace, kind,

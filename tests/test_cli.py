@@ -128,6 +128,14 @@ def test_bad_question_time_is_a_usage_error(home):
     assert done.returncode == 2 and "ISO" in done.stderr
 
 
+def test_a_home_that_cannot_hold_memory_is_a_clear_error_not_a_traceback(tmp_path):
+    (tmp_path / "a-file").write_text("not a folder")
+    for home, reason in ((tmp_path / "a-file", "a file, not a folder"), ("/proc/memlens-home", "No such file")):
+        done = memlens(home, "ask", "where are my keys?")
+        assert done.returncode == 2 and reason in done.stderr and "Traceback" not in done.stderr, done.stderr
+        assert "MEMLENS_HOME" in done.stderr
+
+
 def test_doctor_names_every_channel(home):
     done = memlens(home, "doctor")
     assert done.returncode == 0, done.stdout + done.stderr
