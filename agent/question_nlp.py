@@ -353,7 +353,11 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
                           existential=any(t.dep_ == "expl" and t.head == root for t in doc))
     people: list[str] = []
     for ent in doc.ents:
-        if ent.label_ == "PERSON" and ent.text.lower() not in places_known and ent.text[:1].isupper():
+        # a name that only modifies a noun names a thing: "the Harry Potter universe" asks about
+        # a universe, "the Obama administration" about an administration, not about a person
+        names_a_thing = ent.root.dep_ == "compound" and ent.root.head.pos_ == "NOUN"
+        if ent.label_ == "PERSON" and ent.text.lower() not in places_known and ent.text[:1].isupper() \
+                and not names_a_thing:
             people.append(ent.text)
             used.update(range(ent.start, ent.end))
     for tok in doc:  # names NER missed: known speakers, or a proper noun that acts (subject)

@@ -437,6 +437,8 @@ class EvidenceReader:
             weight *= OTHER_PERSON_WEIGHT  # "where is Sheila from?" is answered by what Sheila said or what names her
         given = SCOPE_ALIGNMENT if want.source is not None and e.record.video_id == want.source else 0.0
         record_align = max(self._aligned_share(want, doc, e.record), borrowed, given)
+        # the noun naming the kind is the question's too: "what kind of picture?" is not "picture"
+        question_words = want.words | ({s_stem(want.hint)} if want.hint else set())
         out = []
         for sent in doc.sents:
             if not asks_for_a_question(want.verb) and asks(sent.text):
@@ -446,7 +448,7 @@ class EvidenceReader:
             if not aligned and record_align == 0:
                 continue
             for span, bonus in self._candidates(want, doc, sent, e.record.wall_start):
-                if _stems(span) and _stems(span) <= want.words and not (want.kind in QUOTE_KINDS and bonus >= ASKED_LINE):
+                if _stems(span) and _stems(span) <= question_words and not (want.kind in QUOTE_KINDS and bonus >= ASKED_LINE):
                     continue  # a word of the question is not its answer (but it may be what was asked)
                 inside = set(range(span.start, span.end))
                 distance = min((abs(i - (span.start if i < span.start else span.end - 1)) for i in aligned

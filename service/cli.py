@@ -197,6 +197,7 @@ def _ingest_remotely(remote: RemoteMemlens, video: Path, start: datetime | None,
 
 def _ask_remotely(remote: RemoteMemlens, question: str, at: datetime | None, options: list[str] | None,
                   as_json: bool) -> None:
+    from service.console import excerpt
     from service.remote import RemoteError
 
     try:
@@ -211,7 +212,7 @@ def _ask_remotely(remote: RemoteMemlens, question: str, at: datetime | None, opt
     console.print(f"[bold]Q:[/bold] {answer['question']}\n[bold {style}]A:[/bold {style}] {answer['answer']}")
     for e in answer["evidence"][:5]:
         console.print(f"  [dim]{e['wall_start'][11:19]} {e['source']} {(e['video_id'] or '')[:8]}@{e['start']:.1f}[/dim] "
-                      f"{e['text'][:100]}")
+                      f"{excerpt(e['text'])}")
 
 
 @app.command()

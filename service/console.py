@@ -1,6 +1,8 @@
 """Rich rendering for the CLI: progress bars for long work, answers with their evidence."""
 from __future__ import annotations
 
+import textwrap
+
 from rich.console import Console
 from rich.panel import Panel
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
@@ -16,6 +18,12 @@ def progress_bars(console: Console) -> Progress:
         TextColumn("[bold]{task.description:<10}"), BarColumn(), TextColumn("{task.completed}/{task.total}"),
         TimeElapsedColumn(), console=console,
     )
+
+
+def excerpt(text: str, width: int = 100) -> str:
+    """At most `width` characters of `text`, cut between words (never inside one) with an
+    ellipsis where something was left out."""
+    return textwrap.shorten(text, width, placeholder=" …")
 
 
 def print_answer(console: Console, a: AgentAnswer, expected: str | None = None) -> None:
@@ -34,7 +42,7 @@ def print_answer(console: Console, a: AgentAnswer, expected: str | None = None) 
         r = e.record
         table.add_row(
             f"{r.wall_start:%H:%M:%S}-{r.wall_end:%H:%M:%S}", e.source,
-            f"{(r.video_id or '')[:8]}@{r.start:.1f}-{r.end:.1f}", evidence_text(r)[:100],
+            f"{(r.video_id or '')[:8]}@{r.start:.1f}-{r.end:.1f}", excerpt(evidence_text(r)),
         )
     console.print(Panel.fit(head, border_style=style))
     if a.evidence:

@@ -123,6 +123,15 @@ def test_memories_and_people_list_as_json_a_page_at_a_time(home, ingested):
     assert json.loads(memlens(home, "people", "--namespace", "me", "--json").stdout)["known"] is not None
 
 
+def test_evidence_is_cut_between_words_never_inside_one():
+    from service.console import excerpt
+
+    text = "Alice: the plumber said " + "unbelievably " * 20 + "late"
+    out = excerpt(text)
+    assert len(out) <= 100 and out.endswith(" …") and set(out[:-2].split()) <= set(text.split())
+    assert excerpt("short line") == "short line"
+
+
 def test_bad_question_time_is_a_usage_error(home):
     done = memlens(home, "ask", "Where are my keys?", "--at", "yesterday-ish")
     assert done.returncode == 2 and "ISO" in done.stderr

@@ -128,6 +128,9 @@ def test_who_is_someone_and_what_is_not(planner):
     assert asked.people == ["Priya"] and "Priya" in asked.premises  # first in its sentence, not tagged by NER
     screen = planner.plan("What film was showing on the TV tonight?", AT, None, KNOWN)
     assert screen.people == [] and "tv" in screen.objects
+    # a name that only modifies a noun names a thing: the question asks about a universe
+    fandom = planner.plan("What aspects of the Harry Potter universe will John's fan project discuss?", AT, None, KNOWN)
+    assert fandom.people == ["John"], fandom
 
 
 def test_what_a_question_presupposes(planner):

@@ -29,9 +29,11 @@ def test_features_read_the_results():
 
 def test_prior_prefers_found_evidence_and_a_fit_round_trips(tmp_path):
     prior = SufficiencyModel.load(tmp_path / "absent.json")
-    good = {"found": 1.0, "coverage": 1.0, "intent_confidence": 0.8, "support": 0.5}
-    bad = {"found": 0.0, "coverage": 0.0, "intent_confidence": 0.8, "support": 0.0}
+    good = {"found": 1.0, "coverage": 1.0, "intent_confidence": 0.8, "support": 0.5, "named": 1.0}
+    bad = {"found": 0.0, "coverage": 0.0, "intent_confidence": 0.8, "support": 0.0, "named": 1.0}
     assert prior.source == "prior" and prior(good) > 0.5 > prior(bad)
+    # found, but in lines neither by nor about the person the question names: another's story
+    assert prior({**good, "named": 0.0}) < 0.5
     rows = [good] * 6 + [bad] * 6
     data = fit(rows, [1] * 6 + [0] * 6, tmp_path / "model.json")
     fitted = SufficiencyModel.load(tmp_path / "model.json")
