@@ -406,6 +406,9 @@ class MemoryAgent:
             raise ValueError(f"question is {len(question)} characters; at most {MAX_QUESTION_CHARS} are accepted")
         if at is not None and at.tzinfo is not None:  # the service converts to the wearer's clock
             raise ValueError("question time must be on the wearer's clock (naive), not carry an offset")
+        if not any(ch.isalnum() for ch in question):  # "?!", a control character: nothing is asked
+            return AgentAnswer(question, "I can't answer that: it has no words to ask anything with.", True, 1.0, 0.0,
+                               "", [], trace=["understand: no words"])
         state = AgentInput(question=question.strip(), namespace=namespace, at=at, options=options or None)
         with self.context.operators.pinned():  # old memory or new, never half of a re-ingest
             out = self.graph.invoke(state, context=self.context)

@@ -78,6 +78,7 @@ DERIVED = (CLIP_CAPTION, SEGMENT, RECORDING)
 # counts in front that read as answers ("11:00 Video ...").
 ROLL_UPS = (HOUR_SUMMARY, DAY_SUMMARY)
 DERIVED_WEIGHT = 0.8
+AGREEING = 3  # other lines an answer cites beside its own when they gave the same answer
 ASKED_LINE = 0.15  # what a line that asks gains when what someone asked is wanted
 ORG_AS_PERSON = 0.15  # what "who" loses when it is read as an organisation
 CALLED_OUT = 0.3  # what "who" loses when the name is only called out to ("Thanks, John."): the listener
@@ -129,11 +130,11 @@ class Reading:
     sentence: str
     score: float
     agreeing: int = 1  # how many records offered the same answer
-    also: tuple[Evidence, ...] = ()  # the records of the other things a list reading names
+    also: tuple[Evidence, ...] = ()  # other records it rests on: lines that agree, a list's other things
 
     @property
     def records(self) -> tuple[Evidence, ...]:
-        """The evidence of every thing the reading names, its own record first."""
+        """Every record the reading rests on, its own first."""
         return (self.evidence, *self.also)
 
     def statement(self) -> str:
@@ -374,7 +375,7 @@ class EvidenceReader:
                           for r in same if r.evidence.record.kind not in DERIVED}) - 1
             others = max(others, 0)
             best.append(Reading(top.answer, top.kind, top.evidence, top.sentence,
-                                min(1.0, top.score + 0.1 * min(others, 2)), others + 1))
+                                min(1.0, top.score + 0.1 * min(others, 2)), others + 1, _agreeing(top, same)))
         chosen = max(best, key=lambda r: r.score)
         if chosen.score < MIN_READING:
             return None
@@ -568,11 +569,25 @@ def _listed(chosen: Reading, readings: Sequence[Reading]) -> Reading:
     if len(picked) == 1:
         return chosen
     also, cited = [], {chosen.evidence.record.id}
-    for p in picked[1:]:  # each other record once, in the order its thing is named
-        if p.evidence.record.id not in cited:
-            cited.add(p.evidence.record.id)
-            also.append(p.evidence)
+    for e in (*chosen.also, *(e for p in picked[1:] for e in p.records)):  # each record once, in the order named
+        if e.record.id not in cited:
+            cited.add(e.record.id)
+            also.append(e)
     return replace(chosen, answer=", ".join(p.answer for p in picked), also=tuple(also))
+
+
+def _agreeing(top: Reading, same: Sequence[Reading]) -> tuple[Evidence, ...]:
+    """The other lines that offered the same answer, strongest first (at most AGREEING): an
+    answer said twice is cited where it was said both times, not only where it read best.
+    A caption restating a line is no other line."""
+    out, cited = [], {top.evidence.record.id}
+    for r in sorted(same, key=lambda r: -r.score):
+        if len(out) == AGREEING:
+            break
+        if r.evidence.record.kind not in DERIVED and r.evidence.record.id not in cited:
+            cited.add(r.evidence.record.id)
+            out.append(r.evidence)
+    return tuple(out)
 
 
 def _without_determiners(doc, chunk):

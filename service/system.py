@@ -95,6 +95,7 @@ class Warmed:
 
 # Any question does: answering it loads the language models and lexicons every question uses.
 WARM_UP_QUESTION = "What was I doing before I stopped recording?"
+QUESTION_YEARS = (1000, 9000)  # question and listing times: far enough from the calendar's ends for any window
 
 
 def within_budget(footprints: dict[str, tuple[int, float]], budget_mb: float) -> tuple[list[str], list[str]]:
@@ -314,10 +315,19 @@ class MemlensSystem:
     def wearer_clock(self, at: datetime | None, namespace: str) -> datetime | None:
         """Memory keeps the wearer's wall clock as naive times: a question time with an offset
         is converted into the namespace's zone (never just stripped of it, which would move
-        the time cut by the offset); a naive time is already on that clock."""
-        if at is None or at.tzinfo is None:
+        the time cut by the offset); a naive time is already on that clock. A time near the
+        ends of the calendar is refused (ValueError): "yesterday" or "last week" from it
+        would leave the calendar."""
+        if at is None:
             return at
-        return at.astimezone(self.config.service.zone_of(namespace)).replace(tzinfo=None)
+        try:
+            local = at if at.tzinfo is None else at.astimezone(self.config.service.zone_of(namespace)).replace(tzinfo=None)
+        except OverflowError:  # an offset that moves year 1 or 9999 off the calendar
+            local = None
+        if local is None or not QUESTION_YEARS[0] <= local.year <= QUESTION_YEARS[1]:
+            raise ValueError(f"time {at.isoformat()} is outside the years {QUESTION_YEARS[0]}-{QUESTION_YEARS[1]} "
+                             "memory can be asked about")
+        return local
 
     def name(self, namespace: str, noun: str, which: str, name: str) -> dict:
         """Name a person or place memory knows ("person 3", "place 2", or the current name):

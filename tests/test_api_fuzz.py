@@ -78,3 +78,24 @@ def test_the_fuzz_run_reached_past_authentication(fuzzed_server):
     with httpx.Client(base_url=fuzzed_server) as client:
         assert client.get("/jobs", headers=KEY).status_code == 200
     assert statuses and statuses[401] < sum(statuses.values()) / 2, statuses
+
+
+@pytest.mark.parametrize("at", ["0001-01-01T00:00:00", "0001-01-01T00:04:00+01:00", "9999-12-31T23:59:59",
+                                "9999-12-31T23:59:59-12:00", "0999-12-31T23:00:00", "9001-01-01T00:00:00"])
+@pytest.mark.parametrize("question", ["what did I do yesterday?", "what happened tonight?", "what did I do today?",
+                                      "who did I see last week?", "what did I do the day after tomorrow?"])
+def test_a_question_time_at_the_ends_of_the_calendar_is_refused_clearly(fuzzed_server, at, question):
+    """A relative question ("yesterday", "last week") from a time near the calendar's ends
+    would leave it: the time is refused with the years that can be asked about, never a 500."""
+    with httpx.Client(base_url=fuzzed_server, timeout=60) as client:
+        response = client.post("/ask", headers=KEY, json={"question": question, "at": at})
+    assert response.status_code == 422 and "1000-9000" in response.json()["detail"], response.text
+
+
+@pytest.mark.parametrize("question", ["?!", "\u0000", "...", "¿?", " \t- "])
+def test_a_question_without_words_abstains(fuzzed_server, question):
+    with httpx.Client(base_url=fuzzed_server, timeout=60) as client:
+        response = client.post("/ask", headers=KEY, json={"question": question, "at": "2026-03-03T12:00:00"})
+    assert response.status_code == 200, response.text
+    answer = response.json()
+    assert answer["abstained"] and answer["evidence"] == [] and "no words" in answer["answer"]

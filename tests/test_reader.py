@@ -111,6 +111,15 @@ def test_a_caption_repeating_a_line_does_not_count_as_a_second_witness(reader):
                            id=50)
     reading = reader.read("where did Sheila grow up?", [line, Evidence(caption, 0.5, "search")])
     assert reading.answer == "Chicago" and reading.agreeing == 1
+    assert 1 in {e.record.id for e in reading.records}  # the line itself is cited, whichever read best
+
+
+def test_an_answer_said_twice_is_cited_where_it_was_said_both_times(reader):
+    lines = [turn(1, "Sheila", "I grew up in Chicago."), turn(7, "Diane", "The weather was nice today."),
+             turn(30, "Sheila", "Back home in Chicago the winters were brutal.")]
+    reading = reader.read("where is Sheila from?", lines)
+    assert reading.answer == "Chicago" and reading.agreeing == 2
+    assert {e.record.id for e in reading.records} == {1, 30}  # not the line that did not say it
 
 
 def test_a_quote_is_the_sentence_that_meets_the_question(reader):
