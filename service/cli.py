@@ -45,6 +45,9 @@ def _print_version(wanted: bool) -> None:
 def _options(_version: bool = typer.Option(False, "--version", callback=_print_version, is_eager=True,
                                            help="Print the version and exit.")) -> None:
     """memlens: remember long video, answer with evidence."""
+    from service.home import private_files
+
+    private_files()  # memories, uploads and exports are their owner's alone
 
 
 def read_app_config(config_path: Optional[Path]):
@@ -81,9 +84,11 @@ def open_system(config_path: Optional[Path], skills: Sequence[str] = ()) -> Meml
 def _check_home(home: Path) -> None:
     """Memory opens lazily, deep inside the first command that reads it: a home that cannot
     hold it fails here instead, with the reason (OSError naming the folder)."""
+    from service.home import make_private_home
+
     if home.exists() and not home.is_dir():
         raise NotADirectoryError(20, "a file, not a folder", str(home))
-    home.mkdir(parents=True, exist_ok=True)
+    make_private_home(home)
     if not os.access(home, os.W_OK | os.X_OK):
         raise PermissionError(13, "not writable", str(home))
 

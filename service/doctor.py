@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib.util
+import stat
 
 from rich.console import Console
 from rich.table import Table
@@ -9,6 +10,7 @@ from rich.table import Table
 from agent.config import default_gguf_path
 from memory.wordnet_data import SETUP_HINT
 from perception.devices import accelerators
+from service.home import others_can_read
 from service.system import MemlensSystem
 from skills.registry import SKILLS
 
@@ -44,6 +46,9 @@ def run_doctor(system: MemlensSystem, console: Console) -> bool:
         ok = False
         table.add_row("memory.embedder", f"[red]failed: {exc}[/red]")
     table.add_row("memory.root", str(system.config.memory.root))
+    home = system.config.home
+    table.add_row("home.permissions", f"[yellow]warning: others can read {home} ({stat.filemode(home.stat().st_mode)}): "
+                  f"chmod 700 {home}[/yellow]" if others_can_read(home) else "private: its owner only")
     kinds = system.memory.kinds
     table.add_row("memory.kinds", f"on: WordNet 3.0 at {kinds.model_dir}" if kinds.available else
                   f"off: no WordNet at {kinds.model_dir} ({SETUP_HINT}); question words match detector labels only "

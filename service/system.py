@@ -31,6 +31,7 @@ from perception.types import VideoObservation
 from retrieval.operators import MemoryOperators
 from retrieval.search import HybridRetriever
 from service.config import AppConfig
+from service.home import make_private_home
 from skills.base import Skill, SkillContext
 from skills.registry import load_skills
 
@@ -126,6 +127,7 @@ class MemlensSystem:
         self._chat_made = False
         self._settled = False  # set after the first question: see `ask`
         self._clip_text: PerceiverClipText | None = None
+        make_private_home(config.home)  # before memory, jobs or caches write into it
         self.skills: tuple[Skill, ...] = load_skills(config.skills)  # opt-in; none by default
         self.cache = ObservationCache(config.perception.cache_dir) if config.perception.cache_dir else None
 

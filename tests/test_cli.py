@@ -145,6 +145,19 @@ def test_a_home_that_cannot_hold_memory_is_a_clear_error_not_a_traceback(tmp_pat
         assert "MEMLENS_HOME" in done.stderr
 
 
+def test_a_new_home_and_its_files_are_its_owners_alone_and_doctor_warns_of_an_open_one(tmp_path):
+    private = tmp_path / "private" / "home"
+    done = memlens(private, "ask", "where are my keys?")
+    assert done.returncode == 0, done.stderr
+    assert private.stat().st_mode & 0o777 == 0o700
+    written = [p for p in private.rglob("*") if p.is_file()]
+    assert written and all(p.stat().st_mode & 0o077 == 0 for p in written), [oct(p.stat().st_mode) for p in written]
+    assert "home.permissions" in memlens(private, "doctor").stdout
+    private.chmod(0o755)  # a home its owner opened to others
+    shown = memlens(private, "doctor").stdout.replace("\n", " ")
+    assert "others can read" in shown and "chmod 700" in shown
+
+
 def test_doctor_names_every_channel(home):
     done = memlens(home, "doctor")
     assert done.returncode == 0, done.stdout + done.stderr
