@@ -24,6 +24,12 @@ class LLMError(RuntimeError):
     pass
 
 
+class MalformedReply(LLMError):
+    """The model answered, but not in the shape asked for (an endpoint's body without a
+    message, JSON that does not parse): unlike a model that is down, the deterministic
+    answer stands in for it."""
+
+
 class ChatModel(Protocol):
     name: str
 
@@ -54,9 +60,15 @@ class OpenAICompatibleChat:
         try:
             response = self._client.post(url, json=body, headers=headers)
             response.raise_for_status()
-            return response.json()["choices"][0]["message"]["content"] or ""
-        except (httpx.HTTPError, KeyError, IndexError, ValueError) as exc:
+        except httpx.HTTPError as exc:  # down, unreachable, timed out, refused the request
             raise LLMError(f"chat endpoint {url} failed: {exc}") from exc
+        try:
+            content = response.json()["choices"][0]["message"]["content"] or ""
+        except (KeyError, IndexError, TypeError, ValueError) as exc:
+            raise MalformedReply(f"chat endpoint {url} replied without a message: {response.text[:200]!r}") from exc
+        if not isinstance(content, str):
+            raise MalformedReply(f"chat endpoint {url} replied with a {type(content).__name__}, not text")
+        return content
 
 
 class LlamaCppChat:
@@ -137,8 +149,8 @@ def parse_json_reply(text: str) -> dict:
     """Models wrap JSON in prose or code fences; take the outermost object."""
     match = re.search(r"\{.*\}", text, re.DOTALL)
     if not match:
-        raise LLMError(f"model reply has no JSON object: {text[:200]!r}")
+        raise MalformedReply(f"model reply has no JSON object: {text[:200]!r}")
     try:
         return json.loads(match.group(0))
     except json.JSONDecodeError as exc:
-        raise LLMError(f"model reply is not valid JSON: {exc}") from exc
+        raise MalformedReply(f"model reply is not valid JSON: {exc}") from exc

@@ -16,7 +16,7 @@ from datetime import datetime
 
 from rapidfuzz import fuzz
 
-from agent.llm import ChatModel, LLMError, parse_json_reply
+from agent.llm import ChatModel, MalformedReply, parse_json_reply
 from agent.reasoning import Draft, evidence_text, uncovered
 from agent.state import Evidence
 from memory.language import content_words, normalise
@@ -90,14 +90,14 @@ def ask_model(chat: ChatModel, question: str, at: datetime | None, options: Sequ
 
 
 def read_reply(text: str, options: Sequence[str] | None) -> dict:
-    """The model's reply in the reply schema's shape, or LLMError when it is not (cut short,
+    """The model's reply in the reply schema's shape, or MalformedReply when it is not (cut short,
     wrong fields); the ids it cites are returned as given, for `grounding` to judge."""
     reply = parse_json_reply(text)
     if not isinstance(reply.get("answer", ""), str) or not isinstance(reply.get("sufficient", False), bool):
-        raise LLMError(f"model reply has the wrong shape: {reply!r}")
+        raise MalformedReply(f"model reply has the wrong shape: {reply!r}")
     scores = reply.get("option_scores") or []
     if options and len(scores) != len(options):
-        raise LLMError(f"model scored {len(scores)} options, expected {len(options)}")
+        raise MalformedReply(f"model scored {len(scores)} options, expected {len(options)}")
     ids = reply.get("evidence_ids") or []
     reply["evidence_ids"] = ids if isinstance(ids, list) else [ids]
     return reply
@@ -191,10 +191,9 @@ def model_draft(chat: ChatModel, question: str, at: datetime | None, options: Se
     a model that did not answer from the evidence does not score options either). `line`: the
     draft quotes a line (see `grounding`)."""
     records = shown_records(draft, evidence)
-    text = ask_model(chat, question, at, options, list(records.values()))  # a backend that is down raises
     try:
-        reply = read_reply(text, options)
-    except LLMError as exc:  # a reply cut short or malformed: the tools' draft stands
+        reply = read_reply(ask_model(chat, question, at, options, list(records.values())), options)
+    except MalformedReply as exc:  # a reply cut short or malformed: the tools' draft stands (one that is down raises)
         return Draft(draft.answer, draft.support, draft.sufficiency,
                      f"{draft.note}; model reply unreadable: {exc} ({chat.name})", claim=draft.claim), []
     # whether to answer stays the fitted sufficiency's decision; the model's own verdict is only traced

@@ -12,7 +12,7 @@ from pydantic import ValidationError
 
 from agent.compose import abstain_options
 from agent.intents import IntentClassifier
-from agent.llm import ChatModel, LLMError, parse_json_reply
+from agent.llm import ChatModel, LLMError, MalformedReply, parse_json_reply
 from agent.plan import INTENTS, WEARER, QueryPlan, Vocabulary
 from agent.question_nlp import SpacyPipeline, parse_question
 from agent.question_time import DAY_PARTS
@@ -224,16 +224,15 @@ class LLMPlanner:
             return replace(base, planner="deterministic (sure)")
         messages = [{"role": "system", "content": PLANNER_SYSTEM},
                     {"role": "user", "content": json.dumps({"question": question, "candidate_intents": candidates})}]
-        text = self.chat.complete(messages, json_mode=True, schema=self.schema(candidates))  # a dead endpoint raises
-        try:
-            reply = parse_json_reply(text)
+        try:  # a dead endpoint raises; a malformed reply falls back to the parser's plan
+            reply = parse_json_reply(self.chat.complete(messages, json_mode=True, schema=self.schema(candidates)))
             intent = reply["intent"]
             if intent not in candidates:
-                raise LLMError(f"intent {intent!r} is not a candidate")
+                raise MalformedReply(f"intent {intent!r} is not a candidate")
             slots = {k: _grounded([str(v) for v in reply.get(k) or []], question, base.time.anchor)
                      for k in ("objects", "people", "places")}
             plan = QueryPlan.validate({**base.to_json(), "intent": intent, "planner": self.chat.name})
-        except (ValidationError, LLMError, KeyError, TypeError) as exc:  # a reply that is not a valid plan
+        except (ValidationError, MalformedReply, KeyError, TypeError) as exc:  # a reply that is not a valid plan
             return replace(base, planner=f"deterministic (fallback: {type(exc).__name__})")
         # the parser's slots stand; the model's fill only a kind the parser found none of
         people = base.people or [p for p in slots["people"] if p.lower() not in ("me", "i", "we")]

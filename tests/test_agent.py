@@ -167,6 +167,22 @@ def test_llm_failures_are_errors_not_abstentions(filled):
         make_agent(filled, chat=unreachable).ask("What did Bob ask me to buy?", "me", AT)
 
 
+@pytest.mark.parametrize("body", [{"id": "x", "object": "chat.completion"},  # no choices at all
+                                  {"choices": [{"message": {"role": "assistant", "content": ["a", "list"]}}]},
+                                  {"choices": []}])
+def test_a_reply_without_a_readable_message_falls_back_to_the_deterministic_answer(filled, body):
+    """An endpoint that answers 200 in the wrong shape is a malformed reply, not a model that
+    is down: the question is answered as without a model (`memlens ask` exits 0, not 3)."""
+    deterministic = make_agent(filled).ask("What did Bob ask me to buy?", "me", AT)
+    app = FastAPI()
+    app.post("/v1/chat/completions")(lambda: body)
+    with serving(app) as url:
+        chat = OpenAICompatibleChat(LLMConfig(backend="openai", base_url=url + "/v1"))
+        answer = make_agent(filled, chat=chat).ask("What did Bob ask me to buy?", "me", AT)
+    assert answer.answer == deterministic.answer and not answer.abstained
+    assert any("model reply unreadable" in line for line in answer.trace), answer.trace
+
+
 @pytest.mark.parametrize("bad", ["   ", "x" * 2001, 42])
 def test_questions_that_are_not_questions_are_refused(filled, bad):
     with pytest.raises(ValueError):
