@@ -147,6 +147,18 @@ class JobStore:
                 (job.status, json.dumps(job.result) if job.result is not None else None, job.error,
                  job.status, job.status, job.id))
 
+    def forget_results(self, namespace: str, held: set[str]) -> int:
+        """Blank the result and label of the namespace's jobs whose videos memory no longer
+        holds (forgotten): what a forgotten recording was called and held is gone from here
+        too. Returns how many jobs were blanked."""
+        with self._lock:
+            rows = self._conn.execute("SELECT id, result FROM jobs WHERE namespace=? AND result IS NOT NULL",
+                                      (namespace,)).fetchall()
+            gone = [r["id"] for r in rows if (named := result_videos(json.loads(r["result"]))) and not named & held]
+            for job_id in gone:
+                self._conn.execute("UPDATE jobs SET result=NULL, label='(forgotten)' WHERE id=?", (job_id,))
+        return len(gone)
+
     def uploads(self) -> set[Path]:
         with self._lock:
             return {Path(r[0]) for r in self._conn.execute("SELECT upload FROM jobs")}
@@ -197,13 +209,24 @@ class _EmbeddedConsumer(Consumer):
 Work = Callable[[Job, Callable[[str, float, float | None], None]], dict]
 
 
+JOBS_FILE = "jobs.sqlite"
+
+
+def result_videos(result: dict | None) -> set[str]:
+    """The video ids a job's result names (a transcript's result names one per conversation)."""
+    if not result:
+        return set()
+    parts = result.get("conversations") or [result]
+    return {str(p["video_id"]) for p in parts if isinstance(p, dict) and p.get("video_id")}
+
+
 class JobQueue:
     """Runs `work(job, progress)` for each submitted job on huey's worker threads, recording
     every step in the job table. `progress(stage, done, total)` raises JobCancelled once
     the job is cancelled."""
 
     def __init__(self, home: Path, work: Work, workers: int = 1, uploads: Path | None = None):
-        self.store = JobStore(home / "jobs.sqlite")
+        self.store = JobStore(home / JOBS_FILE)
         self.work = work
         self.uploads = uploads
         self.huey = SqliteHuey("memlens-ingest", filename=str(home / "queue.sqlite"), results=False,

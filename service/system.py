@@ -32,6 +32,7 @@ from retrieval.operators import MemoryOperators
 from retrieval.search import HybridRetriever
 from service.config import AppConfig
 from service.home import make_private_home
+from service.jobs import JOBS_FILE, JobStore
 from skills.base import Skill, SkillContext
 from skills.registry import load_skills
 
@@ -381,6 +382,7 @@ class MemlensSystem:
             and (between is None or (v.wall_start < between[1] and v.wall_end >= between[0]))
         ]
         removed = self.memory.forget(namespace, video_id=video_id, between=between)
+        self._forget_job_results(namespace)
         cache = self.cache.scoped(namespace) if self.cache is not None else None
         for video in affected if cache is not None else ():
             if between is None:
@@ -389,6 +391,18 @@ class MemlensSystem:
                 lo, hi = ((t - video.origin).total_seconds() for t in between)
                 cache.delete_range(video.video_id, lo, hi)
         return removed
+
+    def _forget_job_results(self, namespace: str) -> None:
+        """The results of upload jobs whose recordings were forgotten, blanked in the job table
+        a server keeps in this home (when one has)."""
+        path = self.config.home / JOBS_FILE
+        if not path.exists():
+            return
+        store = JobStore(path)
+        try:
+            store.forget_results(namespace, {v.video_id for v in self.memory.videos(namespace)})
+        finally:
+            store.close()
 
     def close(self) -> None:
         if self._memory is not None:

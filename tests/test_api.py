@@ -168,6 +168,11 @@ def test_an_uploaded_photo_is_remembered_as_a_photo_at_its_exif_time(api):
     recording = api.get("/memories", headers=ALICE, params={"video_id": phone, "kind": "recording"}).json()["records"]
     assert len(recording) == 1 and recording[0]["text"].startswith("At 22:20, a photo")
     assert recording[0]["wall_start"].startswith("2018-06-06T22:20:11")
+    # forgotten, the photo leaves nothing behind in its job either: no name, no counts
+    assert api.post("/forget", headers=ALICE, json={"video_id": phone}).json()["removed"] > 0
+    job = api.get(f"/jobs/{jobs[0]['job_id']}", headers=ALICE).json()
+    assert job["result"] is None and PHONE_PHOTO.name not in json.dumps(job), job
+    assert api.get(f"/jobs/{jobs[1]['job_id']}", headers=ALICE).json()["result"]["video_id"]  # the other stays
 
 
 def test_job_results_show_no_server_paths(api, alice_job):

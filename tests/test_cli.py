@@ -158,6 +158,22 @@ def test_a_new_home_and_its_files_are_its_owners_alone_and_doctor_warns_of_an_op
     assert "others can read" in shown and "chmod 700" in shown
 
 
+def test_a_forgotten_time_range_leaves_none_of_its_words_in_any_file_of_the_home(tmp_path):
+    thread = tmp_path / "thread.txt"
+    thread.write_text("## Session 1 | 2026-03-09T18:00\nAlice: The gate code is ZEPHYRQUARTZ, keep it quiet.\n"
+                      "Bob: Got it.\n## Session 2 | 2026-03-11T09:00\nAlice: The plumber comes on Thursday.\n")
+    home = tmp_path / "home"
+    assert memlens(home, "ingest", str(thread)).returncode == 0
+
+    def holding(word: bytes) -> list:
+        return [p.name for p in home.rglob("*") if p.is_file() and word in p.read_bytes()]
+
+    assert holding(b"ZEPHYRQUARTZ")
+    done = memlens(home, "forget", "--from", "2026-03-09T17:00", "--to", "2026-03-09T20:00")
+    assert done.returncode == 0, done.stderr
+    assert holding(b"ZEPHYRQUARTZ") == [] and holding(b"plumber")  # the range only
+
+
 def test_doctor_names_every_channel(home):
     done = memlens(home, "doctor")
     assert done.returncode == 0, done.stdout + done.stderr
