@@ -31,6 +31,7 @@ from perception.errors import PerceptionError
 from perception.transcripts import TRANSCRIPT_SUFFIXES, is_transcript, read_transcript
 from service.browser import install_browser
 from service.jobs import Job, JobQueue
+from service.rate_limits import KeyLimits
 from service.schemas import (
     Accepted,
     AnswerView,
@@ -194,6 +195,7 @@ def create_app(system: MemlensSystem) -> FastAPI:
         return {**report_view(report), "path": job.label}  # no server paths
 
     jobs = JobQueue(system.config.home, ingest_job, config.ingest_workers, uploads=uploads)
+    key_limits = KeyLimits(config.rate_limit)
     ready = threading.Event()  # set once the indexes read at start are in memory
 
     @contextlib.asynccontextmanager
@@ -221,16 +223,24 @@ def create_app(system: MemlensSystem) -> FastAPI:
     def namespace_of(x_api_key: str | None = Security(_API_KEY),
                      bearer: HTTPAuthorizationCredentials | None = Security(_BEARER)) -> str:
         if not config.api_keys:
-            return config.default_namespace
+            return limited(config.default_namespace)
         key = x_api_key or (bearer.credentials if bearer else None)
         if key is None:
             raise HTTPException(401, "missing API key (X-API-Key header or Authorization: Bearer)")
         namespace = config.namespace_for(key)
         if namespace is None:
             raise HTTPException(401, "unknown API key")
+        return limited(namespace)
+
+    def limited(namespace: str) -> str:
+        """The namespace, once its key is within its rate (else 429 with Retry-After)."""
+        wait = key_limits.retry_after(namespace)
+        if wait is not None:
+            raise HTTPException(429, f"too many requests for this key (at most {key_limits.rate}); retry in {wait} s",
+                                headers={"Retry-After": str(wait)})
         return namespace
 
-    authed = problems(401, 422)
+    authed = problems(401, 422, 429)
 
     @app.get("/health", response_model=Health)
     def health() -> dict:
@@ -251,6 +261,10 @@ def create_app(system: MemlensSystem) -> FastAPI:
     def ingest(file: UploadFile = File(...), start: IsoTime | None = Form(None),
                namespace: str = Depends(namespace_of)) -> dict:
         shown = upload_label(file.filename)
+        waiting = sum(len(jobs.list(namespace, status, config.max_queued_jobs)) for status in ("queued", "running"))
+        if config.max_queued_jobs and waiting >= config.max_queued_jobs:  # before the upload is read
+            raise HTTPException(429, f"{waiting} uploads of this key are waiting or running (at most "
+                                     f"{config.max_queued_jobs}); retry when one is done", headers={"Retry-After": "30"})
         if start is not None and not _PLAUSIBLE_START[0] <= start.replace(tzinfo=None) <= _PLAUSIBLE_START[1]:
             raise HTTPException(422, f"start {start.isoformat()} is not a plausible recording time")
         uploads.mkdir(parents=True, exist_ok=True)

@@ -394,6 +394,7 @@ def serve(
     cfg = system.config.service
     try:
         cfg.refuse_open_exposure(host or cfg.host)
+        api = create_app(system)  # a setting it cannot use (a rate limit it cannot read) fails here
     except ValueError as exc:
         err.print(f"[red]{exc}[/red]")
         system.close()
@@ -401,7 +402,7 @@ def serve(
     if not cfg.api_keys:
         err.print(f"[yellow]no API keys configured: serving one local namespace ({cfg.default_namespace!r}) "
                   f"without authentication on {host or cfg.host} only; `memlens key NAME` makes a key[/yellow]")
-    uvicorn.run(create_app(system), host=host or cfg.host, port=port or cfg.port)
+    uvicorn.run(api, host=host or cfg.host, port=port or cfg.port)
 
 
 @app.command()

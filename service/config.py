@@ -41,6 +41,12 @@ class ServiceConfig:
     default_namespace: str = "default"
     max_upload_mb: int = 4096
     ingest_workers: int = 1
+    # Each API key's requests, in the `limits` notation ("600/minute", "10/second;600/minute");
+    # beyond it a client gets 429 with Retry-After, so one client cannot starve the others.
+    # "" = no limit.
+    rate_limit: str = "600/minute"
+    # Uploads a key may have waiting or running at once (429 beyond); 0 = no quota.
+    max_queued_jobs: int = 16
     # At start the server reads the indexes of the namespaces it serves, most recently
     # written first, up to this much (a year of one wearer holds about 5,000 MB); the rest
     # are read by their first question. 0: none at start.

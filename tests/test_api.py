@@ -413,3 +413,28 @@ def test_places_seen_are_listed_and_named_over_http(api, system):
     assert named["name"] == "attic" and named["records_changed"] >= 1
     assert any(p["name"] == "attic" and p["named_by"] == "user" for p in api.get("/places", headers=BOB).json()["known"])
     assert not any(p["name"] == "attic" for p in api.get("/places", headers=ALICE).json()["known"])  # bob's places
+
+
+def test_one_key_past_its_rate_or_upload_quota_waits_and_the_others_are_served(tmp_path_factory, short_video):
+    """A client past its rate gets 429 with Retry-After and its next requests are not
+    counted; another key is served as before. Uploads past the quota wait the same way."""
+    env = {**os.environ, "MEMLENS_HOME": str(tmp_path_factory.mktemp("limits-home")),
+           "MEMLENS_SERVICE__API_KEYS": json.dumps({"key-alice": "alice", "key-bob": "bob"}),
+           "MEMLENS_SERVICE__RATE_LIMIT": "5/minute", "MEMLENS_SERVICE__MAX_QUEUED_JOBS": "1"}
+    limited = MemlensSystem(load_config(env=env))
+    bob = {"X-API-Key": "key-bob"}
+    try:
+        with serving(create_app(limited)) as url, httpx.Client(base_url=url, timeout=120) as client:
+            sent = short_video.read_bytes()
+            first = client.post("/ingest", headers=ALICE, files={"file": ("a.mp4", sent, "video/mp4")})
+            second = client.post("/ingest", headers=ALICE, files={"file": ("b.mp4", sent, "video/mp4")})
+            assert first.status_code == 202 and second.status_code == 429, second.text
+            assert int(second.headers["Retry-After"]) > 0 and "at most 1" in second.json()["detail"]
+            codes = [client.get("/jobs", headers=ALICE).status_code for _ in range(4)]
+            assert codes == [200, 200, 200, 429], codes  # 5 a minute: two uploads, then three listings
+            refused = client.get("/jobs", headers=ALICE)
+            assert refused.status_code == 429 and 0 < int(refused.headers["Retry-After"]) <= 60
+            assert "5/minute" in refused.json()["detail"]
+            assert client.get("/jobs", headers=bob).status_code == 200  # another key is not held up
+    finally:
+        limited.close()
