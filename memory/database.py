@@ -24,6 +24,8 @@ from memory.records import MemoryRecord
 from memory.schema import migrate_and_create, tag_rows
 from memory.word_index import MirroredWordIndex
 
+IDLE_READERS = 8  # read connections kept open between questions (more run at once, then close)
+
 
 @contextmanager
 def _setting_up(root: Path) -> Iterator[None]:
@@ -162,9 +164,15 @@ class Database:
         return conn, int(row["value"]) if row else 0
 
     def _end_read(self, conn: sqlite3.Connection) -> None:
-        conn.commit()  # ends the read transaction
+        """Ends the read transaction; the connection waits for the next view, unless IDLE_READERS
+        already do: a burst of concurrent questions leaves no more open files behind it."""
+        conn.commit()
         with self._readers_lock:
-            self._idle_views.append(conn)
+            if len(self._idle_views) < IDLE_READERS:
+                self._idle_views.append(conn)
+                return
+            self._readers.remove(conn)
+        conn.close()
 
     def read_transaction(self, generation: int) -> sqlite3.Connection | None:
         """A read transaction on the commit `generation` while it is still the last one;

@@ -597,6 +597,36 @@ def test_a_view_sees_one_commit_across_threads_and_never_holds_up_a_commit(db):
     assert seen() == {k: ["the wifi password changed to REDOWL7"] for k in ("query", "dense", "lexical")}
 
 
+def test_a_burst_of_concurrent_questions_leaves_a_bounded_number_of_connections_open(db):
+    """Each question reads on a connection of its own; after a burst of 24 at once, at most
+    IDLE_READERS stay open for the next ones and the rest are closed (no file left per
+    question a server has ever answered at once)."""
+    import threading
+
+    from memory.database import IDLE_READERS
+
+    store = db.stores["event"]
+    store.add([_rec("the wifi password is BLUEFOX42", 0)])
+    before = len(db._readers)  # connections a thread reads on outside any question
+    together = threading.Barrier(24)
+    found: list[int] = []
+
+    def question():
+        with db.pinned():
+            together.wait(30)  # all 24 views open at once
+            found.append(len(store.query(RecordFilter())))
+
+    threads = [threading.Thread(target=question) for _ in range(24)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert found == [1] * 24
+    assert len(db._readers) <= before + IDLE_READERS and len(db._idle_views) == IDLE_READERS
+    with db.pinned():  # a kept connection serves the next question
+        assert store.query(RecordFilter())[0].text == "the wifi password is BLUEFOX42"
+
+
 def test_each_namespace_has_its_own_index_file_and_a_write_leaves_the_others_alone(tmp_path, db):
     store = db.stores["event"]
     store.add([_rec("alice buys oat milk", 0, ns="alice"), _rec("bob fixes the bike", 0, ns="bob")])
