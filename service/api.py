@@ -51,7 +51,7 @@ from service.schemas import (
     StoreName,
     problems,
 )
-from service.system import MemlensSystem
+from service.system import MemlensSystem, open_range
 from service.views import answer_view, memory_view, report_view
 
 log = logging.getLogger(__name__)
@@ -332,11 +332,8 @@ def create_app(system: MemlensSystem) -> FastAPI:
 
     @app.post("/forget", response_model=Forgotten, responses={**authed, **problems(400, 404)})
     def forget(body: ForgetRequest, namespace: str = Depends(namespace_of)) -> dict:
-        if (body.start is None) != (body.end is None):
-            raise HTTPException(422, "give both start and end, or neither")
-        between = (body.start, body.end) if body.start else None
         try:
-            return {"removed": system.forget(namespace, body.video_id, between)}
+            return {"removed": system.forget(namespace, body.video_id, open_range(body.start, body.end))}
         except LookupError as exc:
             raise HTTPException(404, str(exc)) from exc
         except ValueError as exc:

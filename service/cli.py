@@ -264,15 +264,17 @@ def forget(
     namespace: Optional[str] = typer.Option(None),
     config: Optional[Path] = ConfigOption,
 ):
-    """Delete every record, vector and cache entry of a video or a time range."""
-    system = open_system(config)
+    """Delete every record, vector and cache entry of a video or a time range (--from alone:
+    everything since; --to alone: everything before)."""
+    from service.system import open_range
+
     lo, hi = _when(start, "--from"), _when(end, "--to")
-    if (lo is None) != (hi is None) or (video is None and lo is None):
-        err.print("[red]give --video, or both --from and --to[/red]")
+    if video is None and lo is None and hi is None:
+        err.print("[red]give --video, --from or --to (or several)[/red]")
         raise typer.Exit(2)
+    system = open_system(config)
     try:
-        removed = system.forget(namespace or system.config.service.default_namespace, video,
-                                (lo, hi) if lo else None)
+        removed = system.forget(namespace or system.config.service.default_namespace, video, open_range(lo, hi))
     except (LookupError, ValueError) as exc:
         err.print(f"[red]{exc}[/red]")
         raise typer.Exit(2) from exc

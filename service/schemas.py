@@ -40,16 +40,20 @@ def problems(*codes: int) -> dict[int | str, dict[str, Any]]:
 
 
 class AskRequest(BaseModel):
-    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS)
+    question: str = Field(min_length=1, max_length=MAX_QUESTION_CHARS, pattern=r"\S",
+                          description="any text with a character that is not a space; one without a word is "
+                                      "answered with an abstention")
     at: IsoTime | None = Field(None, description="question time; memory is cut strictly before it. "
                                "With an offset it is converted to the wearer's clock")
     options: list[Option] | None = Field(None, max_length=MAX_OPTIONS)
 
 
 class ForgetRequest(BaseModel):
+    """A video, a wall-clock range, or both (at least one). A range may be open at one end:
+    only `start` forgets everything since, only `end` everything before."""
     video_id: str | None = Field(None, min_length=1, max_length=200, description="a video id this memory holds")
-    start: IsoTime | None = None
-    end: IsoTime | None = None
+    start: IsoTime | None = Field(None, description="from this time on")
+    end: IsoTime | None = Field(None, description="up to this time")
 
 
 class EvidenceView(BaseModel):

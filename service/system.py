@@ -100,6 +100,14 @@ WARM_UP_QUESTION = "What was I doing before I stopped recording?"
 QUESTION_YEARS = (1000, 9000)  # question and listing times: far enough from the calendar's ends for any window
 
 
+def open_range(start: datetime | None, end: datetime | None) -> tuple[datetime, datetime] | None:
+    """A wall-clock range with either end left open ("everything since", "everything up to"),
+    closed at the first or last time memory can be asked about; None when both are open."""
+    if start is None and end is None:
+        return None
+    return start or datetime(QUESTION_YEARS[0], 1, 1), end or datetime(QUESTION_YEARS[1], 12, 31, 23, 59, 59)
+
+
 def within_budget(footprints: dict[str, tuple[int, float]], budget_mb: float) -> tuple[list[str], list[str]]:
     """(namespaces to read now, those left for their first question) from each namespace's
     (index bytes, last written): the most recently written first while they fit in the

@@ -438,3 +438,33 @@ def test_one_key_past_its_rate_or_upload_quota_waits_and_the_others_are_served(t
             assert client.get("/jobs", headers=bob).status_code == 200  # another key is not held up
     finally:
         limited.close()
+
+
+def test_a_range_open_at_one_end_forgets_everything_since_or_before_and_odd_text_is_a_question(tmp_path_factory):
+    env = {**os.environ, "MEMLENS_HOME": str(tmp_path_factory.mktemp("open-range-home")),
+           "MEMLENS_SERVICE__API_KEYS": json.dumps({"key-alice": "alice"})}
+    ranged = MemlensSystem(load_config(env=env))
+    thread = ("## Session 1 | 2026-03-09T18:00\nAlice: The gate code is 4417.\n"
+              "## Session 2 | 2026-03-11T09:00\nAlice: The plumber comes on Thursday.\n"
+              "## Session 3 | 2026-03-13T09:00\nAlice: The boiler was fixed.\n").encode()
+    try:
+        with serving(create_app(ranged)) as url, httpx.Client(base_url=url, timeout=120) as client:
+            sent = client.post("/ingest", headers=ALICE, files={"file": ("chat.txt", thread, "text/plain")})
+            assert wait_for(client, sent.json()["job_id"], ALICE)["status"] == "done"
+
+            def said() -> list[str]:
+                rows = client.get("/memories", headers=ALICE, params={"kind": "utterance"}).json()["records"]
+                return [r["text"] for r in rows]
+
+            assert len(said()) == 3
+            since = client.post("/forget", headers=ALICE, json={"start": "2026-03-12T00:00:00"})
+            assert since.status_code == 200 and since.json()["removed"] > 0
+            assert not any("boiler" in t for t in said()) and len(said()) == 2
+            before = client.post("/forget", headers=ALICE, json={"end": "2026-03-10T00:00:00"})
+            assert before.status_code == 200 and [t for t in said() if "plumber" in t] == said()
+            assert client.post("/forget", headers=ALICE, json={}).status_code == 422  # nothing named
+            odd = client.post("/ask", headers=ALICE, json={"question": "what\u0001 is the\tgate code?"})
+            assert odd.status_code == 200, odd.text  # a control character is text, not a malformed request
+            assert client.post("/ask", headers=ALICE, json={"question": "   "}).status_code == 422
+    finally:
+        ranged.close()
