@@ -109,12 +109,24 @@ class Memlens:
 
     def forget(self, video: str | None = None, since: datetime | None = None, until: datetime | None = None,
                namespace: str | None = None) -> int:
-        """Forget a recording (its id) or everything in [since, until): records, vectors and
-        cached observations. Returns how many records went."""
-        if video is None and (since is None or until is None):
-            raise ValueError("give a video id, or both since and until")
-        between = (since, until) if since is not None and until is not None else None
-        return self._system.forget(namespace or self.namespace, video, between)
+        """Forget a recording (its id) or everything in [since, until) (one end left out:
+        everything since, or before): records, vectors and cached observations. Returns how
+        many records went."""
+        from service.system import open_range
+
+        if video is None and since is None and until is None:
+            raise ValueError("give a video id, since or until")
+        return self._system.forget(namespace or self.namespace, video, open_range(since, until))
+
+    def export(self, path: str | Path, namespace: str | None = None):
+        """Write this memory to one archive (records, vectors, people, places, with a manifest
+        and checksums): a backup, or a memory to take to another home with `restore`."""
+        return self._system.export(namespace or self.namespace, path)
+
+    def restore(self, path: str | Path, namespace: str | None = None):
+        """Restore an archive `export` wrote, into an empty namespace (default: the one it was
+        exported from). A damaged or foreign archive raises and changes nothing."""
+        return self._system.restore(path, namespace)
 
     def _paths(self, namespace: str | None) -> dict[str, str]:
         """Each recording's file, by video id, where memory knows it."""

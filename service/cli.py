@@ -283,6 +283,49 @@ def forget(
     console.print(f"forgot {removed} records")
 
 
+@app.command("export")
+def export_command(
+    file: Path = typer.Argument(..., help="The archive to write (a .zip)."),
+    namespace: Optional[str] = typer.Option(None),
+    config: Optional[Path] = ConfigOption,
+):
+    """Write one namespace's memory (records, vectors, people, places) to one archive with a
+    manifest and checksums, to back it up or take it to another home (`memlens import`)."""
+    system = open_system(config)
+    try:
+        done = system.export(namespace or system.config.service.default_namespace, file)
+    except OSError as exc:
+        err.print(f"[red]cannot export to {file}: {exc.strerror or exc}[/red]")
+        raise typer.Exit(1) from exc
+    finally:
+        system.close()
+    console.print(f"exported {done.namespace!r} to {done.path}: {done.counts}")
+
+
+@app.command("import")
+def import_command(
+    file: Path = typer.Argument(..., help="An archive `memlens export` wrote."),
+    namespace: Optional[str] = typer.Option(None, help="Restore as this namespace (default: the exported one)."),
+    config: Optional[Path] = ConfigOption,
+):
+    """Restore an exported memory into this home. A damaged, cut-short or foreign archive is
+    refused whole; a namespace that already holds memories is never merged into."""
+    from memory.portable import ArchiveError
+
+    if not file.is_file():
+        err.print(f"[red]cannot import: no such file: {file}[/red]")
+        raise typer.Exit(2)
+    system = open_system(config)
+    try:
+        done = system.restore(file, namespace)
+    except ArchiveError as exc:
+        err.print(f"[red]cannot import: {exc}[/red]")
+        raise typer.Exit(2) from exc
+    finally:
+        system.close()
+    console.print(f"imported {done.path.name} as {done.namespace!r}: {done.counts}")
+
+
 name_app = typer.Typer(help="Name what memory has seen.")
 app.add_typer(name_app, name="name")
 

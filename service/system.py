@@ -22,6 +22,7 @@ from agent.state import AgentAnswer
 from agent.summaries import LLMSummarizer
 from memory.captions import Summarizer
 from memory.memory import Memory
+from memory.portable import Portable, export_namespace, import_namespace
 from memory.records import STORE_OF_KIND, MemoryRecord, RecordFilter
 from perception.cache import ObservationCache
 from perception.doctor import clip_off_reason
@@ -374,6 +375,21 @@ class MemlensSystem:
                            video_ids=(video_id,) if video_id else None, overlaps=(since, until) if both else None,
                            not_before=since if not both else None, before=until if not both else None)
         return self.memory.store(STORE_OF_KIND.get(kind or "", store)).query(flt, limit=offset + limit)[offset:]
+
+    def export(self, namespace: str, path: str | Path) -> Portable:
+        """Write the namespace's memory to one checked archive (memory.portable)."""
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            made_by = version("memlens")
+        except PackageNotFoundError:
+            made_by = "unknown"
+        return export_namespace(self.memory, namespace, Path(path).expanduser(), made_by)
+
+    def restore(self, path: str | Path, namespace: str | None = None) -> Portable:
+        """Restore an archive `export` wrote, as `namespace` (default: the one it came from),
+        which must be empty here; memory.portable.ArchiveError, nothing written, otherwise."""
+        return import_namespace(self.memory, Path(path).expanduser(), namespace)
 
     def forget(self, namespace: str, video_id: str | None = None,
                between: tuple[datetime, datetime] | None = None) -> int:
