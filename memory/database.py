@@ -11,7 +11,7 @@ import fcntl
 import sqlite3
 import threading
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 from memory import migrations
@@ -382,6 +382,22 @@ class Database:
     def _bump(self) -> None:
         self.conn.execute("INSERT INTO meta(key, value) VALUES ('generation', '1') "
                           "ON CONFLICT(key) DO UPDATE SET value = CAST(value AS INTEGER) + 1")
+
+    def backup_to(self, target: Path) -> int:
+        """A consistent copy of memory.sqlite at `target` (SQLite's online backup, all pages
+        in one read transaction: one commit, whatever writers do meanwhile), taken without
+        stopping them; the indexes are rebuilt from it where it is opened. Returns the
+        copy's generation."""
+        source = self._reader()
+        try:
+            with closing(sqlite3.connect(target)) as copy:
+                source.backup(copy)
+                row = copy.execute("SELECT value FROM meta WHERE key='generation'").fetchone()
+        finally:
+            with self._readers_lock:
+                self._readers.remove(source)
+            source.close()
+        return int(row[0]) if row else 0
 
     def close(self) -> None:
         with self.lock:

@@ -302,6 +302,24 @@ def export_command(
     console.print(f"exported {done.namespace!r} to {done.path}: {done.counts}")
 
 
+@app.command()
+def backup(
+    folder: Path = typer.Argument(..., help="A new or empty folder: the copy is a home of its own."),
+    config: Optional[Path] = ConfigOption,
+):
+    """Copy this home while it serves: memory as of one commit (SQLite's online backup) and the
+    job table. Use it with MEMLENS_HOME=FOLDER; indexes are rebuilt on first use."""
+    system = open_system(config)
+    try:
+        made = system.backup(folder)
+    except (ValueError, OSError) as exc:
+        err.print(f"[red]cannot back up to {folder}: {exc}[/red]")
+        raise typer.Exit(2) from exc
+    finally:
+        system.close()
+    console.print(f"backed up {made['home']} to {folder} (commit {made['generation']})")
+
+
 @app.command("import")
 def import_command(
     file: Path = typer.Argument(..., help="An archive `memlens export` wrote."),

@@ -3,9 +3,12 @@ exposes the small surface that CLI, API, notebooks and the eval runner use."""
 from __future__ import annotations
 
 import gc
+import json
+import sqlite3
 import threading
 import time
 from collections.abc import Sequence
+from contextlib import closing
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -385,6 +388,25 @@ class MemlensSystem:
         except PackageNotFoundError:
             made_by = "unknown"
         return export_namespace(self.memory, namespace, Path(path).expanduser(), made_by)
+
+    def backup(self, folder: str | Path) -> dict:
+        """A copy of this home in `folder` (new or empty), taken while it serves: memory as of
+        one commit and the job table; point MEMLENS_HOME at it to use it. The perception cache
+        and uploads in flight are left out (rebuilt by ingesting again)."""
+        folder = Path(folder).expanduser()
+        if folder.exists() and any(folder.iterdir()):
+            raise ValueError(f"{folder} is not empty: a backup goes into a new or empty folder")
+        make_private_home(folder)
+        (folder / "memory").mkdir(exist_ok=True)
+        generation = self.memory.db.backup_to(folder / "memory" / "memory.sqlite")
+        jobs = self.config.home / JOBS_FILE
+        if jobs.exists():
+            with closing(sqlite3.connect(jobs)) as source, closing(sqlite3.connect(folder / JOBS_FILE)) as copy:
+                source.backup(copy)
+        made = {"home": str(self.config.home), "taken": datetime.now().isoformat(timespec="seconds"),
+                "generation": generation}
+        (folder / "BACKUP.json").write_text(json.dumps(made, indent=1) + "\n")
+        return made
 
     def restore(self, path: str | Path, namespace: str | None = None) -> Portable:
         """Restore an archive `export` wrote, as `namespace` (default: the one it came from),

@@ -118,3 +118,43 @@ def test_the_command_line_exports_and_imports(exported, tmp_path):
     (tmp_path / "junk.zip").write_text("not an archive")
     junk = run("import", str(tmp_path / "junk.zip"))
     assert junk.returncode == 2 and "cannot import" in junk.stderr and "Traceback" not in junk.stderr
+
+
+def test_a_backup_taken_while_memory_is_written_is_a_home_that_answers_as_the_original(exported, tmp_path):
+    """`memlens backup` copies memory as of one commit while another thread keeps writing;
+    the copy, opened as a home, rebuilds its indexes and answers as the original did then."""
+    import threading
+
+    root, _, before = exported
+    home = tmp_path / "serving"
+    system = _system(home)
+    try:
+        system.restore(root / "me.zip")
+        stop = threading.Event()
+
+        def write():  # an ingest landing meanwhile, again and again, in another namespace
+            n = 0
+            while not stop.is_set():
+                system.memory.ingest(make_observation(f"vid-{n}"), "busy")
+                n += 1
+
+        writer = threading.Thread(target=write)
+        writer.start()
+        try:
+            made = system.backup(tmp_path / "copy")
+        finally:
+            stop.set()
+            writer.join(120)
+        with pytest.raises(ValueError, match="not empty"):
+            system.backup(tmp_path / "copy")
+    finally:
+        system.close()
+    assert made["generation"] > 0 and (tmp_path / "copy" / "BACKUP.json").is_file()
+    copy = _system(tmp_path / "copy")
+    try:
+        assert _answers(copy, "me") == before
+        clips = copy.memory.store("event").query(RecordFilter(namespace="busy", kinds=("clip",)))
+        assert len(clips) == 3 * len({c.video_id for c in clips})  # whole ingests only (3 clips each), never half
+        assert copy.memory.db.read("PRAGMA integrity_check")[0][0] == "ok"
+    finally:
+        copy.close()
