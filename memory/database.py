@@ -10,6 +10,7 @@ from __future__ import annotations
 import fcntl
 import sqlite3
 import threading
+import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
@@ -60,7 +61,8 @@ class Database:
         self._writer: int | None = None  # the thread inside a batch
         self._changed: set[str] = set()  # the mirrors whose rows the batch under way changes
         self._local = threading.local()
-        self._readers: list[sqlite3.Connection] = []
+        self._readers: list[sqlite3.Connection] = []  # views' connections
+        self._thread_readers: dict[int, tuple[weakref.ref, sqlite3.Connection]] = {}  # thread -> its own
         self._idle_views: list[sqlite3.Connection] = []  # connections of ended views, for the next
         self._readers_lock = threading.Lock()  # not the writer's: a new reader must not wait for a batch
         # A commit and the index changes it brings are one step for a view that starts
@@ -119,15 +121,35 @@ class Database:
             return view.read(sql, params)
         conn = getattr(self._local, "conn", None)
         if conn is None:
-            conn = self._local.conn = self._reader()
+            conn = self._local.conn = self._thread_reader()
         return conn.execute(sql, params).fetchall()
 
-    def _reader(self) -> sqlite3.Connection:
+    def _connect_reader(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.root / "memory.sqlite", check_same_thread=False, timeout=120.0)
         conn.row_factory = sqlite3.Row
         conn.execute("PRAGMA query_only=ON")
+        return conn
+
+    def _reader(self) -> sqlite3.Connection:
+        """A connection for views (pooled: see _end_read), closed with the database."""
+        conn = self._connect_reader()
         with self._readers_lock:
             self._readers.append(conn)
+        return conn
+
+    def _thread_reader(self) -> sqlite3.Connection:
+        """This thread's own connection for reads outside a view. A server's worker threads
+        come and go (a job's, a question's branches): the connections of threads that have
+        ended are closed here, so open files follow the threads alive, not every thread
+        that ever read."""
+        conn = self._connect_reader()
+        me = threading.current_thread()
+        with self._readers_lock:
+            for ident, (thread, old) in list(self._thread_readers.items()):
+                if thread() is None or not thread().is_alive():
+                    old.close()
+                    del self._thread_readers[ident]
+            self._thread_readers[me.ident] = (weakref.ref(me), conn)
         return conn
 
     def _view(self) -> View | None:
@@ -388,15 +410,9 @@ class Database:
         in one read transaction: one commit, whatever writers do meanwhile), taken without
         stopping them; the indexes are rebuilt from it where it is opened. Returns the
         copy's generation."""
-        source = self._reader()
-        try:
-            with closing(sqlite3.connect(target)) as copy:
-                source.backup(copy)
-                row = copy.execute("SELECT value FROM meta WHERE key='generation'").fetchone()
-        finally:
-            with self._readers_lock:
-                self._readers.remove(source)
-            source.close()
+        with closing(self._connect_reader()) as source, closing(sqlite3.connect(target)) as copy:
+            source.backup(copy)
+            row = copy.execute("SELECT value FROM meta WHERE key='generation'").fetchone()
         return int(row[0]) if row else 0
 
     def close(self) -> None:
@@ -404,7 +420,7 @@ class Database:
             for mirror in self.mirrors():
                 mirror.flush()
             with self._readers_lock:
-                for reader in self._readers:
+                for reader in [*self._readers, *(conn for _, conn in self._thread_readers.values())]:
                     reader.close()
             self.conn.close()
 

@@ -627,6 +627,24 @@ def test_a_burst_of_concurrent_questions_leaves_a_bounded_number_of_connections_
         assert store.query(RecordFilter())[0].text == "the wifi password is BLUEFOX42"
 
 
+def test_threads_that_read_and_end_leave_no_connection_open(db):
+    """A server's threads come and go (a job's, a question's branches); each reads on a
+    connection of its own, closed once the thread has ended, not kept for the server's life."""
+    import threading
+
+    store = db.stores["event"]
+    store.add([_rec("the wifi password is BLUEFOX42", 0)])
+    for _ in range(30):
+        reader = threading.Thread(target=lambda: store.query(RecordFilter()))
+        reader.start()
+        reader.join(30)
+    last = threading.Thread(target=lambda: store.query(RecordFilter()))  # the next new thread sweeps
+    last.start()
+    last.join(30)
+    alive = [ident for ident, (thread, _) in db._thread_readers.items() if thread() is not None and thread().is_alive()]
+    assert len(db._thread_readers) <= 2 + len(alive), len(db._thread_readers)
+
+
 def test_each_namespace_has_its_own_index_file_and_a_write_leaves_the_others_alone(tmp_path, db):
     store = db.stores["event"]
     store.add([_rec("alice buys oat milk", 0, ns="alice"), _rec("bob fixes the bike", 0, ns="bob")])
