@@ -12,13 +12,11 @@ modules (they load on first use); the command line is memlens.cli.
 """
 from __future__ import annotations
 
-from importlib import metadata
 from typing import TYPE_CHECKING
 
-try:
-    __version__ = metadata.version("memlens")
-except metadata.PackageNotFoundError:  # run from a source tree that was never installed
-    __version__ = "0+unknown"
+from service.version import installed_version
+
+__version__ = installed_version()
 
 if TYPE_CHECKING:
     from memlens.api import Memlens

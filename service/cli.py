@@ -32,12 +32,10 @@ ApiKeyOption = typer.Option(None, "--api-key", envvar="MEMLENS_API_KEY",
 
 def _print_version(wanted: bool) -> None:
     if wanted:
-        from importlib.metadata import PackageNotFoundError, version
+        from service.version import NOT_INSTALLED, installed_version
 
-        try:
-            console.print(f"memlens {version('memlens')}")
-        except PackageNotFoundError:  # a source tree that was never installed
-            console.print("memlens (not installed)")
+        found = installed_version()
+        console.print(f"memlens {found}" if found != NOT_INSTALLED else "memlens (not installed)")
         raise typer.Exit()
 
 

@@ -37,6 +37,7 @@ from retrieval.search import HybridRetriever
 from service.config import AppConfig
 from service.home import make_private_home
 from service.jobs import JOBS_FILE, JobStore
+from service.version import installed_version
 from skills.base import Skill, SkillContext
 from skills.registry import load_skills
 
@@ -381,13 +382,7 @@ class MemlensSystem:
 
     def export(self, namespace: str, path: str | Path) -> Portable:
         """Write the namespace's memory to one checked archive (memory.portable)."""
-        from importlib.metadata import PackageNotFoundError, version
-
-        try:
-            made_by = version("memlens")
-        except PackageNotFoundError:
-            made_by = "unknown"
-        return export_namespace(self.memory, namespace, Path(path).expanduser(), made_by)
+        return export_namespace(self.memory, namespace, Path(path).expanduser(), installed_version())
 
     def backup(self, folder: str | Path) -> dict:
         """A copy of this home in `folder` (new or empty), taken while it serves: memory as of
