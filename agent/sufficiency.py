@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from agent.attribution import about, line_about
+from agent.attribution import about, line_about, sentence_speaker
 from agent.plan import WEARER, QueryPlan
 from agent.reader import Reading
 from agent.reasoning import coverage, evidence_text
@@ -112,6 +112,13 @@ def named_share(plan: QueryPlan, support: Sequence[Evidence], reading: Reading |
     named = [p.lower() for p in plan.people if p not in (WEARER, plan.listener)]
     if not named or plan.speaker == WEARER:  # "what did I say I'd get over to Bob?": the wearer's words, Bob listened
         return 1.0
+    speaker = plan.speaker.lower() if plan.speaker else None
+    if speaker in named:  # "what did Bob ask Alice to lend him?": Bob's own line answers, Alice listened
+        lines = [(reading.evidence.record, reading.sentence)] if reading is not None else \
+            [(e.record, e.record.attrs.get("said") or e.record.text) for e in support]
+        said_by = [(sentence_speaker(record, sentence) or "").lower() for record, sentence in lines]
+        if any(speaker == by or speaker in by.split() for by in said_by):
+            return 1.0
     if reading is not None:
         return sum(line_about(reading.evidence.record, reading.sentence, [p]) for p in named) / len(named)
     return sum(any(about(e.record, [p]) for e in support) for p in named) / len(named)
