@@ -45,6 +45,7 @@ class RememberingEmbedder:
 
     model_id: str
     dim: int
+    runtime: str = ""  # what runs the model, for `memlens doctor`
 
     def __init__(self, cache_size: int = 4096):
         self.cache_size = cache_size
@@ -79,6 +80,8 @@ class RememberingEmbedder:
 
 class SentenceTransformerEmbedder(RememberingEmbedder):
     """sentence-transformers on torch. Loads lazily: importing memlens must never load a model."""
+
+    runtime = "sentence-transformers (torch)"
 
     def __init__(self, model: str = PACKAGED_MINILM, device: str = "auto", batch_size: int = 64,
                  cache_size: int = 4096):

@@ -132,6 +132,8 @@ class OnnxTextEmbedder(RememberingEmbedder):
     has not (`source` maps the model id to what sentence-transformers loads). Loads on first
     use, never at construction."""
 
+    runtime = "onnxruntime"
+
     def __init__(self, folder: Path, model_id: str, source: Callable[[str], str], device: str = "auto",
                  batch_size: int = 64, cache_size: int = 4096):
         super().__init__(cache_size)

@@ -41,7 +41,8 @@ def run_doctor(system: MemlensSystem, console: Console) -> bool:
         table.add_row(f"perception.{channel}", status)
     try:
         dim = system.memory.embedder.embed(["hello"]).shape[1]
-        table.add_row("memory.embedder", f"{system.memory.embedder.model_id} ({dim}-d)")
+        runtime = getattr(system.memory.embedder, "runtime", "")
+        table.add_row("memory.embedder", f"{system.memory.embedder.model_id} ({dim}-d{f', {runtime}' if runtime else ''})")
     except Exception as exc:  # doctor reports every failure instead of stopping at the first
         ok = False
         table.add_row("memory.embedder", f"[red]failed: {exc}[/red]")

@@ -180,6 +180,7 @@ def test_doctor_names_every_channel(home):
     for part in ("perception.asr", "perception.ocr", "perception.clip", "memory.embedder", "agent.llm"):
         assert part in done.stdout
     assert "memory.kinds" in done.stdout and "on: WordNet 3.0" in done.stdout
+    assert "384-d, onnxruntime" in done.stdout  # a CPU machine's embedder runs without torch
     assert "skills" in done.stdout and "off (opt-in" in done.stdout  # benchmark skills are never on by default
     assert "MEMLENS_AGENT__LLM__BACKEND=llamacpp" in done.stdout.replace("\n", "").replace(" ", "") \
         or "setup_llm.sh" in done.stdout  # how to switch the local model on
