@@ -2,9 +2,10 @@
 above the service (benchmarks/cli.py); memlens/cli.py adds it to this app for the `memlens` command."""
 from __future__ import annotations
 
+import contextlib
 import json
 import os
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Optional
@@ -77,6 +78,21 @@ def open_system(config_path: Optional[Path], skills: Sequence[str] = ()) -> Meml
         err.print(f"[red]cannot open memory at {config.home}:[/red] {where}: {exc.strerror or exc} "
                   "(set MEMLENS_HOME or --config to a folder you can write)")
         raise typer.Exit(2) from exc
+
+
+@contextlib.contextmanager
+def using_system(config_path: Optional[Path], failure: str, errors: tuple[type[Exception], ...],
+                 code: int = 2) -> Iterator[MemlensSystem]:
+    """The configured system for one command, closed after it; the user errors `errors`
+    name become one line, `failure: reason`, and exit `code`."""
+    system = open_system(config_path)
+    try:
+        yield system
+    except errors as exc:
+        err.print(f"[red]{failure}: {exc}[/red]")
+        raise typer.Exit(code) from exc
+    finally:
+        system.close()
 
 
 def _check_home(home: Path) -> None:
@@ -289,14 +305,8 @@ def export_command(
 ):
     """Write one namespace's memory (records, vectors, people, places) to one archive with a
     manifest and checksums, to back it up or take it to another home (`memlens import`)."""
-    system = open_system(config)
-    try:
+    with using_system(config, f"cannot export to {file}", (OSError,), code=1) as system:
         done = system.export(namespace or system.config.service.default_namespace, file)
-    except OSError as exc:
-        err.print(f"[red]cannot export to {file}: {exc.strerror or exc}[/red]")
-        raise typer.Exit(1) from exc
-    finally:
-        system.close()
     console.print(f"exported {done.namespace!r} to {done.path}: {done.counts}")
 
 
@@ -307,14 +317,8 @@ def backup(
 ):
     """Copy this home while it serves: memory as of one commit (SQLite's online backup) and the
     job table. Use it with MEMLENS_HOME=FOLDER; indexes are rebuilt on first use."""
-    system = open_system(config)
-    try:
+    with using_system(config, f"cannot back up to {folder}", (ValueError, OSError)) as system:
         made = system.backup(folder)
-    except (ValueError, OSError) as exc:
-        err.print(f"[red]cannot back up to {folder}: {exc}[/red]")
-        raise typer.Exit(2) from exc
-    finally:
-        system.close()
     console.print(f"backed up {made['home']} to {folder} (commit {made['generation']})")
 
 
@@ -331,14 +335,8 @@ def import_command(
     if not file.is_file():
         err.print(f"[red]cannot import: no such file: {file}[/red]")
         raise typer.Exit(2)
-    system = open_system(config)
-    try:
+    with using_system(config, "cannot import", (ArchiveError,)) as system:
         done = system.restore(file, namespace)
-    except ArchiveError as exc:
-        err.print(f"[red]cannot import: {exc}[/red]")
-        raise typer.Exit(2) from exc
-    finally:
-        system.close()
     console.print(f"imported {done.path.name} as {done.namespace!r}: {done.counts}")
 
 
