@@ -172,7 +172,10 @@ def test_an_uploaded_photo_is_remembered_as_a_photo_at_its_exif_time(api):
     assert api.post("/forget", headers=ALICE, json={"video_id": phone}).json()["removed"] > 0
     job = api.get(f"/jobs/{jobs[0]['job_id']}", headers=ALICE).json()
     assert job["result"] is None and PHONE_PHOTO.name not in json.dumps(job), job
-    assert api.get(f"/jobs/{jobs[1]['job_id']}", headers=ALICE).json()["result"]["video_id"]  # the other stays
+    people = jobs[1]["result"]["video_id"]
+    assert api.get(f"/jobs/{jobs[1]['job_id']}", headers=ALICE).json()["result"]["video_id"] == people  # the other stays
+    assert api.post("/forget", headers=ALICE, json={"video_id": people}).json()["removed"] > 0
+    assert api.get("/people", headers=ALICE).json()["known"] == []  # the face it showed goes with it
 
 
 def test_job_results_show_no_server_paths(api, alice_job):
