@@ -102,8 +102,8 @@ def import_namespace(memory, path: Path, namespace: str | None = None) -> Portab
     vectors = _array(members["vectors.npy"])
     if len(records) != len(vectors) or len(records) != manifest["counts"]["records"]:
         raise ArchiveError(f"{Path(path).name}: {len(records)} records but {len(vectors)} vectors")
-    people = [Known(**k) for k in json.loads(members["people.json"])]
-    places = [Known(**k) for k in json.loads(members["places.json"])]
+    people = [_known(k) for k in json.loads(members["people.json"])]
+    places = [_known(k) for k in json.loads(members["places.json"])]
     tracks = [json.loads(line) for line in members["tracks.jsonl"].decode().splitlines() if line]
     frames = [json.loads(line) for line in members["frames.jsonl"].decode().splitlines() if line]
     frame_vectors = _array(members["frames.npy"])
@@ -115,8 +115,8 @@ def import_namespace(memory, path: Path, namespace: str | None = None) -> Portab
             for at in range(0, len(rows), _CHUNK):
                 part = rows[at:at + _CHUNK]
                 memory.store(store).add([records[i] for i in part], vectors[part])
-        memory.people.save(namespace, [_as_tuple(k) for k in people])
-        memory.places.save(namespace, [_as_tuple(k) for k in places])
+        memory.people.save(namespace, people)
+        memory.places.save(namespace, places)
         for t in tracks:
             start, end = datetime.fromisoformat(t["wall_start"]), datetime.fromisoformat(t["wall_end"])
             memory.tracks.put(namespace, t["video_id"], t["kind"], start, (end - start).total_seconds(),
@@ -159,8 +159,9 @@ def _record(line: str, namespace: str) -> MemoryRecord:
     return MemoryRecord(namespace=namespace, **data)
 
 
-def _as_tuple(known: Known) -> Known:
-    return Known(known.noun, known.id, known.name, known.named_by, tuple(known.descriptor), known.count)
+def _known(data: dict) -> Known:
+    """A registry entry as exported (JSON keeps its descriptor as a list)."""
+    return Known(**{**data, "descriptor": tuple(data["descriptor"])})
 
 
 def _npy(array: np.ndarray) -> bytes:
