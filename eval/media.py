@@ -99,7 +99,8 @@ REAL_MEDIA = {"ted": TED_CLIP, "campus": CAMPUS_CLIP, "box": BOX_CLIP, "call": C
 
 # Still photos from the same opencv-doc package (streets, buildings, a room, fruit, a
 # football player, text in a scene, a number plate, a desk...): not the clips above, so what
-# calibrates a model's int8 copy (service/int8_assets.py) is not what tests and benches read.
+# calibrates a model's int8 copy (service/int8_assets.py) is not what tests and the OCR benches
+# read (benchmarks/detector_recall.py labels some of them for the object detectors).
 _OPENCV_DATA = "./usr/share/doc/opencv-doc/examples/data/"
 CALIBRATION_PHOTOS = tuple(Media(_OPENCV_DOC, _OPENCV_DATA + name, sha) for name, sha in (
     ("building.jpg", "742a1baad62ac82e91e718e77eedf7e85c2eddc4badfb8c87c6cbc86c45a8b07"),

@@ -118,12 +118,10 @@ class PerceptionConfig:
     ocr_int8: bool = True
 
     # things in view: an object detector on every sampled frame, tracked across frames
-    detector_backend: str = "nanodet"  # or "none"
-    detector_model: Path | None = None  # None = the NanoDet ONNX converted at set-up
+    detector_backend: str = "nanodet"  # "centernet", "nanodet" or "none"
+    detector_model: Path | None = None  # None = the backend's ONNX converted at set-up
     detector_device: str = "auto"  # "auto": CUDA where onnxruntime is the GPU build (onnxruntime-gpu)
-    # NanoDet-m's scores on real footage: 0.35-0.8 for things a person would name, spurious
-    # classes mostly under 0.4 and on one or two frames (tracks drop those, object_tracks.py)
-    detector_threshold: float = 0.35
+    detector_threshold: float | None = None  # None = the backend's own (perception/objects.py)
     detector_nms_iou: float = 0.5
 
     # faces: found (dlib HOG) and described (dlib ResNet, 128-d) on every keyframe and at

@@ -1,9 +1,9 @@
 """Things in view from pixels: object detectors behind one small interface.
 
-`NanoDetDetector` (default) runs NanoDet-m (COCO-80, Apache-2.0) through onnxruntime at
-about 0.03 s per frame on 2 cores; its weights are converted once at set-up
-(perception/detector_weights.py). Another ONNX export with NanoDet's head plugs in through
-`detector_model`; another backend implements `ObjectDetector` and is injected. The label set is the model's
+`CenterNetDetector` (default) runs CenterNet-MobileNetV3 and `NanoDetDetector` (the fast
+option) NanoDet-m, both COCO-80, through onnxruntime; their weights are converted once at
+set-up (perception/detector_weights.py). Another ONNX export with the same head plugs in
+through `detector_model`; another backend implements `ObjectDetector` and is injected. The label set is the model's
 own (COCO's 80 classes), never a list of what our generated worlds draw.
 """
 from __future__ import annotations
@@ -16,7 +16,7 @@ import numpy as np
 
 from .appearance import look_of
 from .config import PerceptionConfig
-from .detector_weights import verified_nanodet
+from .detector_weights import CENTERNET, NANODET, DetectorWeights, verified_weights
 from .devices import onnx_providers, passive_threads
 from .errors import BackendUnavailable
 from .types import ObjectDetection
@@ -55,27 +55,27 @@ def non_max_suppression(boxes: np.ndarray, scores: np.ndarray, classes: np.ndarr
     return order[np.argsort(-scores[order])]
 
 
-class NanoDetDetector:
-    """NanoDet-m ONNX: input [1,3,416,416] RGB/255; per stride 8/16/32 class scores [1,N,80]
-    (sigmoid applied) and box distances [1,N,44] (4 sides x 11 bins: softmax, expected bin,
-    times stride) around each cell centre."""
+class OnnxDetector:
+    """What every ONNX detector here shares: its weights (converted at set-up, or a file of
+    the same architecture given as `detector_model`), a session that sleeps when idle, and
+    the step from candidate boxes to detections (class-wise NMS, colour and look of each box).
+    A subclass says how a frame becomes candidates."""
 
-    SIZE = 416
-    STRIDES = (8, 16, 32)
-    BINS = 11
+    WEIGHTS: DetectorWeights
+    DEFAULT_THRESHOLD: float
+    MODEL_ID: str
 
-    def __init__(self, path: Path | None, threshold: float = 0.35, nms_iou: float = 0.5, threads: int = 0,
+    def __init__(self, path: Path | None, threshold: float | None = None, nms_iou: float = 0.5, threads: int = 0,
                  labels: Sequence[str] = COCO_LABELS, model_dir: Path | None = None, device: str = "auto"):
         self.path = path
         self.device = device
         self.model_dir = model_dir
-        self.threshold = threshold
+        self.threshold = self.DEFAULT_THRESHOLD if threshold is None else threshold
         self.nms_iou = nms_iou
         self.threads = threads
         self.labels = tuple(labels)
-        # "+cv2": the input is resized by OpenCV (boxes differ a little from PIL's)
-        self.model_id = (f"nanodet-m-onnx+cv2@{threshold:g}/{nms_iou:g}" if path is None
-                         else f"onnx:{Path(path).name}+cv2@{threshold:g}/{nms_iou:g}")
+        self.model_id = (f"{self.MODEL_ID}@{self.threshold:g}/{nms_iou:g}" if path is None
+                         else f"onnx:{Path(path).name}+{self.MODEL_ID}@{self.threshold:g}/{nms_iou:g}")
         self._session: Any = None
 
     def _weights(self) -> Path:
@@ -83,10 +83,10 @@ class NanoDetDetector:
             if not Path(self.path).is_file():
                 raise BackendUnavailable(f"detector_model {self.path} does not exist")
             return Path(self.path)
-        return verified_nanodet(self.model_dir or PerceptionConfig().model_dir)
+        return verified_weights(self.WEIGHTS, self.model_dir or PerceptionConfig().model_dir)
 
     def describe(self) -> str:
-        return f"NanoDet-m COCO-80 ({self._weights()}, min score {self.threshold})"
+        return f"{self.WEIGHTS.title} COCO-80 ({self._weights()}, min score {self.threshold:g})"
 
     def load(self) -> Any:
         if self._session is None:
@@ -100,16 +100,87 @@ class NanoDetDetector:
             self._session = ort.InferenceSession(str(self._weights()), options, providers=onnx_providers(self.device))
         return self._session
 
-    def _scores_and_boxes(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(classes, scores, boxes in input pixels) of every cell and class scoring at least
-        the threshold, over all strides; box bins are decoded for those cells only (a frame
-        has 3,549 cells and a few things). The frame is resized, scaled and laid out by one
-        OpenCV call, with the bilinear resize NanoDet was trained with: 0.3 ms a frame where
-        PIL's resize, a divide and a transpose took 5 (real clips: 97.7 % of the boxes found
-        the same, a few more found; docs/results/README.md, "... and ingest, stop 15")."""
+    def candidates(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(classes, scores, boxes in the frame's pixels) scoring at least the threshold."""
+        raise NotImplementedError
+
+    def detect_one(self, image: np.ndarray, frame_time: float) -> list[ObjectDetection]:
+        height, width = image.shape[:2]
+        classes, picked_scores, boxes = self.candidates(image)
+        if len(classes) == 0:
+            return []
+        picked = np.clip(boxes, 0, [width, height, width, height])
+        out = []
+        for i in non_max_suppression(picked, picked_scores, classes, self.nms_iou):
+            x0, y0, x1, y1 = (float(v) for v in picked[i])
+            if x1 - x0 < 2 or y1 - y0 < 2:
+                continue
+            colour, appearance = look_of(image[int(y0):int(y1), int(x0):int(x1)])
+            out.append(ObjectDetection(
+                label=self.labels[classes[i]], confidence=round(float(picked_scores[i]), 4), frame_time=frame_time,
+                box=(round(x0, 1), round(y0, 1), round(x1, 1), round(y1, 1)), frame_size=(width, height),
+                colour=colour, appearance=appearance))
+        return out
+
+    def detect(self, frames: Sequence[tuple[float, np.ndarray]]) -> list[ObjectDetection]:
+        return [d for t, frame in frames for d in self.detect_one(frame, t)]
+
+
+class CenterNetDetector(OnnxDetector):
+    """CenterNet-MobileNetV3 ONNX (the default): input [1,512,512,3] RGB 0-255, the frame
+    stretched to the square as the model's own runtime feeds it; output `tower_0/detections`
+    [1,100,6]: x0, y0, x1, y1 in input pixels, score, 0-based COCO class. Its heat-map peaks
+    score lower than NanoDet's for the same thing, hence its lower threshold: on 27
+    hand-labelled real frames (benchmarks/detector_recall.py) 0.3 finds 17 of 30 things in
+    view with 5 false labels; 0.2 finds 19 with 31, 0.25 17 with 16. Letterboxing the frame
+    instead of stretching it found 19 at 0.3 but with 10 false labels (a "sports ball" on
+    every campus frame)."""
+
+    WEIGHTS = CENTERNET
+    SIZE = 512
+    OUTPUT = "tower_0/detections"
+    DEFAULT_THRESHOLD = 0.3
+    MODEL_ID = "centernet-mbv3-onnx+cv2"
+
+    def candidates(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         import cv2
 
         session = self.load()
+        height, width = image.shape[:2]
+        square = cv2.resize(np.ascontiguousarray(image), (self.SIZE, self.SIZE), interpolation=cv2.INTER_LINEAR)
+        feed = {session.get_inputs()[0].name: square[None].astype(np.float32)}
+        detections = session.run([self.OUTPUT], feed)[0][0]
+        kept = detections[detections[:, 4] >= self.threshold]
+        scale = np.array([width, height, width, height], dtype=np.float64) / self.SIZE
+        return kept[:, 5].astype(int), kept[:, 4], kept[:, :4] * scale
+
+
+class NanoDetDetector(OnnxDetector):
+    """NanoDet-m ONNX (the fast option): input [1,3,416,416] RGB/255; per stride 8/16/32
+    class scores [1,N,80] (sigmoid applied) and box distances [1,N,44] (4 sides x 11 bins:
+    softmax, expected bin, times stride) around each cell centre."""
+
+    WEIGHTS = NANODET
+    SIZE = 416
+    STRIDES = (8, 16, 32)
+    BINS = 11
+    # NanoDet-m's scores on real footage: 0.35-0.8 for things a person would name, spurious
+    # classes mostly under 0.4 and on one or two frames (tracks drop those, object_tracks.py)
+    DEFAULT_THRESHOLD = 0.35
+    # "+cv2": the input is resized by OpenCV (boxes differ a little from PIL's)
+    MODEL_ID = "nanodet-m-onnx+cv2"
+
+    def candidates(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """Every cell and class scoring at least the threshold, over all strides; box bins
+        are decoded for those cells only (a frame has 3,549 cells and a few things). The
+        frame is resized, scaled and laid out by one OpenCV call, with the bilinear resize
+        NanoDet was trained with: 0.3 ms a frame where PIL's resize, a divide and a transpose
+        took 5 (real clips: 97.7 % of the boxes found the same, a few more found;
+        docs/results/README.md, "... and ingest, stop 15")."""
+        import cv2
+
+        session = self.load()
+        height, width = image.shape[:2]
         blob = cv2.dnn.blobFromImage(np.ascontiguousarray(image), 1 / 255.0, (self.SIZE, self.SIZE))
         feed = {session.get_inputs()[0].name: blob}
         outputs = [o[0] for o in session.run(None, feed)]
@@ -128,29 +199,11 @@ class NanoDetDetector:
                                           cx + distance[:, 2], cy + distance[:, 3]]))
             classes.append(cls)
             scores.append(level_scores[cell, cls])
-        return np.concatenate(classes), np.concatenate(scores), np.concatenate(boxes)
-
-    def detect_one(self, image: np.ndarray, frame_time: float) -> list[ObjectDetection]:
-        height, width = image.shape[:2]
-        classes, picked_scores, boxes = self._scores_and_boxes(image)
-        if len(classes) == 0:
-            return []
         scale = np.array([width, height, width, height], dtype=np.float64) / self.SIZE
-        picked = np.clip(boxes * scale, 0, [width, height, width, height])
-        out = []
-        for i in non_max_suppression(picked, picked_scores, classes, self.nms_iou):
-            x0, y0, x1, y1 = (float(v) for v in picked[i])
-            if x1 - x0 < 2 or y1 - y0 < 2:
-                continue
-            colour, appearance = look_of(image[int(y0):int(y1), int(x0):int(x1)])
-            out.append(ObjectDetection(
-                label=self.labels[classes[i]], confidence=round(float(picked_scores[i]), 4), frame_time=frame_time,
-                box=(round(x0, 1), round(y0, 1), round(x1, 1), round(y1, 1)), frame_size=(width, height),
-                colour=colour, appearance=appearance))
-        return out
+        return np.concatenate(classes), np.concatenate(scores), np.concatenate(boxes) * scale
 
-    def detect(self, frames: Sequence[tuple[float, np.ndarray]]) -> list[ObjectDetection]:
-        return [d for t, frame in frames for d in self.detect_one(frame, t)]
+
+DETECTOR_BACKENDS: dict[str, type[OnnxDetector]] = {"centernet": CenterNetDetector, "nanodet": NanoDetDetector}
 
 
 def make_object_detector(config: PerceptionConfig) -> ObjectDetector | None:
@@ -158,7 +211,7 @@ def make_object_detector(config: PerceptionConfig) -> ObjectDetector | None:
     backend = config.detector_backend
     if backend == "none":
         return None
-    if backend == "nanodet":
-        return NanoDetDetector(config.detector_model, config.detector_threshold, config.detector_nms_iou,
-                               model_dir=config.model_dir, device=config.detector_device)
-    raise ValueError(f"unknown detector_backend {backend!r}; known: nanodet, none")
+    if backend not in DETECTOR_BACKENDS:
+        raise ValueError(f"unknown detector_backend {backend!r}; known: {', '.join(DETECTOR_BACKENDS)}, none")
+    return DETECTOR_BACKENDS[backend](config.detector_model, config.detector_threshold, config.detector_nms_iou,
+                                      model_dir=config.model_dir, device=config.detector_device)

