@@ -29,11 +29,12 @@ from memory.records import (
 )
 from memory.registry import Known
 from memory.scene import FrameText, PlaceTimeline, SceneReader, StayPlace
+from memory.second_opinion import verdict
 from memory.who import faces_of, voices_to_faces
 from memory.zero_shot import ZeroShot
 from perception.clips import clip_index_at
 from perception.objects import COCO_LABELS
-from perception.types import ClipSpan, VideoObservation
+from perception.types import ClipSpan, ObjectDetection, VideoObservation
 
 
 @dataclass
@@ -87,10 +88,12 @@ class RecordBuilder:
     def __init__(self, config: MemoryConfig, captioner: ClipCaptioner | None = None,
                  summarize: Summarizer | None = None, kinds: Kinds | None = None,
                  clip_text: ClipTextEncoder | None = None):
-        """`kinds`: WordNet, for telling a printed label from other text; `clip_text`: the
-        text side of the CLIP model that embeds keyframes, for zero-shot object tags and
-        place kinds (without it keyframe vectors are only stored)."""
+        """`kinds`: WordNet, for telling a printed label from other text and weighing a
+        classifier's names against the detector's; `clip_text`: the text side of the CLIP
+        model that embeds keyframes, for zero-shot object tags and place kinds (without it
+        keyframe vectors are only stored)."""
         self.config = config
+        self.kinds = kinds
         self.scene = SceneReader(config, kinds)
         self.captioner = captioner or ComposedCaptioner()
         self.summarize = summarize
@@ -197,21 +200,27 @@ class RecordBuilder:
     def _detected(self, video: VideoObservation, places: PlaceTimeline, record) -> list[MemoryRecord]:
         """Things the detector followed: one sighting per instance and stay (episode), named
         by its class and colour; the instance id lets "how many" count things, not frames."""
-        items = [
-            (f"{d.label}#{d.instance}", d.label, places.at(d.frame_time), d.frame_time, d.confidence, [d.colour])
-            for clip in video.clips for d in clip.objects if d.instance is not None
-        ]
+        things: dict[str, list[ObjectDetection]] = defaultdict(list)
+        for clip in video.clips:
+            for d in clip.objects:
+                if d.instance is not None:
+                    things[f"{d.label}#{d.instance}"].append(d)
+        # a classifier's second opinion, weighed over all of a thing's frames (memory.second_opinion)
+        verdicts = {key: verdict(seen[0].label, seen, self.kinds) for key, seen in things.items()}
+        items = [(key, verdicts[key].label, places.at(d.frame_time), d.frame_time, d.confidence, [d.colour])
+                 for key, seen in things.items() for d in seen]
         out = []
         for ep in _episodes(items, self.config.sighting_gap):
             colours = [c for c in ep.block if c]  # the first detection's colour stands for the stay
             colour = colours[0] if colours else None
-            named = (f"person in {colour}" if ep.label == "person" else f"{colour} {ep.label}") if colour else ep.label
+            said = verdicts[ep.key]
+            named = (f"person in {colour}" if ep.label == "person" else f"{colour} {said.name}") if colour else said.name
             where = f" in the {ep.place}" if ep.place else ""
             out.append(record(
                 "entity", ENTITY_SIGHTING, f"{named} seen{where}", ep.times[0], ep.times[-1],
                 keyframes=_thinned(ep.times, self.config.sighting_keyframe_step), entity=ep.label, label=ep.label,
                 place=ep.place, state=None, colour=colour, name=named, instance=f"{video.video_id}:{ep.key}",
-                source="detector", confidence=round(ep.confidence, 4),
+                source=said.by, fine=said.fine, confidence=round(ep.confidence, 4),
             ))
         return out
 

@@ -10,6 +10,7 @@ sense-tagged corpus found, or all when none was). WordNet loads once, on first u
 """
 from __future__ import annotations
 
+import re
 import threading
 import warnings
 from functools import cached_property
@@ -22,6 +23,7 @@ from memory.wordnet_data import installed, wordnet_root
 # WordNet's roots of what one could see: bodies, and messages written or shown (a passport,
 # a note, a sign) rather than spoken or done (a talk, a meeting)
 VISIBLE_ROOTS = ("physical_entity.n.01", "written_communication.n.01", "visual_communication.n.01")
+WNID = re.compile(r"n\d{8}")  # a WordNet 3.0 noun by its offset, as ImageNet's class ids are
 
 
 class Kinds:
@@ -100,19 +102,52 @@ class Kinds:
             return bool(self._wordnet.synsets("_".join(words), pos="n"))
 
     def steps_up(self, phrase: str, kind: str) -> int | None:
-        """How many hypernym steps lead from a frequent sense of `phrase` up to `kind` in its
-        most common sense (a detector's "car" is an automobile, not a railway car), None
-        when none does: a "van" is one step under truck and more under car (a camper)."""
+        """How many hypernym steps lead from a frequent sense of `phrase` (or the sense a
+        WordNet id names) up to `kind` in its most common sense (a detector's "car" is an
+        automobile, not a railway car), None when none does: a "van" is one step under
+        truck and more under car (a camper)."""
         targets = set(self.senses(kind)[:1])
         if not targets:
             return None
         with self._lock:
-            steps = [d for sense in self.senses(phrase) for above, d in sense.hypernym_distances() if above in targets]
+            own = self._sense_of(phrase) if WNID.fullmatch(phrase) else self.senses(phrase)
+            steps = [d for sense in own for above, d in sense.hypernym_distances() if above in targets]
         return min(steps, default=None)
 
     def is_a(self, phrase: str, kind: str) -> bool:
         """Whether some frequent sense of `phrase` is `kind` or lies under it ("van" -> truck)."""
         return self.steps_up(phrase, kind) is not None
+
+    def related(self, a: str, b: str, within: int = 2) -> bool:
+        """Whether two nouns name one kind of thing: one is a kind of the other, or their
+        most common senses meet within `within` hypernym steps of each (a lemon and an
+        orange are both citrus; a moped and a bicycle both wheeled vehicles). `a` may be a
+        WordNet 3.0 noun id ("n02930766", as ImageNet names its classes): that very sense."""
+        first_a = self._sense_of(a)
+        first_b = self.senses(b)[:1]
+        if not first_a or not first_b:
+            return False
+        with self._lock:
+            above_a = dict(first_a[0].hypernym_distances())
+            above_b = dict(first_b[0].hypernym_distances())
+        if first_b[0] in above_a or first_a[0] in above_b:
+            return True
+        if WNID.fullmatch(a) is None and (self.is_a(a, b) or self.is_a(b, a)):
+            return True  # another frequent sense of the phrase
+        return any(d <= within and above_a.get(s, within + 1) <= within for s, d in above_b.items())
+
+    def _sense_of(self, noun: str) -> list:
+        if WNID.fullmatch(noun) is None:
+            return self.senses(noun)[:1]
+        if not self.available:
+            return []
+        with self._lock, warnings.catch_warnings():
+            warnings.simplefilter("ignore", UserWarning)  # nltk warns, then returns None, for an unknown offset
+            try:
+                found = self._wordnet.synset_from_pos_and_offset("n", int(noun[1:]))
+            except Exception:  # noqa: BLE001 - an older nltk raises WordNetError instead
+                found = None
+        return [found] if found is not None else []
 
     def verb_forms(self, verb: str) -> tuple[str, ...]:
         """The verb's forms, its irregular ones among them ("feel" -> felt), when WordNet is there."""

@@ -90,7 +90,7 @@ class Memory:
         """Replace whatever this namespace remembered of this video; returns counts per kind."""
         frames = self.builder.scene.frames(video)
         people = name_people(video, self.people.match(namespace, video_people(video)), frames)
-        stays = video_stays(video)
+        stays = video_stays(video, [frame.time for frame in frames if frame.place])
         when, vectors = video_frames(video)
         clip_kinds = {}
         if (zero_shot := self.builder.zero_shot_for(video)) is not None:

@@ -62,6 +62,25 @@ def look_of(crop: np.ndarray) -> tuple[str | None, tuple[float, ...]]:
     return _most_common_name(hsv), _histogram(hsv)
 
 
+# Where a person's clothes are in the box of a whole figure: below the head (the top fifth)
+# and above the legs, in the middle half of its width (beside the body is background more
+# often than shirt). A box the frame cuts off below is a person from the chest up, whose
+# box is mostly clothes already (a speaker's close-up: jacket and face).
+TORSO_ROWS = (0.2, 0.5)
+TORSO_COLUMNS = (0.25, 0.75)
+
+
+def torso_of(crop: np.ndarray, cut_off_below: bool = False) -> np.ndarray:
+    """The part of a person's box that their top covers, so "what colour was his shirt?"
+    reads the shirt, not the door behind him; the whole crop when the frame cuts the
+    person off below or the box is too small to cut."""
+    if cut_off_below:
+        return crop
+    h, w = crop.shape[:2]
+    part = crop[int(h * TORSO_ROWS[0]):int(h * TORSO_ROWS[1]), int(w * TORSO_COLUMNS[0]):int(w * TORSO_COLUMNS[1])]
+    return part if min(part.shape[:2], default=0) >= 4 else crop
+
+
 def appearance_similarity(a: tuple[float, ...], b: tuple[float, ...]) -> float:
     """Histogram intersection in 0..1 (1 = the same colours in the same amounts)."""
     if not a or not b or len(a) != len(b):

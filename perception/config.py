@@ -41,7 +41,7 @@ STAGE_FIELDS: dict[str, tuple[str, ...]] = {
     "faces": _KEYFRAME_FIELDS + ("face_backend", "face_interval", "face_max_width", "detector_backend",
                                  "detector_model", "detector_threshold", "detector_nms_iou"),  # within the people seen
     "objects": ("clip_seconds", "sample_fps", "detector_backend", "detector_model", "detector_threshold",
-                "detector_nms_iou"),
+                "detector_nms_iou"),  # the classifier is in the detector's model id
     "asr": ("asr_backend", "asr_model", "asr_compute_type", "asr_language", "speech_piece_seconds"),
     "speakers": (
         "asr_backend", "asr_model", "asr_compute_type", "asr_language", "speech_piece_seconds",
@@ -122,6 +122,10 @@ class PerceptionConfig:
     detector_model: Path | None = None  # None = the backend's ONNX converted at set-up
     detector_device: str = "auto"  # "auto": CUDA where onnxruntime is the GPU build (onnxruntime-gpu)
     detector_threshold: float | None = None  # None = the backend's own (perception/objects.py)
+    # a second opinion on each detected thing's crop (perception/classifier.py):
+    # "efficientnet-lite0" (ImageNet-1k) or "none"; at most one frame every `classifier_every` s
+    classifier_backend: str = "none"
+    classifier_every: float = 1.0
     detector_nms_iou: float = 0.5
 
     # faces: found (dlib HOG) and described (dlib ResNet, 128-d) on every keyframe and at

@@ -61,7 +61,7 @@ def detection_to_dict(d: ObjectDetection) -> dict[str, Any]:
     return {
         "label": d.label, "confidence": d.confidence, "frame_time": d.frame_time, "box": list(d.box),
         "frame_size": list(d.frame_size), "colour": d.colour, "appearance": list(d.appearance),
-        "track": d.track, "instance": d.instance,
+        "track": d.track, "instance": d.instance, "seen_as": [[name, p] for name, p in d.seen_as],
     }
 
 
@@ -75,6 +75,7 @@ def detection_from_dict(d: dict[str, Any]) -> ObjectDetection:
         d.get("colour"), tuple(float(v) for v in d.get("appearance", ())),
         None if d.get("track") is None else int(d["track"]),
         None if d.get("instance") is None else int(d["instance"]),
+        tuple((str(name), float(p)) for name, p in d.get("seen_as", ())),
     )
 
 

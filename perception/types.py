@@ -59,6 +59,8 @@ class ObjectDetection:
     appearance: tuple[float, ...] = ()  # a colour histogram (perception.appearance)
     track: int | None = None
     instance: int | None = None
+    # a classifier's top names for the crop with their probabilities (perception.classifier)
+    seen_as: tuple[tuple[str, float], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -103,9 +103,11 @@ class MemoryOperators:
         i = int(cosines.argmax())
         if cosines[i] >= SAME_THING_COSINE:
             return EntityMatch(keys[i], labels[keys[i]], float(cosines[i]) * 0.5)
-        # the nearest broader kind ("van": one step under truck, more under car)
+        # the nearest broader kind ("van": one step under truck, more under car), or narrower
+        # one ("box": a crate, named so by the classifier, memory.second_opinion)
+        kinds = self.memory.kinds
         ranked = [(steps, -cosines[j], j) for j in range(len(keys)) if cosines[j] >= KIND_OF_COSINE
-                  and (steps := self.memory.kinds.steps_up(wanted, labels[keys[j]])) is not None]
+                  and (steps := _steps_between(kinds, wanted, labels[keys[j]])) is not None]
         if not ranked:
             return None
         j = min(ranked)[2]
@@ -197,3 +199,10 @@ class MemoryOperators:
     def speakers(self, namespace: str, before: datetime | None) -> set[str]:
         spoken = RecordFilter(namespace=namespace, kinds=(UTTERANCE,), before=before)
         return {name.lower() for (name,) in self.memory.store("event").distinct(("speaker_name",), spoken) if name}
+
+
+def _steps_between(kinds, wanted: str, label: str) -> int | None:
+    """Hypernym steps from the asked word up to a remembered label, or from the label up to
+    the word; None when neither is a kind of the other."""
+    up, down = kinds.steps_up(wanted, label), kinds.steps_up(label, wanted)
+    return min((s for s in (up, down) if s is not None), default=None)

@@ -11,7 +11,8 @@ import pytest
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
 os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
-from memory.config import MemoryConfig  # noqa: E402
+from memory.config import MemoryConfig
+from memory.kinds import Kinds  # noqa: E402
 from memory.memory import Memory  # noqa: E402
 from memory.text_embedders import text_embedder  # noqa: E402
 from perception.types import AsrSegment, ClipObservation, ClipSpan, OcrLine, VideoObservation  # noqa: E402
@@ -32,6 +33,14 @@ def memory(tmp_path, embedder):
     mem = Memory(MemoryConfig(root=tmp_path / "memory"), embedder=embedder)
     yield mem
     mem.close()
+
+
+@pytest.fixture(scope="session")
+def kinds():
+    """WordNet's noun taxonomy, as set-up lays it out."""
+    found = Kinds(MemoryConfig().lexicon_dir)
+    assert found.available, "WordNet is not set up: run scripts/setup.sh (make test does)"
+    return found
 
 
 @contextmanager

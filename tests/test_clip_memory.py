@@ -78,12 +78,12 @@ def test_zero_shot_picks_the_nearest_prompt_and_respects_the_threshold(enc):
 
 
 def _rooms(video_id: str = "v", things=()) -> VideoObservation:
-    """Three stays by their views: keyframes 0 and 10, then 30 and 40, then 50."""
+    """Three stays by their views: keyframes 0 and 10, then 30 and 40, then 50 to the end (80)."""
     times = [(0.0, 1), (10.0, 1), (30.0, 2), (40.0, 2), (50.0, 3)]
-    span = ClipSpan(video_id, 0, 0.0, 60.0, T0)
+    span = ClipSpan(video_id, 0, 0.0, 80.0, T0)
     clip = ClipObservation(span, keyframe_times=[t for t, _ in times], objects=list(things),
                            views=[_view(seed) for _, seed in times])
-    return VideoObservation(video_id, f"/{video_id}.mp4", 60.0, T0, False, [clip])
+    return VideoObservation(video_id, f"/{video_id}.mp4", 80.0, T0, False, [clip])
 
 
 def test_clip_types_places_the_detector_left_untyped_and_tags_what_it_sees(clip_memory, enc):

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-import pytest
-
-from memory.config import MemoryConfig
 from memory.kinds import Kinds
 from memory.records import ENTITY_SIGHTING, RecordFilter
 from perception.types import ClipObservation, ClipSpan, ObjectDetection, OcrLine, VideoObservation
@@ -15,18 +12,18 @@ from retrieval.operators import MemoryOperators
 T0 = datetime(2026, 3, 2, 9, 0)
 
 
-@pytest.fixture(scope="module")
-def kinds():
-    found = Kinds(MemoryConfig().lexicon_dir)
-    assert found.available, "WordNet is not set up: run scripts/setup.sh (make test does)"
-    return found
-
-
 def test_a_kind_of_thing_lies_under_the_broader_one(kinds):
     assert kinds.is_a("woman", "person") and kinds.is_a("women", "person") and kinds.is_a("puppy", "dog")
     assert kinds.steps_up("van", "truck") == 1
     assert not kinds.is_a("van", "car")  # a detector's car is an automobile, not a railway car
     assert not kinds.is_a("person", "woman") and not kinds.is_a("cup", "dog")
+
+
+def test_two_names_of_one_kind_of_thing_are_related_and_a_wordnet_id_means_its_own_sense(kinds):
+    assert kinds.related("lemon", "orange") and kinds.related("moving van", "truck")  # siblings; a kind of
+    assert not kinds.related("crate", "suitcase") and not kinds.related("dumbbell", "airplane")
+    assert kinds.related("n02930766", "car") and not kinds.related("cab", "car")  # ImageNet's cab is a taxi
+    assert kinds.is_a("n02930766", "car") and not kinds.related("n99999999", "car")
 
 
 def test_things_one_could_see_and_events_one_could_not(kinds):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from perception.appearance import appearance_similarity, look_of
+from perception.appearance import appearance_similarity, look_of, torso_of
 from perception.object_tracks import track_objects
 from perception.serialize import detection_from_dict, detection_to_dict
 from perception.types import ObjectDetection
@@ -93,3 +93,21 @@ def test_a_detection_survives_the_cache_round_trip():
     assert detection_from_dict(detection_to_dict(d)) == d
     with pytest.raises(ValueError):
         detection_from_dict({**detection_to_dict(d), "box": [1, 2, 3]})
+
+
+def _standing_person() -> np.ndarray:
+    """A 100 x 300 box: a brown door behind, a skin-toned head, a red shirt, long blue jeans."""
+    box = np.zeros((300, 100, 3), np.uint8)
+    box[:] = (110, 60, 20)  # the door
+    box[10:60, 35:65] = (220, 180, 150)  # head
+    box[60:140, 25:75] = (200, 30, 30)  # shirt
+    box[140:300, 28:72] = (30, 60, 200)  # jeans
+    return box
+
+
+def test_a_person_s_colour_is_their_top_not_the_door_behind_or_their_jeans():
+    person = _standing_person()
+    assert look_of(person)[0] != "red"  # the whole box says door or jeans
+    assert look_of(torso_of(person))[0] == "red"
+    close_up = person[40:200]  # the frame cuts them off at the waist: the box is mostly them
+    assert torso_of(close_up, cut_off_below=True) is close_up

@@ -4,7 +4,7 @@ user (which re-writes what memory says happened there); a sign still names the t
 read."""
 from __future__ import annotations
 
-from collections import Counter
+import dataclasses
 from datetime import datetime, timedelta
 
 import numpy as np
@@ -40,15 +40,38 @@ def test_alike_views_in_a_row_are_one_stay_and_a_new_view_starts_another():
     assert [(s.start, s.times[:2]) for s in stays] == [(0, [0, 10]), (20, [20, 30]), (40, [40])]
 
 
-def test_a_place_is_typed_by_the_things_seen_in_it():
-    assert kind_of(Counter({"bed": 3, "chair": 1}), DEFAULT_PLACE_KINDS) == "bedroom"
-    assert kind_of(Counter({"toilet": 2, "sink": 2, "toothbrush": 1}), DEFAULT_PLACE_KINDS) in ("bathroom", "kitchen")
-    assert kind_of(Counter({"bed": 1}), DEFAULT_PLACE_KINDS) is None  # one frame is not enough
-    assert kind_of(Counter({"person": 9}), DEFAULT_PLACE_KINDS) is None
+def test_camera_cuts_within_one_recording_are_one_place_unless_a_view_lasts_or_a_sign_names_it():
+    cuts = [(t, [1, 2, 3][i % 3]) for i, t in enumerate(range(0, 60, 4))]  # a talk cut between three cameras
+    stays = video_stays(_video("talk", cuts))
+    assert [(s.start, s.until) for s in stays] == [(0, 60.0)]
+    walk = [(0, 1), (4, 2), (8, 1), (12, 4), (16, 4), (20, 4), (24, 4), (28, 4), (32, 4)]  # then a new room, for long
+    assert [s.start for s in video_stays(_video("walk", walk))] == [0, 12]
+    assert [s.start for s in video_stays(_video("talk", cuts), signs=[9.0])] == [0, 8]  # a sign read at 9 s: from there on
+
+
+def _kinds(things, views=((0, 1), (20, 1), (40, 1)), still: bool = False) -> list[str | None]:
+    video = _video("v", list(views), [_thing(label, t) for label, t in things])
+    if still:
+        video = dataclasses.replace(video, duration=0.04, still=True)
+    return [kind_of(stay, DEFAULT_PLACE_KINDS) for stay in video_stays(video)]
+
+
+def test_a_place_is_typed_by_the_things_seen_across_it():
+    assert _kinds([("bed", t) for t in (2, 20, 41)] + [("chair", 5)]) == ["bedroom"]
+    assert _kinds([(label, t) for t in (1, 30) for label in ("toilet", "sink")]) in (["bathroom"], ["kitchen"])
+    assert _kinds([("bed", 3)]) == [None]  # one frame is not enough
+    assert _kinds([("person", t) for t in range(0, 60, 5)]) == [None]  # people are everywhere
+
+
+def test_one_moment_of_a_long_stay_or_a_photo_never_types_a_place():
+    # a "toilet" on two frames of a minute-long close-up of a face (seen on real footage)
+    assert _kinds([("toilet", 31.0), ("toilet", 31.5)]) == [None]
+    assert _kinds([("bed", 0.0)], views=((0, 1),), still=True) == [None]
+    assert _kinds([("bed", t) for t in (10.0, 10.5, 11.0, 25.0)]) == ["bedroom"]  # seen again later: it is there
 
 
 def test_places_from_views_are_typed_named_by_signs_and_by_the_user(memory):
-    bed = [_thing("bed", t) for t in (1.0, 2.0, 3.0)]
+    bed = [_thing("bed", t) for t in (1.0, 12.0, 25.0)]
     mug = [_thing("cup", t) for t in (31.0, 32.0, 33.0)]
     sign = OcrLine("GARAGE", 0.95, 50.0, (100.0, 50.0, 300.0, 90.0), (640, 480))
     memory.ingest(_video("monday", [(0, 1), (10, 1), (30, 2), (40, 2), (50, 3)], bed + mug, [sign]), "me")

@@ -203,6 +203,9 @@ def _next_stay(visits: list[MemoryRecord], stay: MemoryRecord, same_place_counts
     return None
 
 
+HABIT_MIN_OCCASIONS = 2
+
+
 def habit(ctx: ToolContext, thing: str | None, after_part: str | None, within: str | None = None) -> ToolResult:
     """What usually happens: where the wearer goes after a meal / part of the day / place
     (`within` a part of the day: "after the office in the afternoon"), where a meal usually
@@ -227,5 +230,6 @@ def habit(ctx: ToolContext, thing: str | None, after_part: str | None, within: s
     counts = Counter(values)
     top = max(counts, key=lambda v: (counts[v], -values.index(v)))
     days = len({r.wall_start.date() for r in support})
+    # one occasion is not a habit: "usually" needs the place to have come up more than once
     return ToolResult("habit", f"Usually the {top} ({counts[top]} of {len(values)} times over {days} day(s))",
-                      evidence(support, "habit"), days >= 1, top, why)
+                      evidence(support, "habit"), counts[top] >= HABIT_MIN_OCCASIONS, top, why)
