@@ -20,8 +20,8 @@ from perception.types import VideoObservation
 
 # Views of one fixed scene measured 0.92-0.99 alike, different scenes 0.50-0.57 (perception.views).
 SAME_PLACE = 0.8
-# What types a place must be seen repeatedly across it: on two frames at least, spread over
-# at least this share of the stay. A "toilet" flickering on two frames of a face close-up
+# The things that type a place must be seen repeatedly across it: on two frames at least,
+# spread over at least this share of the stay. A "toilet" flickering on two frames of a face close-up
 # once made a bathroom (and a habit kept there); a bed in a bedroom is in view for much of it.
 KIND_MIN_FRAMES = 2
 KIND_MIN_SHARE = 0.25
