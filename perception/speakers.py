@@ -21,7 +21,7 @@ from .config import PerceptionConfig
 from .devices import torch_device
 from .errors import BackendUnavailable
 from .turns import segment_of_words
-from .types import AsrSegment
+from .types import AsrSegment, Word
 
 log = logging.getLogger(__name__)
 WINDOW_RATE = 4  # voice windows per second (each 1.6 s long: Resemblyzer's partials)
@@ -112,9 +112,22 @@ def speech_share(spans: list[tuple[float, float]], speech: list[tuple[float, flo
     return out
 
 
+def _sentences(words: list[Word]) -> list[tuple[int, int]]:
+    """(first, past-last) word index of each sentence, ended by the ASR's . ? or !."""
+    spans, start = [], 0
+    for i, word in enumerate(words):
+        if word.text.rstrip().endswith((".", "?", "!")) or i == len(words) - 1:
+            spans.append((start, i + 1))
+            start = i + 1
+    return spans
+
+
 def split_by_voice(segments: list[AsrSegment], voice_at) -> list[AsrSegment]:
     """Each segment cut where the voice under its words changes, labelled "S<k+1>"; a
-    change must hold for two words, so one misheard word does not make a turn."""
+    change must hold for two words, so one misheard word does not make a turn, and a
+    sentence begun and ended in one voice is that voice's throughout: one speaker's "I'm
+    originally from Chicago also." is not split three ways because the middle words
+    sounded like the other caller."""
     out: list[AsrSegment] = []
     for seg in segments:
         words = list(seg.words)
@@ -126,6 +139,9 @@ def split_by_voice(segments: list[AsrSegment], voice_at) -> list[AsrSegment]:
         for i in range(1, len(voices) - 1):  # a lone word in another voice keeps its neighbours'
             if voices[i - 1] == voices[i + 1] != voices[i]:
                 voices[i] = voices[i - 1]
+        for first, last in _sentences(words):
+            if voices[first] == voices[last - 1]:
+                voices[first:last] = [voices[first]] * (last - first)
         start = 0
         for i in range(1, len(words) + 1):
             if i == len(words) or voices[i] != voices[start]:
@@ -138,7 +154,7 @@ def split_by_voice(segments: list[AsrSegment], voice_at) -> list[AsrSegment]:
 class ResemblyzerTagger:
     """Resemblyzer voice embeddings (256-d, GE2E) + cosine clustering."""
 
-    model_id = "resemblyzer-ge2e"
+    model_id = "resemblyzer-ge2e+sentences"  # a sentence begun and ended in one voice is one voice
 
     def __init__(self, threshold: float = 0.74, device: str = "auto"):
         self.threshold = threshold

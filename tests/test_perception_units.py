@@ -207,6 +207,23 @@ def test_a_segment_is_cut_where_the_voice_under_its_words_changes():
     assert [s.speaker for s in split_by_voice([AsrSegment(0, 1, "x", 1.0)], lambda t: 1)] == ["S2"]
 
 
+def _said(text: str) -> AsrSegment:
+    words = tuple(Word(w, i * 0.5, i * 0.5 + 0.4, 0.9) for i, w in enumerate(text.split()))
+    return AsrSegment(0.0, len(words) * 0.5, text, 0.9, words)
+
+
+def test_a_sentence_begun_and_ended_in_one_voice_is_not_split_between_two():
+    # the pyannote call: Diane's "I'm originally from Chicago also." had its middle words
+    # sound like Sheila, who had just said the same (a real failure: credited to the other caller)
+    seg = _said("I'm originally from Chicago also. I'm in New Jersey now though.")
+    middle_elsewhere = [1, 0, 0, 0, 1, 1, 1, 1, 1, 1, 1]
+    turns = split_by_voice([seg], lambda t: middle_elsewhere[int(t // 0.5)])
+    assert [(t.text, t.speaker) for t in turns] == [(seg.text, "S2")]
+    exchange = _said("Hello there. Hi, how are you?")  # the voice changes where a sentence ends
+    turns = split_by_voice([exchange], lambda t: [0, 0, 1, 1, 1, 1][int(t // 0.5)])
+    assert [(t.text, t.speaker) for t in turns] == [("Hello there.", "S1"), ("Hi, how are you?", "S2")]
+
+
 def test_speech_share_is_the_part_of_a_window_words_cover():
     assert list(speech_share([(0.0, 2.0), (2.0, 4.0)], [(0.5, 1.5), (3.0, 3.2)])) == pytest.approx([0.5, 0.1])
 

@@ -174,7 +174,8 @@ def test_the_two_voices_of_a_call_are_told_apart_word_by_word(call):
     assert len(ours) == 2, ours  # was one voice for the whole call
     mapping = {s: max({r for _, r in heard}, key=lambda r: sum(1 for h in heard if h == (s, r))) for s in ours}
     right = sum(1 for s, r in heard if mapping[s] == r) / len(heard)
-    assert len(set(mapping.values())) == 2 and right >= 0.85, right  # 0.94 measured; was 0.57
+    # 0.985 measured (one word of 67); 0.94 while a sentence could be split between voices, 0.57 before that
+    assert len(set(mapping.values())) == 2 and right >= 0.95, right
 
 
 def test_who_was_on_the_call_comes_from_how_they_introduced_themselves(call):
