@@ -138,14 +138,14 @@ class OnnxDetector:
 
 
 class CenterNetDetector(OnnxDetector):
-    """CenterNet-MobileNetV3 ONNX (the default): input [1,512,512,3] RGB 0-255, the frame
+    """CenterNet-MobileNetV3 ONNX (the stronger option): input [1,512,512,3] RGB 0-255, the frame
     stretched to the square as the model's own runtime feeds it; output `tower_0/detections`
     [1,100,6]: x0, y0, x1, y1 in input pixels, score, 0-based COCO class. Its heat-map peaks
     score lower than NanoDet's for the same thing, hence its lower threshold: on 27
     hand-labelled real frames (benchmarks/detector_recall.py) 0.3 finds 17 of 30 things in
-    view with 5 false labels; 0.2 finds 19 with 31, 0.25 17 with 16. Letterboxing the frame
-    instead of stretching it found 19 at 0.3 but with 10 false labels (a "sports ball" on
-    every campus frame)."""
+    view with 5 false labels (2 with SMALL_MIN_SCORE); 0.2 finds 19 with 31, 0.25 17 with
+    16. Letterboxing the frame instead of stretching it found 19 at 0.3 but with 10 false
+    labels (a "sports ball" on every campus frame)."""
 
     WEIGHTS = CENTERNET
     SIZE = 512
@@ -154,7 +154,7 @@ class CenterNetDetector(OnnxDetector):
     # on the campus clip a rock on the lawn was a "dog", cones "fire hydrants" and litter
     # "sports balls", all under 0.42 and under 0.3 % of the frame
     SMALL_MIN_SCORE = 0.45
-    MODEL_ID = "centernet-mbv3-onnx+cv2+small"
+    MODEL_ID = "centernet-mbv3-onnx+cv2"
 
     def candidates(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         import cv2
@@ -181,8 +181,9 @@ class NanoDetDetector(OnnxDetector):
     # NanoDet-m's scores on real footage: 0.35-0.8 for things a person would name, spurious
     # classes mostly under 0.4 and on one or two frames (tracks drop those, object_tracks.py)
     DEFAULT_THRESHOLD = 0.35
-    # "+cv2": the input is resized by OpenCV (boxes differ a little from PIL's)
-    MODEL_ID = "nanodet-m-onnx+cv2"
+    # "+cv2": the input is resized by OpenCV (boxes differ a little from PIL's); "+torso": a
+    # person's colour is read from their top (perception.appearance.torso_of)
+    MODEL_ID = "nanodet-m-onnx+cv2+torso"
 
     def candidates(self, image: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """Every cell and class scoring at least the threshold, over all strides; box bins
