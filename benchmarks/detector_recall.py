@@ -27,19 +27,14 @@ DEFAULT_BACKENDS = ("nanodet", "centernet")
 
 
 def _frame(path: Path, seconds: float | None) -> np.ndarray:
-    """The frame as RGB: a photo whole, a video's frame nearest `seconds`."""
+    """The frame as RGB: a photo whole, a video's first frame at `seconds` as ingest samples it."""
     import cv2
 
+    from perception.decode import iter_frames
+
     if seconds is None:
-        image = cv2.imread(str(path), cv2.IMREAD_COLOR)
-    else:
-        capture = cv2.VideoCapture(str(path))
-        capture.set(cv2.CAP_PROP_POS_FRAMES, int(round(seconds * capture.get(cv2.CAP_PROP_FPS))))
-        ok, image = capture.read()
-        capture.release()
-        if not ok:
-            raise RuntimeError(f"no frame at {seconds} s in {path}")
-    return cv2.cvtColor(image, cv2.COLOR_BGR2RGB)
+        return cv2.cvtColor(cv2.imread(str(path), cv2.IMREAD_COLOR), cv2.COLOR_BGR2RGB)
+    return next(frame for _, frame in iter_frames(path, 1.0, start=seconds))
 
 
 def _detector(spec: str):

@@ -123,8 +123,7 @@ class Kinds:
         most common senses meet within `within` hypernym steps of each (a lemon and an
         orange are both citrus; a moped and a bicycle both wheeled vehicles). `a` may be a
         WordNet 3.0 noun id ("n02930766", as ImageNet names its classes): that very sense."""
-        first_a = self._sense_of(a)
-        first_b = self.senses(b)[:1]
+        first_a, first_b = self._sense_of(a), self._sense_of(b)
         if not first_a or not first_b:
             return False
         with self._lock:

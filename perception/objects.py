@@ -1,7 +1,7 @@
 """Things in view from pixels: object detectors behind one small interface.
 
-`CenterNetDetector` (default) runs CenterNet-MobileNetV3 and `NanoDetDetector` (the fast
-option) NanoDet-m, both COCO-80, through onnxruntime; their weights are converted once at
+`NanoDetDetector` (the default) runs NanoDet-m and `CenterNetDetector` (the stronger
+option) CenterNet-MobileNetV3, both COCO-80, through onnxruntime; their weights are converted once at
 set-up (perception/detector_weights.py). Another ONNX export with the same head plugs in
 through `detector_model`; another backend implements `ObjectDetector` and is injected. The label set is the model's
 own (COCO's 80 classes), never a list of what our generated worlds draw.

@@ -201,7 +201,7 @@ class MemoryOperators:
         return {name.lower() for (name,) in self.memory.store("event").distinct(("speaker_name",), spoken) if name}
 
 
-def _steps_between(kinds, wanted: str, label: str) -> int | None:
+def _steps_between(kinds: Kinds, wanted: str, label: str) -> int | None:
     """Hypernym steps from the asked word up to a remembered label, or from the label up to
     the word; None when neither is a kind of the other."""
     up, down = kinds.steps_up(wanted, label), kinds.steps_up(label, wanted)

@@ -10,18 +10,14 @@ import pytest
 
 from eval.media import PEOPLE_PHOTO, STREET_CLIP, fetch
 from perception.config import PerceptionConfig
+from perception.decode import iter_frames
 from perception.detector_weights import CENTERNET
 from perception.errors import BackendUnavailable
 from perception.objects import CenterNetDetector, NanoDetDetector, make_object_detector
 
 
 def _frame_at(seconds: float):
-    capture = cv2.VideoCapture(str(fetch(STREET_CLIP)))
-    capture.set(cv2.CAP_PROP_POS_FRAMES, int(seconds * capture.get(cv2.CAP_PROP_FPS)))
-    ok, frame = capture.read()
-    capture.release()
-    assert ok
-    return cv2.cvtColor(frame, cv2.COLOR_BGR2RGB)
+    return next(frame for _, frame in iter_frames(fetch(STREET_CLIP), 1.0, start=seconds))
 
 
 def test_centernet_finds_the_cyclist_and_his_bicycle_that_nanodet_misses():

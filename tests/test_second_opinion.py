@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from datetime import datetime
 
-import cv2
 import numpy as np
 import pytest
 
@@ -16,6 +15,7 @@ from memory.records import ENTITY_SIGHTING, RecordFilter
 from memory.second_opinion import Verdict, verdict
 from perception.classifier import EfficientNetLite0, SecondOpinion, imagenet_wnids, square_around
 from perception.config import PerceptionConfig
+from perception.decode import iter_frames
 from perception.objects import CenterNetDetector, make_object_detector
 from perception.types import ClipObservation, ClipSpan, ObjectDetection, VideoObservation
 from retrieval.operators import MemoryOperators
@@ -41,12 +41,7 @@ def test_memory_weighs_the_classifier_against_the_detector_with_wordnet(kinds):
 
 
 def test_the_classifier_names_a_real_bicycle_a_kind_of_bicycle(kinds):
-    capture = cv2.VideoCapture(str(fetch(STREET_CLIP)))
-    capture.set(cv2.CAP_PROP_POS_FRAMES, int(5.0 * capture.get(cv2.CAP_PROP_FPS)))
-    ok, frame = capture.read()
-    capture.release()
-    assert ok
-    frame = cv2.cvtColor(frame, cv2.COLOR_BGR2RGB)
+    frame = next(f for _, f in iter_frames(fetch(STREET_CLIP), 1.0, start=5.0))  # the cyclist at the railing
     bike = max((d for d in CenterNetDetector(None).detect_one(frame, 5.0) if d.label == "bicycle"),
                key=lambda d: d.confidence)
     (names,) = EfficientNetLite0().classify([square_around(frame, bike.box)])
