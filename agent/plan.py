@@ -16,6 +16,8 @@ from typing import Literal, Protocol
 from pydantic import TypeAdapter
 from pydantic.dataclasses import dataclass
 
+from memory.records import WEARER  # noqa: F401  (the wearer, as plans name them: "I", "me", "we")
+
 Intent = Literal[
     "locate",        # where is X / where did I leave X / when did I last see X
     "trajectory",    # where has X been, earliest to latest
@@ -41,7 +43,8 @@ INTENTS: tuple[str, ...] = Intent.__args__  # type: ignore[attr-defined]
 AnswerType = Literal["place", "time", "date", "duration", "person", "number", "money", "text", "yes_no", "list",
                      "choice"]
 SpeechAct = Literal["request", "commitment", "intention"]
-WEARER = "me"  # the person wearing the glasses: "I", "me", "we", "my"
+# Constraints that ask what was in a hand (the wearer's, or someone else's)
+IN_MY_HAND, IN_ANOTHER_HAND = "in my hand", "in someone else's hand"
 ASKING_VERBS = frozenset({"ask", "wonder", "inquire", "question", "query"})  # verbs whose answer is itself a question
 # Verbs of speaking: "what did she say?" asks for a line, not about the verb's own topic; "who
 # said / asked / told ...?" asks who did the talking, where any other verb ("who is leading the
@@ -87,7 +90,7 @@ class QueryPlan:
     event: str | None = None  # the activity asked about, as a phrase ("had oatmeal")
     time: TimeSlot = field(default_factory=TimeSlot)
     premises: list[str] = field(default_factory=list)  # entities the question presupposes exist
-    constraints: list[str] = field(default_factory=list)  # "first", "last", "distinct", "open", ...
+    constraints: list[str] = field(default_factory=list)  # "first", "last", IN_MY_HAND, ...
     text: str = ""  # the question as asked, without a leading address ("Hey glasses,")
     verb: str | None = None  # the lemma of the verb the question is about ("say", "lead", "go")
     listed: list[str] = field(default_factory=list)  # items the question lists ("the gym, the cafe and ...")

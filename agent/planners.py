@@ -13,7 +13,7 @@ from pydantic import ValidationError
 from agent.compose import abstain_options
 from agent.intents import IntentClassifier
 from agent.llm import ChatModel, LLMError, MalformedReply, parse_json_reply
-from agent.plan import INTENTS, WEARER, QueryPlan, Vocabulary
+from agent.plan import IN_ANOTHER_HAND, IN_MY_HAND, INTENTS, WEARER, QueryPlan, Vocabulary
 from agent.question_nlp import SpacyPipeline, parse_question
 from agent.question_time import DAY_PARTS
 from agent.tools import bare, option_steps
@@ -149,6 +149,8 @@ class DeterministicPlanner:
         constraints = []
         if "last" in parse.text.lower().split():
             constraints.append("last")
+        if parse.in_hand:  # what someone held: read from the boxes (memory.holding)
+            constraints.append(IN_MY_HAND if parse.in_hand == WEARER else IN_ANOTHER_HAND)
         # the intents a model may still choose among: those the classifier cannot tell from the chosen one
         close = [i for i in sorted(allowed, key=lambda i: -scores.get(i, 0.0))
                  if scores[intent] - scores.get(i, 0.0) < self.unsure_margin]

@@ -180,12 +180,36 @@ class QuestionParse:
     topic_nouns: list[str] = field(default_factory=list)  # what a "which X" asks about
     one_past_event: bool = False  # "what did Bob ask": simple past, one event, not a disposition
     existential: bool = False  # "was there a table?": whether something was there at all
+    in_hand: str | None = None  # whose hand: "what was I holding?" (WEARER), "what did she pick up?" ("someone")
 
 
 # Words that open an address to the assistant rather than the question ("OK glasses, ...",
 # "so, ...", "right, ..."): general English discourse markers.
 _DISCOURSE = {"ok", "okay", "hey", "hi", "hello", "yo", "so", "well", "alright", "right", "um", "uh", "oh", "now",
               "listen", "quick", "question", "please"}
+
+
+def _asks_in_hand(doc, root) -> str | None:
+    """Whose hand the question asks about, if it asks what someone held: a verb of holding
+    asked with "what" or "which" ("what was I holding", "what did she pick up"), drinking
+    "out of" what, or a thing "in my hand". WEARER for the wearer's, else "someone"."""
+    hand = next((t for t in doc if t.lemma_ == "hand" and t.dep_ == "pobj" and t.head.lower_ == "in"), None)
+    if hand is not None:
+        return WEARER if any(c.lower_ in _FIRST_PERSON for c in hand.children) else "someone"
+    if root is None or not any(t.lower_ in ("what", "which") for t in doc):
+        return None
+
+    def holds(verb) -> bool:
+        return verb.lemma_ in _IN_HAND_VERBS and (
+            verb.lemma_ != "pick" or any(c.dep_ == "prt" and c.lower_ == "up" for c in verb.children)) or (
+            verb.lemma_ in _FROM_HAND_VERBS and any(c.lower_ in ("out", "from") for c in verb.children))
+
+    # the main verb, or a participle the parser hung elsewhere ("which bag was Bob carrying")
+    verb = next((v for v in [root, *(t for t in doc if t.pos_ == "VERB")] if holds(v)), None)
+    if verb is None:
+        return None
+    subject = next((c for v in (verb, root) for c in v.children if c.dep_ in ("nsubj", "nsubjpass")), None)
+    return WEARER if subject is not None and subject.lower_ in _FIRST_PERSON else "someone"
 
 
 def _simple_past(verb) -> bool:
@@ -236,6 +260,14 @@ _ANSWER_NOUNS = {"time": "what time", "day": "what day", "date": "what date", "o
                  "condition": "what condition", "state": "what condition"}
 # Nouns that ask for a count of what their "of" names ("the number of mugs", "a count of visits").
 _COUNT_NOUNS = {"number", "count", "amount", "total", "tally"}
+# Verbs whose object is in the subject's hand ("what was I holding", "what did she pick up"),
+# and verbs whose "out of" / "from" names a thing in hand ("what was I drinking out of").
+_IN_HAND_VERBS = {"hold", "carry", "grab", "grip", "clutch", "lift", "pick", "wield"}
+_FROM_HAND_VERBS = {"drink", "eat", "sip", "pour"}
+# Nouns that say how much of a thing there was ("lots of people", "a couple of cars"): the
+# thing is what follows "of".
+_QUANTITY_NOUNS = {"lot", "lots", "plenty", "bunch", "couple", "load", "loads", "handful", "few", "dozen", "ton",
+                   "tons", "heap", "heaps", "crowd", "group", "pair"}
 
 
 def _only_refers_back(root) -> bool:
@@ -350,7 +382,8 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
     parse = QuestionParse(text=doc.text, wh=wh, yes_no=yes_no, root_lemma=root.lemma_.lower() if root else "",
                           time=time, asking="".join(t.text_with_ws for t in doc if t.i not in anchored).strip(),
                           one_past_event=_simple_past(root),
-                          existential=any(t.dep_ == "expl" and t.head == root for t in doc))
+                          existential=any(t.dep_ == "expl" and t.head == root for t in doc),
+                          in_hand=_asks_in_hand(doc, root))
     people: list[str] = []
     for ent in doc.ents:
         # a name that only modifies a noun names a thing: "the Harry Potter universe" asks about
@@ -404,6 +437,16 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
                 and parse.wh in (None, "what", "how much"):
             parse.wh = "how many"  # "tell me the number of mugs I've seen": a count is asked
             used.update(t.i for t in chunk)
+            continue
+        if chunk.root.lemma_ in _QUANTITY_NOUNS and any(c.lower_ == "of" for c in chunk.root.children):
+            used.update(t.i for t in chunk)  # "lots of people": the people are the thing
+            continue
+        if chunk.root.lemma_ == "hand" and chunk.root.head.lower_ == "in" and parse.in_hand:
+            used.update(t.i for t in chunk)  # "the cup in my hand": where it was, not a thing of its own
+            continue
+        if chunk.root.lemma_ == "way" and chunk.root.head.lower_ in ("on", "along", "by") and not any(
+                c.dep_ == "prep" and c.lower_ == "of" for c in chunk.root.children):
+            used.update(t.i for t in chunk)  # "on my way in", "along the way": en route, not a thing
             continue
         quantifier = next((t.lower_ for t in chunk if t.lower_ in ("every", "all", "each", "which", "what")), None)
         if chunk.root.lemma_ in PLACE_KINDS and wh != "how many" and _chunk_text(chunk) not in places_known:
@@ -463,7 +506,8 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
             compounds = [t.lower_ for t in chunk if t.dep_ == "compound" and t.i not in used]
             parse.places += [c for c in compounds if c in places_known]
             parse.modifiers += [c for c in compounds if c not in places_known]
-            if chunk.root.dep_ == "pobj" and head.lower_ in ("from", "about", "of") and head.head.pos_ == "NOUN":
+            if chunk.root.dep_ == "pobj" and head.lower_ in ("from", "about", "of") and head.head.pos_ == "NOUN" \
+                    and head.head.lemma_ not in _QUANTITY_NOUNS | _COUNT_NOUNS:
                 parse.modifiers.append(text)  # "the receipt from the pharmacy" presupposes the pharmacy
         used.update(t.i for t in chunk)
     lowered = f" {' '.join(t.lower_ for t in doc if t.i not in used)} "
@@ -473,6 +517,8 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
     parse.money = wh in ("how much", "what") and not (wh == "how much" and any(t.lemma_ == "time" for t in doc)) and any(
         t.lemma_ in _MONEY or t.tag_ == "$" for t in doc)
     parse.wearer_intends, parse.asked_of_wearer = _speech_act_shape(doc)
+    if parse.wearer_intends or parse.asked_of_wearer:
+        parse.in_hand = None  # "what was I going to pick up?": a plan or an errand, not a thing seen in hand
     parse.time_is_content = wh in ("what day", "which day", "what date", "which date") and any(
         t.lower_ == "for" and t.dep_ == "prep" and not any(c.dep_ == "pobj" for c in t.children) for t in doc)
     parse.talked_about = root is not None and any(c.dep_ == "prep" and c.lower_ == "about" for c in root.children)

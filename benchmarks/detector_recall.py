@@ -23,7 +23,7 @@ import numpy as np
 from rich.console import Console
 from rich.table import Table
 
-DEFAULT_BACKENDS = ("nanodet", "centernet")
+DEFAULT_BACKENDS = ("nanodet", "centernet", "consensus")
 
 
 def _frame(path: Path, seconds: float | None) -> np.ndarray:

@@ -14,6 +14,7 @@ from memory.captions import ClipCaptioner, ClipFacts, ComposedCaptioner, Summari
 from memory.config import MemoryConfig
 from memory.conversation import name_speakers, turn_acts
 from memory.frames import ClipTextEncoder, video_frames
+from memory.holding import held
 from memory.kinds import Kinds
 from memory.language import normalise, split_glued
 from memory.recordings import recording_record
@@ -73,6 +74,14 @@ def _thinned(times: list[float], step: float) -> list[float]:
         if t - kept[-1] >= step:
             kept.append(t)
     return kept + times[-1:] if len(times) > 1 else kept
+
+
+def _held_attrs(holding, times: list[float]) -> dict:
+    """`held_by`: who held the thing during this stay (memory.holding); `picked_up`: it was
+    seen before it was held, so it was taken in hand in view."""
+    if holding is None or not times or holding.since > times[-1]:
+        return {}
+    return {"held_by": holding.by, "picked_up": holding.since > times[0]}
 
 
 def spelled_out(line: str, longest: int = 6) -> str | None:
@@ -201,12 +210,16 @@ class RecordBuilder:
         """Things the detector followed: one sighting per instance and stay (episode), named
         by its class and colour; the instance id lets "how many" count things, not frames."""
         things: dict[str, list[ObjectDetection]] = defaultdict(list)
+        people_at: dict[float, list[ObjectDetection]] = defaultdict(list)
         for clip in video.clips:
             for d in clip.objects:
                 if d.instance is not None:
                     things[f"{d.label}#{d.instance}"].append(d)
+                if d.label == "person":
+                    people_at[d.frame_time].append(d)
         # a classifier's second opinion, weighed over all of a thing's frames (memory.second_opinion)
         verdicts = {key: verdict(seen[0].label, seen, self.kinds) for key, seen in things.items()}
+        in_hand = {key: held(seen, people_at) for key, seen in things.items()}  # memory.holding
         items = [(key, verdicts[key].label, places.at(d.frame_time), d.frame_time, d.confidence, [d.colour])
                  for key, seen in things.items() for d in seen]
         out = []
@@ -221,6 +234,7 @@ class RecordBuilder:
                 keyframes=_thinned(ep.times, self.config.sighting_keyframe_step), entity=ep.label, label=ep.label,
                 place=ep.place, state=None, colour=colour, name=named, instance=f"{video.video_id}:{ep.key}",
                 source=said.by, fine=said.fine, confidence=round(ep.confidence, 4),
+                **_held_attrs(in_hand[ep.key], ep.times),
             ))
         return out
 

@@ -17,6 +17,7 @@ StoreName = Literal["entity", "event", "behavior"]
 STORE_NAMES: tuple[StoreName, ...] = ("entity", "event", "behavior")
 
 # Record kinds, by store. Kept as plain strings so later issues can add kinds freely.
+WEARER = "me"  # the person wearing the glasses, as memory and questions name them ("I", "me", "my")
 ENTITY_SIGHTING = "sighting"  # entity store: an object or person seen at a place and time
 UTTERANCE = "utterance"  # event store: one speaker turn
 TEXT_SIGHTING = "text"  # event store: one OCR line read on a keyframe

@@ -118,7 +118,7 @@ class PerceptionConfig:
     ocr_int8: bool = True
 
     # things in view: an object detector on every sampled frame, tracked across frames
-    detector_backend: str = "nanodet"  # "centernet", "nanodet" or "none"
+    detector_backend: str = "consensus"  # CenterNet and NanoDet voting; "centernet", "nanodet" or "none"
     detector_model: Path | None = None  # None = the backend's ONNX converted at set-up
     detector_device: str = "auto"  # "auto": CUDA where onnxruntime is the GPU build (onnxruntime-gpu)
     detector_threshold: float | None = None  # None = the backend's own (perception/objects.py)

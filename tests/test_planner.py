@@ -9,7 +9,7 @@ import pytest
 
 from agent.intent_bank import INTENT_BANK
 from agent.intents import IntentClassifier
-from agent.plan import WEARER, QueryPlan
+from agent.plan import IN_ANOTHER_HAND, IN_MY_HAND, WEARER, QueryPlan
 from agent.planners import DeterministicPlanner, LLMPlanner, Vocabulary
 
 AT = datetime(2026, 3, 4, 18, 0)  # a Wednesday evening
@@ -213,3 +213,26 @@ def test_fitted_intents_are_kept_on_disk_and_read_back_the_same(embedder, tmp_pa
     fewer = {intent: list(phrasings)[:-1] for intent, phrasings in INTENT_BANK.items()}
     IntentClassifier(embedder, fewer, cache_dir=tmp_path).scores(question)
     assert len(list(tmp_path.glob("intents-*.npz"))) == 2  # another bank, other weights
+
+
+@pytest.mark.parametrize("question, hand, objects", [
+    ("what was I holding?", IN_MY_HAND, []),
+    ("what was I drinking out of this morning?", IN_MY_HAND, []),
+    ("what did she pick up?", IN_ANOTHER_HAND, []),
+    ("which bag was Bob carrying?", IN_ANOTHER_HAND, []),
+    ("what colour was the cup in my hand?", IN_MY_HAND, ["cup"]),  # the hand is where, not a thing
+    ("what was I going to pick up for Alice after work?", None, None),  # an errand, not a thing in hand
+    ("did I pick up the kids?", None, ["kids"]),  # not asked with what / which
+])
+def test_what_was_in_a_hand_is_asked_of_the_boxes(planner, question, hand, objects):
+    plan = planner.plan(question, AT, None, KNOWN)
+    assert ({IN_MY_HAND, IN_ANOTHER_HAND} & set(plan.constraints)) == ({hand} if hand else set()), plan.summary()
+    assert objects is None or [o for o in plan.objects if o != "bag"] == objects, plan.summary()
+
+
+def test_amounts_and_the_way_there_are_not_things(planner):
+    assert planner.plan("were lots of people walking about this afternoon?", AT, None, KNOWN).objects == ["people"]
+    assert planner.plan("did I see a couple of dogs?", AT, None, KNOWN).objects == ["dogs"]
+    plan = planner.plan("what colour was the van on my way in?", AT, None, KNOWN)
+    assert plan.objects == ["van"] and plan.premises == ["van"], plan.summary()
+    assert planner.plan("is the way out of the garden locked?", AT, None, KNOWN).objects  # a way that is a thing

@@ -6,7 +6,7 @@ people ask must reach it."""
 from __future__ import annotations
 
 import os
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -265,7 +265,20 @@ def test_the_hand_holding_the_cup_is_seen_as_a_person(cup):
     assert "person" in _labels(cup)
 
 
-@pytest.mark.xfail(strict=True, reason="known weakness: NanoDet-m names the cup a toothbrush or an airplane "
+@pytest.mark.xfail(strict=True, reason="known weakness: both detectors name the flask a toothbrush, scissors or an airplane "
                                        "(cup and bottle score under 0.2)")
 def test_the_cup_in_the_hand_is_seen_as_a_cup(cup):
     assert _labels(cup) & {"cup", "bottle", "vase"}, _labels(cup)
+
+
+def test_the_thing_in_the_wearer_s_hand_is_remembered_as_held_and_asked_for(cup):
+    # the arm reaches in from the right edge (cut off by it) turning the black cup; whatever
+    # the detectors call the cup, it lies on the arm's box on most frames
+    sightings = cup.memory.store("entity").query(RecordFilter(namespace="me", kinds=(ENTITY_SIGHTING,)))
+    held = [r for r in sightings if r.attrs.get("held_by") == "me"]
+    assert held and all(r.attrs["label"] != "person" for r in held), [(r.text, r.attrs.get("held_by")) for r in sightings]
+    assert not [r for r in sightings if r.attrs.get("held_by") not in (None, "me")]  # nobody else is in view
+    later = START + timedelta(minutes=5)
+    answer = cup.ask("what was I holding?", "me", later)
+    assert not answer.abstained and "black" in answer.answer and "held by" not in answer.answer, answer.trace
+    assert cup.ask("what did she pick up?", "me", later).abstained  # no one else held anything

@@ -10,13 +10,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from agent.plan import WEARER, QueryPlan
+from agent.plan import IN_ANOTHER_HAND, IN_MY_HAND, WEARER, QueryPlan
 from agent.state import Evidence
 from agent.tools.base import ToolContext, ToolResult
 from agent.tools.premise import premise_check
 from agent.tools.reflect import reflect
 from agent.tools.talk import people, read, said, speech_acts
-from agent.tools.things import count, locate, present, seen, state, trajectory
+from agent.tools.things import count, in_hand, locate, present, seen, state, trajectory
 from agent.tools.timeline import activity, duration, habit, order, when, where_was_i
 from memory.language import normalise, s_stem
 
@@ -38,7 +38,7 @@ def search(ctx: ToolContext, query: str, broad: bool = False) -> ToolResult:
 
 TOOLS = {
     "locate": locate, "seen": seen, "present": present, "trajectory": trajectory, "state": state, "count": count,
-    "where_was_i": where_was_i,
+    "where_was_i": where_was_i, "in_hand": in_hand,
     "when": when, "duration": duration, "order": order, "activity": activity, "habit": habit, "said": said,
     "people": people, "speech_acts": speech_acts, "read": read, "premise_check": premise_check, "search": search,
     "reflect": reflect,
@@ -68,6 +68,10 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
     thing = plan.objects[0] if plan.objects else None
     terms = plan.topic + plan.objects
     query = plan.text or " ".join(terms)
+    hands = {IN_MY_HAND, IN_ANOTHER_HAND} & set(plan.constraints)
+    if hands and (not thing or plan.answer_type == "text"):
+        # "what was I holding (over the table)?": the boxes say what was in a hand, whatever the intent
+        return [ToolCall("in_hand", {"by_wearer": IN_MY_HAND in hands, "thing": thing})]
     if intent == "locate":  # where a thing or another person was seen; else where the wearer was
         subject = thing or (plan.people[0] if plan.people else None)
         return [ToolCall("locate", {"thing": subject})] if subject else [ToolCall("where_was_i")]

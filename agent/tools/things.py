@@ -6,6 +6,7 @@ from collections import Counter
 from dataclasses import replace
 from datetime import timedelta
 
+from agent.plan import WEARER
 from agent.question_nlp import PLACE_KINDS
 from agent.state import Evidence
 from agent.tools.base import ToolContext, ToolResult, evidence
@@ -137,6 +138,29 @@ def _voices(ctx: ToolContext, after, before) -> list[MemoryRecord]:
     """The first turn of each distinct voice in the window."""
     turns = ctx.operators.store("event").first_of(("speaker",), ctx.filter((UTTERANCE,), after, before))
     return order_by_time([t for t in turns if t.attrs.get("speaker")])
+
+
+def in_hand(ctx: ToolContext, by_wearer: bool, thing: str | None = None) -> ToolResult:
+    """What was held in the window (memory.holding): by the wearer, or by someone else
+    ("what did she pick up?"); latest first. A named thing that was held is the answer ("the
+    cup in my hand"); one seen but not held places the question ("holding over the table":
+    what was held in the recordings the table was seen in); one never seen (the detector
+    named it otherwise) leaves the latest thing held."""
+    after, before = ctx.window()
+    in_window = ctx.filter((ENTITY_SIGHTING,), after, before, hours=ctx.hours_of_day())
+    sightings = ctx.operators.store("entity").query(in_window)
+    held = [r for r in sightings if r.attrs.get("held_by") and (r.attrs["held_by"] == WEARER) == by_wearer]
+    if thing:
+        named = [r for r in sightings if _same_thing(thing, r.attrs.get("entity", ""))]
+        ids, context = {r.id for r in named}, {r.video_id for r in named}
+        held = [r for r in held if r.id in ids] or [r for r in held if r.video_id in context or not context]
+    if not held:
+        return ToolResult("in_hand", "", [], False, note="nothing seen held in that window")
+    latest = order_by_time(held)[::-1][:1 if thing else 3]  # "the cup in my hand": one thing is asked
+    said = "; ".join(f"{_named(r)}{' (picked up)' if r.attrs.get('picked_up') else ''}, at {r.wall_start:%H:%M}"
+                     + ("" if by_wearer else f", held by the {r.attrs['held_by']}") for r in latest)
+    return ToolResult("in_hand", said, evidence(latest, "in_hand"), True, [_named(r) for r in latest],
+                      "things seen in a hand")
 
 
 def seen(ctx: ToolContext) -> ToolResult:
