@@ -447,9 +447,9 @@ def test_a_range_open_at_one_end_forgets_everything_since_or_before_and_odd_text
     env = {**os.environ, "MEMLENS_HOME": str(tmp_path_factory.mktemp("open-range-home")),
            "MEMLENS_SERVICE__API_KEYS": json.dumps({"key-alice": "alice"})}
     ranged = MemlensSystem(load_config(env=env))
-    thread = ("## Session 1 | 2026-03-09T18:00\nAlice: The gate code is 4417.\n"
-              "## Session 2 | 2026-03-11T09:00\nAlice: The plumber comes on Thursday.\n"
-              "## Session 3 | 2026-03-13T09:00\nAlice: The boiler was fixed.\n").encode()
+    thread = (b"## Session 1 | 2026-03-09T18:00\nAlice: The gate code is 4417.\n"
+              b"## Session 2 | 2026-03-11T09:00\nAlice: The plumber comes on Thursday.\n"
+              b"## Session 3 | 2026-03-13T09:00\nAlice: The boiler was fixed.\n")
     try:
         with serving(create_app(ranged)) as url, httpx.Client(base_url=url, timeout=120) as client:
             sent = client.post("/ingest", headers=ALICE, files={"file": ("chat.txt", thread, "text/plain")})
