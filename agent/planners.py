@@ -40,6 +40,8 @@ _ANSWER_TYPES = {
 # What an intent answers when the question's grammar does not say ("count the mugs I've seen").
 _INTENT_ANSWER_TYPES = {"count": "number", "duration": "duration", "locate": "place", "trajectory": "list",
                         "order": "list", "people": "list", "when": "time"}
+# Verbs that ask what a person had on, which memory knows as the colour seen on them.
+_WEARING = {"wear", "dress"}
 # Intents whose object must have been seen for the question to make sense.
 _PRESUPPOSING = ("locate", "trajectory", "state")
 
@@ -78,6 +80,8 @@ def _allowed(parse) -> tuple[str, ...]:
         return ("requests",)
     if parse.wearer_intends:
         return ("commitments",)
+    if parse.root_lemma in _WEARING and parse.wh in ("what", "what colour", "what color") and not parse.objects:
+        return ("state",)  # "what was Tina wearing?": the clothes seen on that person
     if parse.yes_no and parse.existential and parse.objects:  # "was there a van?", "is there any milk left?"
         return ("verify",)
     if parse.yes_no:

@@ -264,6 +264,7 @@ _COUNT_NOUNS = {"number", "count", "amount", "total", "tally"}
 # and verbs whose "out of" / "from" names a thing in hand ("what was I drinking out of").
 _IN_HAND_VERBS = {"hold", "carry", "grab", "grip", "clutch", "lift", "pick", "wield"}
 _FROM_HAND_VERBS = {"drink", "eat", "sip", "pour"}
+HOLDING_VERBS = frozenset(_IN_HAND_VERBS | _FROM_HAND_VERBS)  # with these, a named thing is around the held one
 # Nouns that say how much of a thing there was ("lots of people", "a couple of cars"): the
 # thing is what follows "of".
 _QUANTITY_NOUNS = {"lot", "lots", "plenty", "bunch", "couple", "load", "loads", "handful", "few", "dozen", "ton",

@@ -6,7 +6,7 @@ memory exactly as it was.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -31,7 +31,7 @@ from memory.records import (
 from memory.registry import Known
 from memory.scene import FrameText, PlaceTimeline, SceneReader, StayPlace
 from memory.second_opinion import verdict
-from memory.who import faces_of, voices_to_faces
+from memory.who import bodies_to_faces, faces_of, voices_to_faces
 from memory.zero_shot import ZeroShot
 from perception.clips import clip_index_at
 from perception.objects import COCO_LABELS
@@ -148,9 +148,10 @@ class RecordBuilder:
 
         records: list[MemoryRecord] = []
         records += self._sightings(frames, places, record)
-        records += self._detected(video, places, record)
+        bodies = {body: people[face] for body, face in bodies_to_faces(video).items() if face in people}
+        records += self._detected(video, places, record, bodies)
         records += self._clip_tagged(video, places, record)
-        records += self._faces(video, people, places, record)
+        records += self._faces(video, people, places, record, bodies)
         records += self._texts(frames, places, record)
         records += [  # a stay at a place nothing named yet is kept apart, for the user to name
             record("event", PLACE_VISIT, f"Was in the {place}", t0, t1, keyframes=[t0, t1], place=place, place_id=place_id)
@@ -206,9 +207,11 @@ class RecordBuilder:
             ))
         return out
 
-    def _detected(self, video: VideoObservation, places: PlaceTimeline, record) -> list[MemoryRecord]:
+    def _detected(self, video: VideoObservation, places: PlaceTimeline, record,
+                  bodies: Mapping[int, Known] = {}) -> list[MemoryRecord]:
         """Things the detector followed: one sighting per instance and stay (episode), named
-        by its class and colour; the instance id lets "how many" count things, not frames."""
+        by its class and colour; the instance id lets "how many" count things, not frames.
+        A person whose face is known (`bodies`, memory.who.bodies_to_faces) is named by it."""
         things: dict[str, list[ObjectDetection]] = defaultdict(list)
         people_at: dict[float, list[ObjectDetection]] = defaultdict(list)
         for clip in video.clips:
@@ -228,13 +231,16 @@ class RecordBuilder:
             colour = colours[0] if colours else None
             said = verdicts[ep.key]
             named = (f"person in {colour}" if ep.label == "person" else f"{colour} {said.name}") if colour else said.name
+            body = bodies.get(int(ep.key.rsplit("#", 1)[1])) if ep.label == "person" else None
+            if body is not None:  # "Tina Seelig in red": the face seen on this body names it
+                named = f"{body.label} in {colour}" if colour else body.label
             where = f" in the {ep.place}" if ep.place else ""
             out.append(record(
                 "entity", ENTITY_SIGHTING, f"{named} seen{where}", ep.times[0], ep.times[-1],
                 keyframes=_thinned(ep.times, self.config.sighting_keyframe_step), entity=ep.label, label=ep.label,
                 place=ep.place, state=None, colour=colour, name=named, instance=f"{video.video_id}:{ep.key}",
                 source=said.by, fine=said.fine, confidence=round(ep.confidence, 4),
-                **_held_attrs(in_hand[ep.key], ep.times),
+                **_held_attrs(in_hand[ep.key], ep.times), **({"person_id": body.id} if body is not None else {}),
             ))
         return out
 
@@ -260,19 +266,27 @@ class RecordBuilder:
         return out
 
     def _faces(self, video: VideoObservation, people: Mapping[str, Known], places: PlaceTimeline,
-               record) -> list[MemoryRecord]:
-        """One sighting per person and stay, by name when they have one."""
+               record, bodies: Mapping[int, Known] = {}) -> list[MemoryRecord]:
+        """One sighting per person and stay, by name when they have one, with the colour of
+        the clothes on the body the face was seen on (`bodies`) during that stay."""
+        worn: dict[int, list[tuple[float, str]]] = defaultdict(list)  # person id -> (time, colour)
+        for d in (d for clip in video.clips for d in clip.objects if d.label == "person" and d.colour):
+            if d.instance in bodies:
+                worn[bodies[d.instance].id].append((d.frame_time, d.colour))
         items = [(face.person, face.person, places.at(face.frame_time), face.frame_time, face.score, [])
                  for face in faces_of(video) if face.person in people]
         out = []
         for ep in _episodes(items, self.config.sighting_gap):
             person = people[ep.key]
             where = f" in the {ep.place}" if ep.place else ""
+            colours = Counter(c for t, c in worn[person.id] if ep.times[0] <= t <= ep.times[-1])
+            colour = colours.most_common(1)[0][0] if colours else None
             out.append(record(
-                "entity", ENTITY_SIGHTING, f"{person.label} seen{where}", ep.times[0], ep.times[-1],
+                "entity", ENTITY_SIGHTING, f"{person.label}{f' in {colour}' if colour else ''} seen{where}",
+                ep.times[0], ep.times[-1],
                 keyframes=_thinned(ep.times, self.config.sighting_keyframe_step), entity=normalise(person.label),
                 label=person.label, name=person.name, place=ep.place, state=None, person_id=person.id,
-                source="face", confidence=round(ep.confidence, 4),
+                colour=colour, source="face", confidence=round(ep.confidence, 4),
             ))
         return out
 

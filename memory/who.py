@@ -54,6 +54,30 @@ def voices_to_faces(video: VideoObservation) -> dict[str, str]:
     return links
 
 
+def bodies_to_faces(video: VideoObservation) -> dict[int, str]:
+    """A detected person (their `instance`) -> the face ("F1") seen on their body most: a
+    face whose centre lies in the upper half of the person's box on the same frame, on two
+    frames at least. A face goes to the one body it was seen on most (a crowd's boxes
+    overlap), so a named face names that body and the body's clothes colour that face."""
+    faces_at: dict[float, list[FaceSighting]] = defaultdict(list)
+    for face in faces_of(video):
+        faces_at[face.frame_time].append(face)
+    together: Counter[tuple[int, str]] = Counter()
+    for d in (d for clip in video.clips for d in clip.objects if d.label == "person" and d.instance is not None):
+        x0, y0, x1, y1 = d.box
+        for face in faces_at.get(d.frame_time, []):
+            cx, cy = (face.box[0] + face.box[2]) / 2, (face.box[1] + face.box[3]) / 2
+            if x0 <= cx <= x1 and y0 <= cy <= (y0 + y1) / 2:
+                together[(d.instance, face.person)] += 1  # type: ignore[index]
+    links: dict[int, str] = {}
+    taken: set[str] = set()
+    for (body, face), n in together.most_common():
+        if n >= 2 and body not in links and face not in taken:
+            links[body] = face
+            taken.add(face)
+    return links
+
+
 def _as_name(line: str) -> str | None:
     """The person a caption line names, or None. Captions are often set in capitals and
     letter-spaced, so OCR runs a name together ("TINASEELIG"): such a token is split after

@@ -83,15 +83,17 @@ def two_hands(tmp_path_factory, embedder):
 def test_what_was_held_is_asked_by_its_name_or_by_what_was_around_it(two_hands):
     c = make_agent(two_hands).context
 
-    def asked(thing=None, by_wearer=True):
+    def asked(thing=None, by_wearer=True, around=None):
         ctx = ToolContext(c.retriever, c.operators, "me", T0 + timedelta(hours=3), TimeSlot())
-        return in_hand(ctx, by_wearer, thing)
+        return in_hand(ctx, by_wearer, thing, around)
 
     assert "book" in asked().answer and "cup" in asked().answer  # latest first, both
     assert "cup" in asked("cup").answer and "book" not in asked("cup").answer  # by its own name
-    over_table = asked("table")  # seen, never held: what was held where the table was
+    assert "book" in asked("umbrella").answer  # the umbrella in my hand: the detector called it otherwise
+    assert "book" in asked("table").answer  # the table in my hand: the latest thing held, whatever its name
+    over_table = asked(around="table")  # holding over the table: what was held where the table was
     assert "book" in over_table.answer and "cup" not in over_table.answer, over_table.answer
-    assert "book" in asked("umbrella").answer  # never seen: the detector called it otherwise
+    assert not asked(around="umbrella").found  # never seen: nothing was held around it
     assert not asked(by_wearer=False).found  # nobody else held anything
     tables = [r for r in two_hands.store("entity").query(RecordFilter(namespace="me", kinds=(ENTITY_SIGHTING,)))
               if r.attrs["label"] == "dining table"]

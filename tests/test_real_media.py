@@ -79,6 +79,17 @@ def test_questions_as_people_ask_reach_what_was_seen_and_heard(ted, question, ex
     assert not answer.abstained and any(a in answer.answer.lower() for a in accepted), (answer.answer, answer.trace)
 
 
+def test_the_named_face_names_the_body_it_is_on_and_wears_its_colour(ted):
+    sightings = ted.memory.store("entity").query(RecordFilter(namespace="me", kinds=(ENTITY_SIGHTING,)))
+    (face,) = {r.attrs.get("colour") for r in sightings if r.attrs.get("source") == "face"}
+    bodies = [r for r in sightings if r.attrs.get("label") == "person" and r.attrs.get("person_id")]
+    # her face lies in the top half of one detected person's box: that body is hers
+    assert bodies and all(r.attrs["name"].startswith("Tina Seelig") for r in bodies), [r.text for r in sightings]
+    assert face in ("pink", "red") and all(r.attrs.get("colour") == face for r in bodies)
+    answer = ted.ask("what was Tina Seelig wearing?", "me", datetime(2026, 11, 20, 11, 0))
+    assert not answer.abstained and face in answer.answer, (answer.answer, answer.trace)
+
+
 # ---- things from pixels: OpenCV's campus and desk footage (Debian opencv-doc) -------------
 @pytest.fixture(scope="module")
 def footage(tmp_path_factory):

@@ -11,6 +11,7 @@ import re
 from dataclasses import dataclass, field
 
 from agent.plan import IN_ANOTHER_HAND, IN_MY_HAND, WEARER, QueryPlan
+from agent.question_nlp import HOLDING_VERBS
 from agent.state import Evidence
 from agent.tools.base import ToolContext, ToolResult
 from agent.tools.premise import premise_check
@@ -71,12 +72,14 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
     hands = {IN_MY_HAND, IN_ANOTHER_HAND} & set(plan.constraints)
     if hands and (not thing or plan.answer_type == "text"):
         # "what was I holding (over the table)?": the boxes say what was in a hand, whatever the intent
-        return [ToolCall("in_hand", {"by_wearer": IN_MY_HAND in hands, "thing": thing})]
+        # "the cup in my hand" names the held thing; "holding over the table" names what was around it
+        named = "around" if plan.verb in HOLDING_VERBS else "thing"
+        return [ToolCall("in_hand", {"by_wearer": IN_MY_HAND in hands, named: thing})]
     if intent == "locate":  # where a thing or another person was seen; else where the wearer was
         subject = thing or (plan.people[0] if plan.people else None)
         return [ToolCall("locate", {"thing": subject})] if subject else [ToolCall("where_was_i")]
-    if intent in ("trajectory", "state") and thing:
-        return [ToolCall(intent, {"thing": thing})]
+    if intent in ("trajectory", "state") and (thing or plan.people):
+        return [ToolCall(intent, {"thing": thing or plan.people[0]})]  # "what was Tina wearing?": her
     if plan.answer_type == "yes_no" and intent in ("verify", "people") and (thing or plan.people):
         return [ToolCall("present", {"thing": thing or plan.people[0]})]  # "was there a van", "did I see Ben"
     if intent == "count" and (thing or plan.places):

@@ -140,20 +140,21 @@ def _voices(ctx: ToolContext, after, before) -> list[MemoryRecord]:
     return order_by_time([t for t in turns if t.attrs.get("speaker")])
 
 
-def in_hand(ctx: ToolContext, by_wearer: bool, thing: str | None = None) -> ToolResult:
+def in_hand(ctx: ToolContext, by_wearer: bool, thing: str | None = None, around: str | None = None) -> ToolResult:
     """What was held in the window (memory.holding): by the wearer, or by someone else
-    ("what did she pick up?"); latest first. A named thing that was held is the answer ("the
-    cup in my hand"); one seen but not held places the question ("holding over the table":
-    what was held in the recordings the table was seen in); one never seen (the detector
-    named it otherwise) leaves the latest thing held."""
+    ("what did she pick up?"); latest first. `thing` names the held thing ("the cup in my
+    hand"): held things of that name, else the latest held (the detector may have named it
+    otherwise). `around` names a thing seen while holding ("holding over the table"): what was
+    held in the recordings it was seen in, and nothing when it was never seen with one."""
     after, before = ctx.window()
     in_window = ctx.filter((ENTITY_SIGHTING,), after, before, hours=ctx.hours_of_day())
     sightings = ctx.operators.store("entity").query(in_window)
     held = [r for r in sightings if r.attrs.get("held_by") and (r.attrs["held_by"] == WEARER) == by_wearer]
     if thing:
-        named = [r for r in sightings if _same_thing(thing, r.attrs.get("entity", ""))]
-        ids, context = {r.id for r in named}, {r.video_id for r in named}
-        held = [r for r in held if r.id in ids] or [r for r in held if r.video_id in context or not context]
+        held = [r for r in held if _same_thing(thing, r.attrs.get("entity", ""))] or held
+    if around:
+        context = {r.video_id for r in sightings if _same_thing(around, r.attrs.get("entity", ""))}
+        held = [r for r in held if r.video_id in context]
     if not held:
         return ToolResult("in_hand", "", [], False, note="nothing seen held in that window")
     latest = order_by_time(held)[::-1][:1 if thing else 3]  # "the cup in my hand": one thing is asked
