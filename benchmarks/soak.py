@@ -4,6 +4,10 @@ reports its resident memory, open files, open SQLite files and the p95 of /ask, 
 error. Flat lines are the aim: nothing a long-running server holds may grow with the work.
 
     .venv/bin/python -m benchmarks.soak --minutes 60 --out benchmarks/results
+    .venv/bin/python -m benchmarks.soak --minutes 30 --upload-every 0 --seed-uploads 10   # questions only
+
+Questions only (after each key has uploaded `--seed-uploads` conversations) tells a leak
+from growth: the memory served stops growing, so resident memory must stop too.
 
 Writes `soak.json` and `soak.png`. tests/test_soak.py runs a short version.
 """
@@ -73,8 +77,9 @@ class _Clients:
     """`keys` clients in loops: mostly questions, an upload every `upload_every` requests,
     each waiting `pause` seconds between requests (bounded: the server is meant to keep up)."""
 
-    def __init__(self, url: str, keys: list[str], pause: float, upload_every: int):
+    def __init__(self, url: str, keys: list[str], pause: float, upload_every: int, seed_uploads: int = 0):
         self.url, self.keys, self.pause, self.upload_every = url, keys, pause, upload_every
+        self.seed_uploads = seed_uploads  # conversations each key uploads before its loop
         self.stop = threading.Event()
         self._lock = threading.Lock()
         self.latencies: list[float] = []
@@ -91,11 +96,15 @@ class _Clients:
         headers = {"X-API-Key": self.keys[key_index]}
         rng = random.Random(key_index)
         with httpx.Client(base_url=self.url, timeout=120) as client:
+            for day in range(1000, 1000 + self.seed_uploads):  # 429 at the queue quota: wait and send again
+                while client.post("/ingest", headers=headers, files={
+                        "file": ("chat.txt", _thread(day, key_index), "text/plain")}).status_code == 429:
+                    time.sleep(1.0)
             n = 0
             while not self.stop.is_set():
                 n += 1
                 try:
-                    if n % self.upload_every == 1:
+                    if self.upload_every and n % self.upload_every == 1:
                         sent = client.post("/ingest", headers=headers,
                                            files={"file": ("chat.txt", _thread(n, key_index), "text/plain")})
                         ok = sent.status_code in (202, 429)  # 429: the key's uploads are at their quota
@@ -117,8 +126,9 @@ class _Clients:
 
 
 def soak(home: Path, minutes: float, window_minutes: float, keys: int = 3, pause: float = 0.2,
-         upload_every: int = 8, progress=None) -> list[Window]:
-    """Serve from `home` for `minutes`, sampling every `window_minutes`; the windows."""
+         upload_every: int = 8, progress=None, seed_uploads: int = 0) -> list[Window]:
+    """Serve from `home` for `minutes`, sampling every `window_minutes`; the windows.
+    `upload_every` 0: questions only, after `seed_uploads` conversations a key."""
     names = [f"soak-key-{i}" for i in range(keys)]
     port = free_port()
     env = {**os.environ, "MEMLENS_HOME": str(home),
@@ -129,7 +139,7 @@ def soak(home: Path, minutes: float, window_minutes: float, keys: int = 3, pause
     windows: list[Window] = []
     try:
         _wait_up(url, server)
-        clients = _Clients(url, names, pause, upload_every)
+        clients = _Clients(url, names, pause, upload_every, seed_uploads)
         threads = [threading.Thread(target=clients.run, args=(i,), daemon=True) for i in range(keys)]
         for t in threads:
             t.start()
@@ -201,16 +211,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--minutes", type=float, default=60.0)
     parser.add_argument("--window", type=float, default=5.0, help="minutes per sample")
     parser.add_argument("--keys", type=int, default=3)
+    parser.add_argument("--upload-every", type=int, default=8, help="a key uploads every Nth request; 0: never")
+    parser.add_argument("--seed-uploads", type=int, default=0, help="conversations each key uploads first")
     parser.add_argument("--out", type=Path, default=Path("benchmarks/results"))
     args = parser.parse_args(argv)
     console = Console()
     with tempfile.TemporaryDirectory(prefix="memlens-soak-") as home, Progress(console=console) as bars:
         task = bars.add_task("soak", total=args.minutes)
-        windows = soak(Path(home), args.minutes, args.window, args.keys,
+        windows = soak(Path(home), args.minutes, args.window, args.keys, upload_every=args.upload_every,
+                       seed_uploads=args.seed_uploads,
                        progress=lambda w: bars.update(task, completed=w.minute,
                                                       description=f"RSS {w.rss_mb:.0f} MB, {w.open_files} files"))
     args.out.mkdir(parents=True, exist_ok=True)
-    command = f"python -m benchmarks.soak --minutes {args.minutes:g} --window {args.window:g} --keys {args.keys}"
+    command = (f"python -m benchmarks.soak --minutes {args.minutes:g} --window {args.window:g} --keys {args.keys} "
+               f"--upload-every {args.upload_every} --seed-uploads {args.seed_uploads}")
     result = {"command": command, "windows": [asdict(w) for w in windows],
               "errors": sum(len(w.errors) for w in windows), "cpus": os.cpu_count()}
     (args.out / "soak.json").write_text(json.dumps(result, indent=1) + "\n")

@@ -108,15 +108,16 @@ class Memlens:
         return self._system.name(namespace or self.namespace, noun, str(which), name)
 
     def forget(self, video: str | None = None, since: datetime | None = None, until: datetime | None = None,
-               namespace: str | None = None) -> int:
+               namespace: str | None = None, person: str | None = None) -> int:
         """Forget a recording (its id) or everything in [since, until) (one end left out:
-        everything since, or before): records, vectors and cached observations. Returns how
-        many records went."""
+        everything since, or before): records, vectors and cached observations; or a person
+        ("person 3" or their name), on their own: their face, sightings and name. Returns how
+        many records went (or, for a person, went or changed)."""
         from service.system import open_range
 
-        if video is None and since is None and until is None:
-            raise ValueError("give a video id, since or until")
-        return self._system.forget(namespace or self.namespace, video, open_range(since, until))
+        if video is None and since is None and until is None and person is None:
+            raise ValueError("give a video id, since or until, or a person")
+        return self._system.forget(namespace or self.namespace, video, open_range(since, until), person)
 
     def export(self, path: str | Path, namespace: str | None = None):
         """Write this memory to one archive (records, vectors, people, places, with a manifest

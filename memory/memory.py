@@ -1,6 +1,8 @@
 """The memory facade: the three stores, ingest of observations and cascading forget."""
 from __future__ import annotations
 
+import json
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from contextlib import AbstractContextManager
@@ -195,6 +197,41 @@ class Memory:
         self.db.scrub()  # forgotten means gone from the file too
         return removed
 
+    def forget_person(self, namespace: str, who: str) -> tuple[Known, list[str], int]:
+        """Forget a person ("person 3" or their name): the face descriptor that recognises
+        them, every sighting of their face, and their name wherever memory wrote it. A body
+        they were seen in is "a person" again, a turn in their voice is "someone"'s, and a
+        caption or summary that named them says "someone": what was said and seen that day
+        stays, without who they were. KeyError for a person memory does not know. Returns the
+        person, the videos they were seen or named in (whose cached observations must go too:
+        a face's descriptor, a caption read with their name) and how many records went or changed.
+        Records naming them are found by reading the namespace's records (a forget is rare)."""
+        person = self.people.find(namespace, who)
+        # as written, and run together as OCR reads a letter-spaced caption ("TINASEELIG")
+        names = sorted({v for n in (person.label, person.name) if n for v in (n, n.replace(" ", ""))})
+        mine = RecordFilter(namespace=namespace, attrs=(("person_id", person.id),))
+        with self.db.batch():
+            theirs = [r for store in ("entity", "event") for r in self.store(store).query(mine)]
+            faces = [r for r in theirs if r.attrs.get("source") == "face"]
+            videos = {r.video_id for r in theirs}
+            self.stores["entity"].delete(RecordFilter(namespace=namespace, ids=tuple(r.id for r in faces)))
+            changed = len(faces) + self._rewrite(namespace, "person_id", person.id, lambda r: _unnamed(r, names))
+            for store in ("entity", "event"):
+                naming = [r for r in self.store(store).query(RecordFilter(namespace=namespace))
+                          if any(_mentions(r, name) for name in names)]
+                if naming:
+                    self.stores[store].delete(RecordFilter(namespace=namespace, ids=tuple(r.id for r in naming)))
+                    self.stores[store].add([replace(_unnamed(r, names), id=None) for r in naming])
+                    changed += len(naming)
+                    videos |= {r.video_id for r in naming}
+            seen = self.store("entity").query(RecordFilter(namespace=namespace, kinds=(ENTITY_SIGHTING,),
+                                                           attrs=(("source", "face"),)))
+            self.people.prune(namespace, {r.attrs["person_id"] for r in seen} - {person.id})
+            self.refresh_days(namespace, self._recording_days(RecordFilter(namespace=namespace)))
+            self.refresh_behaviors(namespace)
+        self.db.scrub()
+        return person, sorted(v for v in videos if v), changed
+
     def _delete(self, flt: RecordFilter) -> int:
         return sum(self.stores[name].delete(flt) for name in ("entity", "event"))
 
@@ -292,6 +329,32 @@ def _renamed(record: MemoryRecord, old: str, new: str) -> MemoryRecord:
         attrs["speaker_name"] = new
     text = new + record.text[len(old):] if record.text.startswith(old) else record.text
     return replace(record, text=text, attrs=attrs)
+
+
+def _mentions(record: MemoryRecord, name: str) -> bool:
+    wanted = name.lower()
+    return wanted in record.text.lower() or wanted in json.dumps(record.attrs, ensure_ascii=False).lower()
+
+
+def _unnamed(record: MemoryRecord, names: Sequence[str]) -> MemoryRecord:
+    """A record without a forgotten person's name: their sighting is a person's, their turn
+    someone's, and a line that named them says "someone" instead."""
+    attrs = {k: v for k, v in record.attrs.items() if k != "person_id"}
+    if record.kind == ENTITY_SIGHTING and attrs.get("label") != "person" and attrs.get("source") == "face":
+        attrs.update(label="person", entity="person")
+    if record.kind == ENTITY_SIGHTING and record.attrs.get("person_id") is not None:
+        colour = attrs.get("colour")
+        attrs["name"] = f"person in {colour}" if colour else "person"
+    if record.kind == UTTERANCE and record.attrs.get("person_id") is not None:
+        attrs["speaker_name"] = None
+    text = record.text
+    if record.kind == ENTITY_SIGHTING and record.attrs.get("person_id") is not None:
+        text = attrs["name"] + text[text.find(" seen"):] if " seen" in text else attrs["name"]
+    blob = json.dumps(attrs, ensure_ascii=False)
+    for name in sorted(names, key=len, reverse=True):
+        pattern = re.compile(re.escape(name), re.IGNORECASE)
+        text, blob = pattern.sub("someone", text), pattern.sub("someone", blob)
+    return replace(record, text=text, attrs=json.loads(blob))
 
 
 def _placed(record: MemoryRecord, old: str | None, new: str) -> MemoryRecord:

@@ -333,7 +333,7 @@ def create_app(system: MemlensSystem) -> FastAPI:
     @app.post("/forget", response_model=Forgotten, responses={**authed, **problems(400, 404)})
     def forget(body: ForgetRequest, namespace: str = Depends(namespace_of)) -> dict:
         try:
-            return {"removed": system.forget(namespace, body.video_id, open_range(body.start, body.end))}
+            return {"removed": system.forget(namespace, body.video_id, open_range(body.start, body.end), body.person)}
         except LookupError as exc:
             raise HTTPException(404, str(exc)) from exc
         except ValueError as exc:

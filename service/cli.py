@@ -275,20 +275,23 @@ def forget(
     video: Optional[str] = typer.Option(None, help="Video id to forget."),
     start: Optional[str] = typer.Option(None, "--from", help="Start of a wall-clock range (ISO)."),
     end: Optional[str] = typer.Option(None, "--to", help="End of the range (ISO)."),
+    person: Optional[str] = typer.Option(None, help="A person to forget (\"person 3\" or their name), on its own."),
     namespace: Optional[str] = typer.Option(None),
     config: Optional[Path] = ConfigOption,
 ):
     """Delete every record, vector and cache entry of a video or a time range (--from alone:
-    everything since; --to alone: everything before)."""
+    everything since; --to alone: everything before), or forget a person: their face, their
+    sightings, and their name wherever memory wrote it (what was said stays, as someone's)."""
     from service.system import open_range
 
     lo, hi = _when(start, "--from"), _when(end, "--to")
-    if video is None and lo is None and hi is None:
-        err.print("[red]give --video, --from or --to (or several)[/red]")
+    if video is None and lo is None and hi is None and person is None:
+        err.print("[red]give --video, --from or --to (or several), or --person[/red]")
         raise typer.Exit(2)
     system = open_system(config)
     try:
-        removed = system.forget(namespace or system.config.service.default_namespace, video, open_range(lo, hi))
+        removed = system.forget(namespace or system.config.service.default_namespace, video,
+                                open_range(lo, hi), person)
     except (LookupError, ValueError) as exc:
         err.print(f"[red]{exc}[/red]")
         raise typer.Exit(2) from exc

@@ -49,9 +49,13 @@ class AskRequest(BaseModel):
 
 
 class ForgetRequest(BaseModel):
-    """A video, a wall-clock range, or both (at least one). A range may be open at one end:
-    only `start` forgets everything since, only `end` everything before."""
+    """A video, a wall-clock range, or both (at least one); or a person on their own. A
+    range may be open at one end: only `start` forgets everything since, only `end`
+    everything before."""
     video_id: str | None = Field(None, min_length=1, max_length=200, description="a video id this memory holds")
+    person: str | None = Field(None, min_length=1, max_length=200, pattern=r"\S",
+                               description="a person memory knows (\"person 3\" or their name): their face, "
+                               "sightings and name are forgotten; what was said stays, as someone's")
     start: IsoTime | None = Field(None, description="from this time on")
     end: IsoTime | None = Field(None, description="up to this time")
 

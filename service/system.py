@@ -409,9 +409,14 @@ class MemlensSystem:
         return import_namespace(self.memory, Path(path).expanduser(), namespace)
 
     def forget(self, namespace: str, video_id: str | None = None,
-               between: tuple[datetime, datetime] | None = None) -> int:
-        """Forget records, vectors and cached observations of a video and/or a time range.
-        An id this namespace does not hold is refused (LookupError), never widened to 'all'."""
+               between: tuple[datetime, datetime] | None = None, person: str | None = None) -> int:
+        """Forget records, vectors and cached observations of a video and/or a time range, or
+        a person (on their own: memory.Memory.forget_person; their cached faces go too). An id
+        or person this namespace does not hold is refused (LookupError), never widened to 'all'."""
+        if person is not None:
+            if video_id is not None or between is not None:
+                raise ValueError("forget a person on their own, not with a video or a time range")
+            return self._forget_person(namespace, person)
         videos = self.memory.videos(namespace)
         if video_id is not None and video_id not in {v.video_id for v in videos}:
             raise LookupError(f"no video {video_id!r} in this memory")
@@ -432,6 +437,17 @@ class MemlensSystem:
                 lo, hi = ((t - video.origin).total_seconds() for t in between)
                 cache.delete_range(video.video_id, lo, hi)
         return removed
+
+    def _forget_person(self, namespace: str, who: str) -> int:
+        """Returns how many records changed or went (their sightings, voice and mentions)."""
+        if not who.strip():
+            raise ValueError("person is empty")
+        recorded = {v.video_id for v in self.memory.videos(namespace)}
+        _, videos, changed = self.memory.forget_person(namespace, who)
+        cache = self.cache.scoped(namespace) if self.cache is not None else None
+        for video_id in set(videos) & recorded if cache is not None else ():  # not a day summary's "day:..."
+            cache.delete_video(video_id)  # their face's descriptors, a caption that named them
+        return changed
 
     def _forget_job_results(self, namespace: str) -> None:
         """The results of upload jobs whose recordings were forgotten, blanked in the job table

@@ -471,3 +471,36 @@ def test_a_range_open_at_one_end_forgets_everything_since_or_before_and_odd_text
             assert client.post("/ask", headers=ALICE, json={"question": "   "}).status_code == 422
     finally:
         ranged.close()
+
+
+def test_forgetting_a_range_or_a_person_over_the_api_leaves_none_of_their_words_on_disk(tmp_path_factory):
+    from eval.media import TED_CLIP, fetch
+
+    home = tmp_path_factory.mktemp("forget-bytes-home")
+    kept = MemlensSystem(load_config(env={**os.environ, "MEMLENS_HOME": str(home),
+                                          "MEMLENS_SERVICE__API_KEYS": json.dumps({"key-alice": "alice"})}))
+    thread = (b"## Session 1 | 2026-03-09T18:00\nAlice: The gate code is ZEPHYRQUARTZ, keep it quiet.\n"
+              b"## Session 2 | 2026-03-11T09:00\nAlice: The plumber comes on Thursday.\n")
+
+    def holding(word: bytes) -> list[str]:
+        return sorted({str(p.relative_to(home)) for p in home.rglob("*") if p.is_file() and word in p.read_bytes().lower()})
+
+    try:
+        kept.ingest(fetch(TED_CLIP), "alice", start=datetime(2026, 3, 10, 10, 0))  # her face, named by the lower third
+        with serving(create_app(kept)) as url, httpx.Client(base_url=url, timeout=120) as client:
+            sent = client.post("/ingest", headers=ALICE, files={"file": ("chat.txt", thread, "text/plain")})
+            assert wait_for(client, sent.json()["job_id"], ALICE)["status"] == "done"
+            assert holding(b"zephyrquartz") and holding(b"seelig")
+            ranged = client.post("/forget", headers=ALICE, json={"start": "2026-03-09T17:00:00",
+                                                                 "end": "2026-03-09T20:00:00"})
+            assert ranged.status_code == 200 and ranged.json()["removed"] > 0
+            assert holding(b"zephyrquartz") == [] and holding(b"plumber")  # the range only
+            assert client.post("/forget", headers=ALICE, json={"person": "Nobody Known"}).status_code == 404
+            assert client.post("/forget", headers=ALICE, json={"person": "Tina Seelig",
+                                                               "video_id": "x"}).status_code == 422
+            person = client.post("/forget", headers=ALICE, json={"person": "Tina Seelig"})
+            assert person.status_code == 200 and person.json()["removed"] > 0
+            assert holding(b"seelig") == [], holding(b"seelig")
+            assert client.get("/people", headers=ALICE).json()["known"] == []
+    finally:
+        kept.close()

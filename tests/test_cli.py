@@ -298,3 +298,28 @@ def test_bench_scale_refuses_to_keep_its_memory_in_a_folder_that_holds_something
                    timeout=120)
     assert done.returncode == 2 and "not empty" in done.stderr, done.stdout + done.stderr
     assert (theirs / "memory" / "memlens.sqlite").read_bytes() == b"not ours to grow" and not (tmp_path / "out").exists()
+
+
+def test_a_forgotten_person_leaves_neither_face_nor_name_in_any_file_of_the_home(tmp_path):
+    from eval.media import TED_CLIP, fetch
+
+    home = tmp_path / "home"
+    done = memlens(home, "ingest", str(fetch(TED_CLIP)), "--start", "2026-11-20T10:00")
+    assert done.returncode == 0, done.stderr
+
+    def holding(word: bytes) -> list:
+        return sorted({p.relative_to(home).parts[0] for p in home.rglob("*")
+                       if p.is_file() and word in p.read_bytes().lower()})
+
+    people = json.loads(memlens(home, "people", "--json").stdout)["known"]
+    assert [p["name"] for p in people] == ["Tina Seelig"], people  # named by the lower third under her face
+    assert holding(b"seelig")  # her name, in memory and in the cached caption
+    done = memlens(home, "forget", "--person", "Tina Seelig")
+    assert done.returncode == 0, done.stderr
+    assert holding(b"seelig") == [], holding(b"seelig")
+    assert json.loads(memlens(home, "people", "--json").stdout)["known"] == []  # her face is gone
+    # what she said stays, as someone's
+    asked = memlens(home, "ask", "what does the speaker teach?", "--at", "2026-11-20T11:00")
+    assert "entrepreneurship" in asked.stdout.lower(), asked.stdout
+    assert memlens(home, "forget", "--person", "Tina Seelig").returncode == 2  # no such person now
+    assert memlens(home, "forget", "--person", "person 1", "--video", "x").returncode == 2  # on its own
