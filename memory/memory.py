@@ -323,8 +323,10 @@ class Memory:
 def _renamed(record: MemoryRecord, old: str, new: str) -> MemoryRecord:
     """A sighting or turn of a person, under their new name."""
     attrs = dict(record.attrs)
-    if record.kind == ENTITY_SIGHTING:
+    if record.kind == ENTITY_SIGHTING and attrs.get("source") == "face":
         attrs.update(name=new, label=new, entity=normalise(new))
+    elif record.kind == ENTITY_SIGHTING:  # a body their face was seen on: still a person, by their name
+        attrs["name"] = f"{new} in {attrs['colour']}" if attrs.get("colour") else new
     if record.kind == UTTERANCE:
         attrs["speaker_name"] = new
     text = new + record.text[len(old):] if record.text.startswith(old) else record.text

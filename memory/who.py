@@ -45,11 +45,17 @@ def voices_to_faces(video: VideoObservation) -> dict[str, str]:
         for face in faces:
             if seg.start <= face.frame_time <= seg.end:
                 together[(seg.speaker, face.person)] += 1  # type: ignore[index]
-    links: dict[str, str] = {}
+    return _one_to_one(together)
+
+
+def _one_to_one(together: Counter, at_least: int = 2) -> dict:
+    """Pairs (a, face) seen together -> each a linked to one face and each face to one a,
+    the pairs seen together most first, `at_least` times."""
+    links: dict = {}
     taken: set[str] = set()
-    for (voice, face), n in together.most_common():
-        if n >= 2 and voice not in links and face not in taken:
-            links[voice] = face
+    for (key, face), n in together.most_common():
+        if n >= at_least and key not in links and face not in taken:
+            links[key] = face
             taken.add(face)
     return links
 
@@ -69,13 +75,7 @@ def bodies_to_faces(video: VideoObservation) -> dict[int, str]:
             cx, cy = (face.box[0] + face.box[2]) / 2, (face.box[1] + face.box[3]) / 2
             if x0 <= cx <= x1 and y0 <= cy <= (y0 + y1) / 2:
                 together[(d.instance, face.person)] += 1  # type: ignore[index]
-    links: dict[int, str] = {}
-    taken: set[str] = set()
-    for (body, face), n in together.most_common():
-        if n >= 2 and body not in links and face not in taken:
-            links[body] = face
-            taken.add(face)
-    return links
+    return _one_to_one(together)
 
 
 def _as_name(line: str) -> str | None:

@@ -10,7 +10,15 @@ import pytest
 
 from memory.records import ENTITY_SIGHTING, UTTERANCE, RecordFilter
 from perception.faces import cluster_faces
-from perception.types import AsrSegment, ClipObservation, ClipSpan, FaceSighting, OcrLine, VideoObservation
+from perception.types import (
+    AsrSegment,
+    ClipObservation,
+    ClipSpan,
+    FaceSighting,
+    ObjectDetection,
+    OcrLine,
+    VideoObservation,
+)
 
 T0 = datetime(2026, 3, 2, 9, 0)
 rng = np.random.default_rng(7)
@@ -23,10 +31,10 @@ def _face(t: float, who: np.ndarray, x: float = 300.0) -> FaceSighting:
     return FaceSighting(t, (x, 60.0, x + 60, 130.0), (640, 360), 0.8, tuple(float(v) for v in who + jitter))
 
 
-def _video(video_id: str, faces, asr=(), ocr=(), start: datetime = T0) -> VideoObservation:
+def _video(video_id: str, faces, asr=(), ocr=(), start: datetime = T0, objects=()) -> VideoObservation:
     span = ClipSpan(video_id, 0, 0.0, 30.0, start)
     clip = ClipObservation(span, keyframe_times=[0.0, 10.0, 20.0], asr=list(asr), ocr=list(ocr),
-                           faces=cluster_faces(faces))
+                           faces=cluster_faces(faces), objects=list(objects))
     return VideoObservation(video_id, f"/{video_id}.mp4", 30.0, start, True, [clip])
 
 
@@ -96,3 +104,29 @@ def test_naming_someone_rewrites_what_memory_says_about_them(memory):
     assert texts == ["Ben seen", "Ben: The keys are on the shelf."]
     hits = memory.store("entity").search_lexical("Ben", RecordFilter(namespace="me"), k=3)
     assert hits and hits[0][0].text == "Ben seen"
+
+
+def test_the_body_a_named_face_is_on_stays_a_person_and_forgetting_them_leaves_no_name(memory):
+    times = (1.0, 2.0, 3.0)
+    body = [ObjectDetection("person", 0.6, t, (280.0, 40.0, 380.0, 350.0), (640, 360), colour="green",
+                            instance=1, track=1) for t in times]  # the face lies in its upper half
+    memory.ingest(_video("monday", [_face(t, BEN) for t in times], objects=body,
+                         asr=[AsrSegment(1.0, 3.5, "The keys are on the shelf.", 0.9, speaker="S1")]), "me")
+    memory.name_person("me", "person 1", "Ben")
+
+    def sightings() -> list:
+        return memory.store("entity").query(RecordFilter(namespace="me", kinds=(ENTITY_SIGHTING,)))
+
+    (his_body,) = [r for r in sightings() if r.attrs.get("source") != "face"]
+    assert his_body.attrs["label"] == "person" and his_body.attrs["name"] == "Ben in green"  # still counted as a person
+    (face,) = [r for r in sightings() if r.attrs.get("source") == "face"]
+    assert face.attrs["colour"] == "green" and face.text.startswith("Ben in green")
+    person, videos, changed = memory.forget_person("me", "Ben")
+    assert videos == ["monday"] and changed >= 3  # his face sighting, his body, his turn (and captions)
+    left = [r for s in ("entity", "event", "behavior") for r in memory.store(s).query(RecordFilter(namespace="me"))]
+    assert not [r.text for r in left if "ben" in (r.text + str(r.attrs)).lower()]
+    assert [r.attrs["name"] for r in sightings()] == ["person in green"] and memory.people.all("me") == []
+    said = memory.store("event").query(RecordFilter(namespace="me", kinds=(UTTERANCE,)))
+    assert [r.text for r in said] == ["someone: The keys are on the shelf."]
+    with pytest.raises(KeyError):
+        memory.forget_person("me", "Ben")
