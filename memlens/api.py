@@ -107,6 +107,12 @@ class Memlens:
         current name. What memory says of them is re-written; later questions use the name."""
         return self._system.name(namespace or self.namespace, noun, str(which), name)
 
+    def enroll_wearer(self, recording: str | Path, namespace: str | None = None) -> dict:
+        """Tell memory which voice is yours: a recording of you speaking (3 s or more). In every
+        recording, remembered and to come, your turns become "me"'s, so "what did I say?"
+        and "who did I talk to?" know you."""
+        return self._system.enroll_wearer(recording, namespace or self.namespace)
+
     def forget(self, video: str | None = None, since: datetime | None = None, until: datetime | None = None,
                namespace: str | None = None, person: str | None = None) -> int:
         """Forget a recording (its id) or everything in [since, until) (one end left out:

@@ -26,6 +26,7 @@ from memory.records import (
     STAY,
     TEXT_SIGHTING,
     UTTERANCE,
+    WEARER,
     MemoryRecord,
 )
 from memory.registry import Known
@@ -116,11 +117,13 @@ class RecordBuilder:
         return self.zero_shot if any(c.clip_embeddings for c in video.clips) else None
 
     def build(self, video: VideoObservation, namespace: str, people: Mapping[str, Known] | None = None,
-              stays: Sequence[StayPlace] = (), frames: list[FrameText] | None = None) -> list[MemoryRecord]:
+              stays: Sequence[StayPlace] = (), frames: list[FrameText] | None = None,
+              wearer: str | None = None) -> list[MemoryRecord]:
         """`people`: the video's faces ("F1") as the namespace's people (memory.people), so
         sightings and the voices they speak with carry who they are; `stays`: where its views
         say the wearer was (memory.where), for the times no sign says it; `frames`: the
-        video's `scene.frames`, when the caller already has them."""
+        video's `scene.frames`, when the caller already has them; `wearer`: the speaker label
+        that is the wearer's enrolled voice (memory.wearer), whose turns are "me"'s."""
         if not video.clips:
             raise ValueError(f"video {video.video_id} has no clips: nothing can be placed on the clock")
         people = people or {}
@@ -131,6 +134,9 @@ class RecordBuilder:
         for voice, person in voice_people.items():  # the face seen speaking names the voice
             if person.name and (person.named_by == "user" or voice not in speaker_names):
                 speaker_names[voice] = person.name
+        if wearer is not None:  # the enrolled voice: the glasses' owner, never a face in view
+            speaker_names[wearer] = WEARER
+            voice_people.pop(wearer, None)
         spans = [c.span for c in video.clips]
         by_index = {span.index: span for span in spans}
 
@@ -167,6 +173,7 @@ class RecordBuilder:
                 "event", UTTERANCE, f"{name}: {seg.text.strip()}", seg.start, seg.end,
                 speaker=seg.speaker, speaker_name=name if seg.speaker in speaker_names else None,
                 said=seg.text.strip(), acts=acts, confidence=seg.confidence,
+                **({"is_wearer": True} if wearer is not None and seg.speaker == wearer else {}),
                 place=places.at(seg.start), person_id=voice_people[seg.speaker].id if seg.speaker in voice_people else None,
             ))
         records_in: dict[int, list[MemoryRecord]] = defaultdict(list)  # grouped once, not rescanned per clip

@@ -32,6 +32,7 @@ from memory.records import (
     STORE_NAMES,
     TEXT_SIGHTING,
     UTTERANCE,
+    WEARER,
     MemoryRecord,
     RecordFilter,
     StoreName,
@@ -42,6 +43,7 @@ from memory.sqlite_faiss import MemoryDatabase, SqliteFaissStore
 from memory.store import RecordStore
 from memory.text_embedders import text_embedder
 from memory.tracks import TrackStore
+from memory.wearer import VOICES_TRACK, WearerVoices, wearer_label
 from memory.where import name_places, places_registry, stay_embeddings, video_stays
 from memory.who import name_people, video_people
 from perception.transcripts import Dialogue
@@ -74,6 +76,7 @@ class Memory:
         self.frames = FrameIndex(self.db)
         self.people = people_registry(self.db)
         self.places = places_registry(self.db)
+        self.wearer = WearerVoices(self.db)
 
     @property
     def stores(self) -> dict[StoreName, SqliteFaissStore]:
@@ -101,8 +104,12 @@ class Memory:
         places = name_places(stays, self.places.match(namespace, {s.key: (s.descriptor, len(s.times)) for s in stays}),
                              self.config.place_kinds, clip_kinds)
         stay_places = [StayPlace(s.start, s.end, places[s.key].id, places[s.key].name) for s in stays]
-        records = self.builder.build(video, namespace, people, stay_places, frames)  # fails before any store is touched
+        wearer = wearer_label(video.voices, self.wearer.enrolled(namespace))
+        # fails before any store is touched
+        records = self.builder.build(video, namespace, people, stay_places, frames, wearer)
         tracks = [(kind, video.wall_start, video.duration, track.to_dict()) for kind, track in video.tracks.items()]
+        if video.voices:  # kept so that an enrollment made later can find the wearer here too
+            tracks.append((VOICES_TRACK, video.wall_start, video.duration, {k: list(v) for k, v in video.voices.items()}))
         frames = (video.clip_model, when, vectors) if video.clip_model and when else None
         return self._replace(namespace, video.video_id, records, tracks, list(people.values()), list(places.values()),
                              frames)
@@ -152,6 +159,25 @@ class Memory:
             old = self.people.find(namespace, who).label
             person = self.people.rename(namespace, who, name)
             return person, self._rewrite(namespace, "person_id", person.id, lambda r: _renamed(r, old, person.label))
+
+    def enroll_wearer(self, namespace: str, voice: Sequence[float]) -> int:
+        """Take `voice` (a print of the wearer speaking, perception.speakers) as the wearer's:
+        in every remembered recording the voice closest to it becomes "me" (memory.wearer),
+        and a voice taken for the wearer before that no longer is goes back to its label.
+        Returns how many turns changed."""
+        with self.db.batch():
+            self.wearer.enroll(namespace, voice)
+            enrolled = self.wearer.enrolled(namespace)
+            theirs = {t.video_id: wearer_label(t.payload, enrolled) for t in self.tracks.get(namespace, VOICES_TRACK)}
+            turns = self.store("event").query(RecordFilter(namespace=namespace, kinds=(UTTERANCE,)))
+            changed = [r for r in turns if bool(r.attrs.get("is_wearer")) != (
+                r.attrs.get("speaker") is not None and r.attrs.get("speaker") == theirs.get(r.video_id))]
+            if changed:
+                self.stores["event"].delete(RecordFilter(namespace=namespace, ids=tuple(r.id for r in changed)))
+                self.stores["event"].add([replace(_as_wearer(r, not r.attrs.get("is_wearer")), id=None)
+                                          for r in changed])
+            self.refresh_behaviors(namespace)
+        return len(changed)
 
     def name_place(self, namespace: str, which: str, name: str) -> tuple[Known, int]:
         """The user names a place ("place 3", or its current name): every visit to it and
@@ -331,6 +357,17 @@ def _renamed(record: MemoryRecord, old: str, new: str) -> MemoryRecord:
         attrs["speaker_name"] = new
     text = new + record.text[len(old):] if record.text.startswith(old) else record.text
     return replace(record, text=text, attrs=attrs)
+
+
+def _as_wearer(turn: MemoryRecord, wearer: bool) -> MemoryRecord:
+    """A turn in the wearer's voice ("me: ..."), or one that is not after all (its voice label)."""
+    attrs = {k: v for k, v in turn.attrs.items() if k != "is_wearer"}
+    name = WEARER if wearer else attrs.get("speaker") or "someone"
+    attrs["speaker_name"] = WEARER if wearer else None
+    if wearer:
+        attrs["is_wearer"] = True
+        attrs.pop("person_id", None)
+    return replace(turn, text=f"{name}: {attrs.get('said', turn.text.split(': ', 1)[-1])}", attrs=attrs)
 
 
 def _mentions(record: MemoryRecord, name: str) -> bool:

@@ -2,8 +2,8 @@
 
 The archive is a zip holding a manifest (format, version, the namespace, the embedder its
 vectors came from, counts, and the sha256 of every other member) and the namespace's rows:
-every record with its vector, the people and places with their names, the skills' tracks
-and the keyframe vectors. Indexes (FAISS, Tantivy) are not in it: they are built from these
+every record with its vector, the people and places with their names, the wearer's enrolled
+voice (when there is one), the skills' tracks and the keyframe vectors. Indexes (FAISS, Tantivy) are not in it: they are built from these
 rows, as after any write. Import checks everything before it writes anything, then writes in
 one transaction: a damaged or foreign archive changes nothing.
 """
@@ -66,6 +66,8 @@ def export_namespace(memory, namespace: str, path: Path, memlens_version: str = 
     members["people.json"] = json.dumps(people).encode()
     members["places.json"] = json.dumps(places).encode()
     members["tracks.jsonl"] = "\n".join(json.dumps(t) for t in tracks).encode()
+    if (wearer := memory.wearer.enrolled(namespace)) is not None:  # the wearer's enrolled voice (memory.wearer)
+        members["wearer.json"] = json.dumps([float(v) for v in wearer]).encode()
     members["frames.jsonl"] = "\n".join(json.dumps({k: r[k] for k in ("model_id", "video_id", "t", "wall")})
                                         for r in frame_rows).encode()
     members["frames.npy"] = _npy(np.stack([np.frombuffer(r["vector"], dtype=np.float32) for r in frame_rows])
@@ -117,6 +119,8 @@ def import_namespace(memory, path: Path, namespace: str | None = None) -> Portab
                 memory.store(store).add([records[i] for i in part], vectors[part])
         memory.people.save(namespace, people)
         memory.places.save(namespace, places)
+        if "wearer.json" in members:  # archives from before enrollment have none
+            memory.wearer.enroll(namespace, json.loads(members["wearer.json"]))
         for t in tracks:
             start, end = datetime.fromisoformat(t["wall_start"]), datetime.fromisoformat(t["wall_end"])
             memory.tracks.put(namespace, t["video_id"], t["kind"], start, (end - start).total_seconds(),

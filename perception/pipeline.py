@@ -279,6 +279,7 @@ class Perceiver(PicturePass):
         return VideoObservation(
             video_id=video_id, path=str(path), duration=info.duration, wall_start=wall,
             has_audio=info.has_audio, clips=clips, still=info.still, channels=channels, tracks=tracks,
+            voices=speech.voices,
             clip_model=self._clip_model_id() if channels["clip"].startswith("on") else None,
         )
 

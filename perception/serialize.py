@@ -141,7 +141,7 @@ def video_to_dict(v: VideoObservation) -> dict[str, Any]:
         "video_id": v.video_id, "path": v.path, "duration": v.duration,
         "wall_start": v.wall_start.isoformat(), "has_audio": v.has_audio,
         "clips": [clip_to_dict(c) for c in v.clips], "channels": dict(v.channels), "clip_model": v.clip_model,
-        "still": v.still,
+        "still": v.still, "voices": {k: list(p) for k, p in v.voices.items()},
     }
 
 
@@ -153,4 +153,5 @@ def video_from_dict(d: dict[str, Any]) -> VideoObservation:
         channels={str(k): str(v) for k, v in d.get("channels", {}).items()},
         clip_model=None if d.get("clip_model") is None else str(d["clip_model"]),
         still=bool(d.get("still", False)),
+        voices={str(k): tuple(float(x) for x in p) for k, p in d.get("voices", {}).items()},
     )

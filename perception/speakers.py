@@ -151,6 +151,26 @@ def split_by_voice(segments: list[AsrSegment], voice_at) -> list[AsrSegment]:
     return out
 
 
+def voice_prints(windows: VoiceWindows, turns: list[AsrSegment]) -> dict[str, tuple[float, ...]]:
+    """Each speaker label's voice: the mean of the unit window vectors centred inside their
+    turns, unit length again. What memory compares with the wearer's enrolled voice."""
+    if not len(windows.spans) or not turns:
+        return {}
+    unit = windows.vectors / np.maximum(np.linalg.norm(windows.vectors, axis=1, keepdims=True), 1e-9)
+    centres = np.array([(a + b) / 2 for a, b in windows.spans])
+    inside: dict[str, np.ndarray] = {}
+    for turn in turns:
+        if turn.speaker:
+            hit = (centres >= turn.start) & (centres <= turn.end)
+            inside[turn.speaker] = inside.get(turn.speaker, np.zeros(len(centres), bool)) | hit
+    prints = {}
+    for label, hit in inside.items():
+        if hit.any():
+            mean = unit[hit].mean(axis=0)
+            prints[label] = tuple(round(float(v), 5) for v in mean / max(float(np.linalg.norm(mean)), 1e-9))
+    return prints
+
+
 class ResemblyzerTagger:
     """Resemblyzer voice embeddings (256-d, GE2E) + cosine clustering."""
 

@@ -24,7 +24,7 @@ from .decode import VideoInfo, iter_audio
 from .errors import BackendUnavailable
 from .progress import ProgressReporter
 from .serialize import segment_from_dict, segment_to_dict
-from .speakers import SpeakerTagger, VoiceWindows, speech_spans
+from .speakers import SpeakerTagger, VoiceWindows, speech_spans, voice_prints
 from .turns import split_at_pauses
 from .types import AsrSegment
 
@@ -39,6 +39,7 @@ class SpeechResult:
     asr_status: str
     speaker_status: str
     failures: dict[str, str] = field(default_factory=dict)  # channel -> why its backend failed
+    voices: dict[str, tuple[float, ...]] = field(default_factory=dict)  # speaker label -> voice print
 
 
 def _cached_segments(cache: ObservationCache | None, key: tuple[Any, ...]) -> list[AsrSegment] | None:
@@ -77,12 +78,14 @@ def transcribe_track(
         return SpeechResult([], f"off: asr_backend={config.asr_backend!r}", "off: no ASR")
     span = (0.0, info.duration)
     asr_key = (video_id, AUDIO_UNIT, "asr", recognizer.model_id, config.fingerprint("asr"))
-    tag_key = None if tagger is None else (
-        video_id, AUDIO_UNIT, "speakers", f"{tagger.model_id}+{recognizer.model_id}", config.fingerprint("speakers"))
+    tag_key = None if tagger is None else (  # "+prints": the payload holds each voice's print too
+        video_id, AUDIO_UNIT, "speakers", f"{tagger.model_id}+{recognizer.model_id}+prints",
+        config.fingerprint("speakers"))
     known = _cached_segments(cache, asr_key)
-    tagged = None if tag_key is None else _cached_segments(cache, tag_key)
+    tagged, prints = (None, {}) if tag_key is None else _cached_turns(cache, tag_key)
     if known is not None and (tagger is None or tagged is not None):
-        return _result(split_at_pauses(known, config.turn_gap) if tagged is None else tagged, config, tagger, {})
+        return _result(split_at_pauses(known, config.turn_gap) if tagged is None else tagged, config, tagger, {},
+                       prints)
     heard = _hear(path, info, config, progress, None if known is not None else recognizer, tagger, known)
     if "asr" in heard.failures:
         return SpeechResult([], f"off: {heard.failures['asr']}", "off: no ASR", heard.failures)
@@ -93,20 +96,35 @@ def transcribe_track(
         return _result(segments, config, tagger, heard.failures)
     progress.start("speakers", 1)
     tagged = tagger.assign(heard.windows, segments)
+    prints = voice_prints(heard.windows, tagged)
     if cache is not None and tag_key is not None:
-        cache.put(*tag_key, [segment_to_dict(s) for s in tagged], span)
+        cache.put(*tag_key, {"turns": [segment_to_dict(s) for s in tagged],
+                             "voices": {k: list(v) for k, v in prints.items()}}, span)
     progress.advance("speakers")
-    return _result(tagged, config, tagger, heard.failures)
+    return _result(tagged, config, tagger, heard.failures, prints)
+
+
+def _cached_turns(cache: ObservationCache | None, key: tuple[Any, ...]
+                  ) -> tuple[list[AsrSegment] | None, dict[str, tuple[float, ...]]]:
+    payload = cache.get(*key) if cache is not None else None
+    if not isinstance(payload, dict):
+        return None, {}
+    try:
+        return ([segment_from_dict(d) for d in payload["turns"]],
+                {str(k): tuple(float(x) for x in v) for k, v in payload["voices"].items()})
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:
+        log.warning("ignoring malformed cached speaker turns (%s)", exc)
+        return None, {}
 
 
 def _result(segments: list[AsrSegment], config: PerceptionConfig, tagger: SpeakerTagger | None,
-            failures: dict[str, str]) -> SpeechResult:
+            failures: dict[str, str], voices: dict[str, tuple[float, ...]] | None = None) -> SpeechResult:
     """Heard segments with the speaker channel's status: the one place it is worded."""
     if "speakers" in failures:
         return SpeechResult(segments, "on", f"off: {failures['speakers']}", failures)
     if tagger is None:
         return SpeechResult(segments, "on", f"off: speaker_backend={config.speaker_backend!r}")
-    return SpeechResult(segments, "on", "on")
+    return SpeechResult(segments, "on", "on", voices=dict(voices or {}))
 
 
 def _hear(path: Path, info: VideoInfo, config: PerceptionConfig, progress: ProgressReporter,

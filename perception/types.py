@@ -129,6 +129,8 @@ class VideoObservation:
     # memory keeps them under: empty unless a configuration turns a skill on.
     tracks: dict[str, Any] = field(default_factory=dict)
     stage_seconds: dict[str, float] = field(default_factory=dict)  # perception's work, per stage
+    # each speaker label's voice print (perception.speakers.voice_prints): unit GE2E vectors
+    voices: dict[str, tuple[float, ...]] = field(default_factory=dict)
     # The model that made the clips' `clip_embeddings` (its model_id): vectors of different
     # models live in different spaces, so memory keeps and searches them per model.
     clip_model: str | None = None

@@ -300,6 +300,19 @@ def forget(
     console.print(f"forgot {removed} records")
 
 
+@app.command()
+def wearer(
+    recording: Path = typer.Argument(..., help="A recording of you speaking (audio or video, 3 s or more)."),
+    namespace: Optional[str] = typer.Option(None),
+    config: Optional[Path] = ConfigOption,
+):
+    """Enroll your own voice: in every recording, remembered and to come, your turns become
+    "me"'s (glasses hear their wearer but never see their face)."""
+    with using_system(config, f"cannot enroll {recording}", (ValueError, OSError)) as system:
+        done = system.enroll_wearer(recording, namespace or system.config.service.default_namespace)
+    console.print(f"enrolled {done['seconds']} s of your voice; {done['turns_changed']} remembered turns are now yours")
+
+
 @app.command("export")
 def export_command(
     file: Path = typer.Argument(..., help="The archive to write (a .zip)."),

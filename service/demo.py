@@ -6,13 +6,19 @@ import time
 from datetime import datetime, timedelta
 from pathlib import Path
 
+import soundfile
 from rich.console import Console
 
 from eval.scoring import is_correct
 from eval.synthetic import morning_at_home, render
+from eval.synthetic.render import synthesize
 from service.config import load_config
 from service.console import print_answer, progress_bars
 from service.system import MemlensSystem
+
+# what the wearer reads aloud to enroll their voice (memlens wearer FILE)
+ENROLL_SENTENCE = ("This is my voice. I am recording a few sentences so that my glasses can tell me apart "
+                   "from the people I talk to during the day.")
 
 
 def run_demo(out: Path, seed: int, console: Console) -> int:
@@ -25,6 +31,13 @@ def run_demo(out: Path, seed: int, console: Console) -> int:
 
     system = MemlensSystem(load_config(env={**os.environ, "MEMLENS_HOME": str(out / "home")}))
     try:
+        wearer = next((p for p in script.people if p.name == "Me"), None)
+        if wearer is not None:  # as a user would: a few seconds of their own voice, once
+            sample = out / "my-voice.wav"
+            soundfile.write(sample, synthesize(ENROLL_SENTENCE, wearer.voice, script.speech_wpm,
+                                               script.speech_word_gap), 16000)
+            enrolled = system.enroll_wearer(sample, "demo")
+            console.print(f"enrolled the wearer's voice from {enrolled['seconds']} s ({sample})")
         with progress_bars(console) as progress:
             report = system.ingest(rendered.video_path, "demo", progress=progress)
         console.print(f"ingested in {report.seconds:.1f} s for {report.duration:.0f} s of video "

@@ -26,7 +26,7 @@ from agent.summaries import LLMSummarizer
 from memory.captions import Summarizer
 from memory.memory import Memory
 from memory.portable import Portable, export_namespace, import_namespace
-from memory.records import STORE_OF_KIND, MemoryRecord, RecordFilter
+from memory.records import STORE_OF_KIND, WEARER, MemoryRecord, RecordFilter
 from perception.cache import ObservationCache
 from perception.doctor import clip_off_reason
 from perception.progress import as_progress
@@ -104,6 +104,8 @@ class Warmed:
 WARM_UP_QUESTION = "What was I doing before I stopped recording?"
 QUESTION_YEARS = (1000, 9000)  # question and listing times: far enough from the calendar's ends for any window
 
+
+MIN_ENROLL_SECONDS = 3.0  # of the wearer speaking: a voice print steadies over a few seconds
 
 def open_range(start: datetime | None, end: datetime | None) -> tuple[datetime, datetime] | None:
     """A wall-clock range with either end left open ("everything since", "everything up to"),
@@ -353,6 +355,29 @@ class MemlensSystem:
             raise ValueError(f"can name a person or a place, not a {noun!r}")
         known, changed = naming[noun](namespace, which, name)
         return {"id": known.id, "name": known.name, "records_changed": changed}
+
+    def enroll_wearer(self, path: str | Path, namespace: str) -> dict:
+        """Enroll the wearer's voice from a recording of them speaking (an audio or video file,
+        3 s or more): their turns in every recording, past and future, are "me"'s
+        (memory.wearer). ValueError for too little audio or no speaker model."""
+        from perception.decode import iter_audio
+        from perception.speakers import make_speaker_tagger, voice_prints
+        from perception.types import AsrSegment
+
+        tagger = make_speaker_tagger(self.config.perception)
+        if tagger is None:
+            raise ValueError("perception.speaker_backend is 'none': there is no voice model to enroll with")
+        rate = 16000
+        audio = np.concatenate([np.zeros(0, np.float32), *iter_audio(Path(path).expanduser(), rate)])
+        seconds = len(audio) / rate
+        if seconds < MIN_ENROLL_SECONDS:
+            raise ValueError(f"{Path(path).name}: {seconds:.1f} s of audio; record at least "
+                             f"{MIN_ENROLL_SECONDS:g} s of yourself speaking")
+        windows = tagger.voices(audio, rate, [(0.0, seconds)])
+        prints = voice_prints(windows, [AsrSegment(0.0, seconds, "", 1.0, speaker=WEARER)])
+        if WEARER not in prints:
+            raise ValueError(f"{Path(path).name}: no voice heard in it")
+        return {"seconds": round(seconds, 1), "turns_changed": self.memory.enroll_wearer(namespace, prints[WEARER])}
 
     def known(self, namespace: str, noun: str) -> list[dict]:
         """The people (by face) or places (by view) memory knows, with their names."""

@@ -323,3 +323,14 @@ def test_a_forgotten_person_leaves_neither_face_nor_name_in_any_file_of_the_home
     assert "entrepreneurship" in asked.stdout.lower(), asked.stdout
     assert memlens(home, "forget", "--person", "Tina Seelig").returncode == 2  # no such person now
     assert memlens(home, "forget", "--person", "person 1", "--video", "x").returncode == 2  # on its own
+
+
+def test_enrolling_too_little_of_the_wearer_s_voice_is_a_clear_error(tmp_path):
+    import numpy as np
+    import soundfile
+
+    soundfile.write(tmp_path / "hello.wav", np.zeros(16000, np.float32), 16000)
+    done = memlens(tmp_path / "home", "wearer", str(tmp_path / "hello.wav"))
+    assert done.returncode == 2 and "at least 3 s" in done.stderr and "Traceback" not in done.stderr, done.stderr
+    missing = memlens(tmp_path / "home", "wearer", str(tmp_path / "nothing.wav"))
+    assert missing.returncode == 2 and "Traceback" not in missing.stderr, missing.stderr

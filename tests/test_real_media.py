@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 from datetime import datetime, timedelta
 
+import numpy as np
 import pytest
 
 from eval.scoring import normalise
@@ -192,6 +193,43 @@ def test_the_two_voices_of_a_call_are_told_apart_word_by_word(call):
 def test_who_was_on_the_call_comes_from_how_they_introduced_themselves(call):
     answer = call.ask("who was on the call?", "me", datetime(2026, 11, 20, 11, 0))
     assert not answer.abstained and {"sheila", "diane"} <= set(answer.answer.lower().replace(",", " ").split())
+
+
+def test_the_wearer_s_enrolled_voice_is_me_in_recordings_remembered_before_and_after(call, tmp_path):
+    import soundfile
+
+    from perception.decode import iter_audio
+
+    audio = np.concatenate(list(iter_audio(fetch(CALL_AUDIO), 16000)))
+    reference = _reference_turns()
+    a, b, wearer = max(reference, key=lambda r: r[1] - r[0])  # her longest turn, 6.7 s, alone
+    soundfile.write(tmp_path / "me.wav", audio[int(a * 16000):int(b * 16000)], 16000)
+
+    def mine(namespace: str) -> tuple[int, int]:
+        """(turns memory calls the wearer's that the reference gives her, those it gives the other)"""
+        turns = call.memory.store("event").query(RecordFilter(namespace=namespace, kinds=(UTTERANCE,)))
+        votes = []
+        for turn in (t for t in turns if t.attrs.get("is_wearer")):
+            assert turn.text.startswith("me: ") and turn.attrs["speaker_name"] == "me"
+            middle = (turn.start + turn.end) / 2
+            votes += [who for x, y, who in reference if x <= middle < y]
+        return sum(v == wearer for v in votes), sum(v != wearer for v in votes)
+
+    call.ingest(fetch(CALL_AUDIO), "before", start=START)  # its own namespace: the fixture's "me" stays as it is
+    assert mine("before") == (0, 0)
+    done = call.enroll_wearer(tmp_path / "me.wav", "before")  # after the call was remembered
+    ours, theirs = mine("before")
+    assert done["turns_changed"] > 0 and ours >= 3 and theirs <= 1, (done, ours, theirs)
+    answer = call.ask("who did I talk to on the phone?", "before", datetime(2026, 11, 20, 11, 0))
+    assert not answer.abstained and "me" not in answer.answer.lower().split(), answer.answer
+    call.enroll_wearer(tmp_path / "me.wav", "later")  # before: the next ingest knows her at once
+    call.ingest(fetch(CALL_AUDIO), "later", start=START)
+    assert mine("later") == (ours, theirs)
+    soundfile.write(tmp_path / "short.wav", audio[:16000], 16000)
+    with pytest.raises(ValueError, match="at least"):
+        call.enroll_wearer(tmp_path / "short.wav", "before")
+    assert call.enroll_wearer(tmp_path / "me.wav", "before")["turns_changed"] == 0  # the same voice again
+    assert mine("before") == (ours, theirs)
 
 
 def test_a_lecture_is_one_voice(ted):
