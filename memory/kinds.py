@@ -164,6 +164,24 @@ class Kinds:
                         forms.setdefault(lemma, []).append(form)
         return forms
 
+    def things_used_to(self, verb: str) -> list[str]:
+        """Devices a verb names using ("cycle" -> bicycle, motorcycle; "ski" -> ski; "type" ->
+        typewriter): nouns WordNet derives from the verb's senses' words that are kinds of
+        instrumentality. What to look for in view when a question asks about an activity
+        ("did I see anyone cycling?"); empty without WordNet or such a noun."""
+        if not self.available:
+            return []
+        with self._lock:
+            tool = self._wordnet.synset("instrumentality.n.03")
+            found: list[str] = []
+            for sense in self._wordnet.synsets(verb, pos="v"):
+                for lemma in sense.lemmas():
+                    for noun in (d.synset() for d in lemma.derivationally_related_forms()):
+                        name = noun.lemmas()[0].name().replace("_", " ")
+                        if noun.pos() == "n" and name not in found and tool in noun.closure(lambda x: x.hypernyms()):
+                            found.append(name)
+        return found
+
     def visible(self, phrase: str) -> bool | None:
         """Whether the phrase could name something one sees; None when WordNet cannot say."""
         with self._lock:

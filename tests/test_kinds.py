@@ -71,3 +71,9 @@ def test_a_printed_word_is_a_thing_only_when_it_names_something(memory):
     memory.ingest(VideoObservation("v", "/v.mp4", 10.0, T0, False, [ClipObservation(span, ocr=lines)]), "me")
     things = memory.store("entity").query(RecordFilter(namespace="me", kinds=(ENTITY_SIGHTING,)))
     assert sorted({r.attrs["entity"] for r in things}) == ["cup", "pan"]  # a brand and a name are text, not things
+
+
+def test_an_activity_names_the_things_used_to_do_it(kinds):
+    assert "bicycle" in kinds.things_used_to("cycle") and "bicycle" in kinds.things_used_to("cycling")
+    assert kinds.things_used_to("ski") == ["ski"] and "skateboard" in kinds.things_used_to("skateboard")
+    assert kinds.things_used_to("talk") == [] and kinds.things_used_to("walk") == []  # nothing in hand

@@ -21,6 +21,8 @@ from agent.tools.things import count, in_hand, locate, present, seen, state, tra
 from agent.tools.timeline import activity, duration, habit, order, when, where_was_i
 from memory.language import normalise, s_stem
 
+# Verbs of seeing: "did I see / notice anyone cycling?" asks whether the activity was in view.
+SEEING_VERBS = frozenset({"see", "notice", "spot", "watch", "observe"})
 # Steps of an ordering option: "the cafe, then the park -> the office".
 STEP_SPLIT = re.compile(r"\s*(?:;\s*then|,\s*then|->|→|;)\s*", re.I)
 
@@ -82,6 +84,8 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
         return [ToolCall(intent, {"thing": thing or plan.people[0]})]  # "what was Tina wearing?": her
     if plan.answer_type == "yes_no" and intent in ("verify", "people") and (thing or plan.people):
         return [ToolCall("present", {"thing": thing or plan.people[0]})]  # "was there a van", "did I see Ben"
+    if plan.answer_type == "yes_no" and intent == "verify" and plan.verb in SEEING_VERBS and plan.topic:
+        return [ToolCall("present", {"doing": plan.topic[0]})]  # "did I see anyone cycling?": a bicycle
     if intent == "count" and (thing or plan.places):
         # "how many library visits / times at the gym": a named place counts visits
         visits = plan.places and (not thing or s_stem(thing.split()[-1]) in ("visit", "time", "trip"))

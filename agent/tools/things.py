@@ -70,10 +70,17 @@ def _named(r: MemoryRecord) -> str:
     return r.attrs.get("name") or r.attrs.get("entity", r.text)
 
 
-def present(ctx: ToolContext, thing: str) -> ToolResult:
-    """Whether a thing was seen at all in the window ("was there a dog?"), with its sightings.
-    Not seen is not found: perception misses things, so absence is left to the abstain test."""
+def present(ctx: ToolContext, thing: str | None = None, doing: str | None = None) -> ToolResult:
+    """Whether a thing was seen at all in the window ("was there a dog?"), with its sightings;
+    or, for an activity (`doing`: "did I see anyone cycling?"), a thing used to do it
+    (memory.kinds.things_used_to: a bicycle). Not seen is not found: perception misses
+    things, so absence is left to the abstain test."""
     after, before = ctx.window()
+    if thing is None:
+        used = ctx.operators.kinds.things_used_to(doing or "")
+        thing = next((t for t in used if ctx.operators.resolve_entity(t, ctx.namespace, before)), None)
+        if thing is None:
+            return ToolResult("present", "", [], False, note=f"nothing used to {doing} was seen")
     match = ctx.operators.resolve_entity(thing, ctx.namespace, before)
     trail = ctx.operators.trajectory(ctx.namespace, match.entity, before, after) if match else []
     if not trail:
