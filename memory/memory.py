@@ -379,16 +379,12 @@ def _unnamed(record: MemoryRecord, names: Sequence[str]) -> MemoryRecord:
     """A record without a forgotten person's name: their sighting is a person's, their turn
     someone's, and a line that named them says "someone" instead."""
     attrs = {k: v for k, v in record.attrs.items() if k != "person_id"}
-    if record.kind == ENTITY_SIGHTING and attrs.get("label") != "person" and attrs.get("source") == "face":
-        attrs.update(label="person", entity="person")
-    if record.kind == ENTITY_SIGHTING and record.attrs.get("person_id") is not None:
-        colour = attrs.get("colour")
-        attrs["name"] = f"person in {colour}" if colour else "person"
-    if record.kind == UTTERANCE and record.attrs.get("person_id") is not None:
-        attrs["speaker_name"] = None
-    text = record.text
-    if record.kind == ENTITY_SIGHTING and record.attrs.get("person_id") is not None:
+    text, theirs = record.text, record.attrs.get("person_id") is not None
+    if record.kind == ENTITY_SIGHTING and theirs:  # a body their face was on (their face sightings are deleted)
+        attrs["name"] = f"person in {attrs['colour']}" if attrs.get("colour") else "person"
         text = attrs["name"] + text[text.find(" seen"):] if " seen" in text else attrs["name"]
+    if record.kind == UTTERANCE and theirs:
+        attrs["speaker_name"] = None
     blob = json.dumps(attrs, ensure_ascii=False)
     for name in sorted(names, key=len, reverse=True):
         pattern = re.compile(re.escape(name), re.IGNORECASE)
