@@ -370,9 +370,14 @@ def _as_wearer(turn: MemoryRecord, wearer: bool) -> MemoryRecord:
     return replace(turn, text=f"{name}: {attrs.get('said', turn.text.split(': ', 1)[-1])}", attrs=attrs)
 
 
+def _naming(name: str) -> re.Pattern:
+    """A name as a whole word ("person 3" is not inside "person 33"), in any case."""
+    return re.compile(rf"(?<!\w){re.escape(name)}(?!\w)", re.IGNORECASE)
+
+
 def _mentions(record: MemoryRecord, name: str) -> bool:
-    wanted = name.lower()
-    return wanted in record.text.lower() or wanted in json.dumps(record.attrs, ensure_ascii=False).lower()
+    pattern = _naming(name)
+    return bool(pattern.search(record.text) or pattern.search(json.dumps(record.attrs, ensure_ascii=False)))
 
 
 def _unnamed(record: MemoryRecord, names: Sequence[str]) -> MemoryRecord:
@@ -387,7 +392,7 @@ def _unnamed(record: MemoryRecord, names: Sequence[str]) -> MemoryRecord:
         attrs["speaker_name"] = None
     blob = json.dumps(attrs, ensure_ascii=False)
     for name in sorted(names, key=len, reverse=True):
-        pattern = re.compile(re.escape(name), re.IGNORECASE)
+        pattern = _naming(name)
         text, blob = pattern.sub("someone", text), pattern.sub("someone", blob)
     return replace(record, text=text, attrs=json.loads(blob))
 
