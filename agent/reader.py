@@ -67,7 +67,7 @@ _QUOTING = {"say", "tell", "read", "write", "show", "mean", "announce", "ask", "
 _LIGHT = {"be", "do", "have", "get", "go", "make", "happen"}
 _WH = {"what", "which", "who", "whom", "whose", "where", "when", "why", "how"}
 _OBJECTS = {"dobj", "attr", "oprd", "pobj", "dative", "acomp", "xcomp", "ccomp", "npadvmod", "nsubjpass"}
-_REASON_CUE = re.compile(r"\b(?:because|since|so that|so|in order to|due to)\b\s*", re.IGNORECASE)
+_REASON_CUE = re.compile(r"(?:\b(?:because|since|so that|so|in order to|due to|cuz|coz)\b|'cause\b)\s*", re.IGNORECASE)
 _MOSTLY_CAPITALS = re.compile(r"^[^a-z]*$")
 _NOT_THINGS = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"}
 
@@ -99,6 +99,8 @@ HINT_BONUS = 0.15  # a candidate right after the noun naming the asked kind ("pi
 SPEAKER_BONUS = 0.25  # what the speaker of a line gains when the question asks who did something
 CONTINUED = 2.0  # seconds between one speaker's turns that may be one sentence cut at a pause
 CONTINUED_TURNS = 2  # turns a sentence may run on into, either side
+OBJECT_BONUS = 0.25  # what a candidate gains for being what the question's verb acts on or states
+COMPLEMENT_WORDS = 14  # the most words a clause the question's verb states may have to be an answer
 _ENDS = (".", "!", "?", "\"", "…")
 
 
@@ -511,7 +513,7 @@ class EvidenceReader:
                 bonus += 0.15
             if bonus:
                 out.append((_without_determiners(doc, chunk), bonus))
-        return out
+        return out + [(clause, OBJECT_BONUS) for clause in _complements(doc, sent, want.verb)]
 
     @staticmethod
     def _named_by_hint(want: Wanted, span) -> float:
@@ -535,12 +537,12 @@ class EvidenceReader:
         if want.verb is None:
             return 0.0
         if want.subject and head.dep_ == "nsubj" and head.head.lemma_.lower() == want.verb:
-            return 0.25  # "who presented the film?": "Acme Films presents"
+            return OBJECT_BONUS  # "who presented the film?": "Acme Films presents"
         while head.dep_ in _OBJECTS | {"prep", "pcomp", "conj", "appos", "compound", "amod"} and head.head is not head:
             head = head.head
             if head.pos_ in ("VERB", "AUX"):
-                return 0.25 if head.lemma_.lower() == want.verb else 0.0
-        return 0.25 if head.lemma_.lower() == want.verb else 0.0
+                return OBJECT_BONUS if head.lemma_.lower() == want.verb else 0.0
+        return OBJECT_BONUS if head.lemma_.lower() == want.verb else 0.0
 
     @staticmethod
     def _answer_text(want: Wanted, span, said_at: datetime) -> str:
@@ -551,7 +553,7 @@ class EvidenceReader:
             when = parse_date(text, said_at)
             relative = any(t.lower_ in ("ago", "last", "next", "yesterday", "today", "tomorrow", "this") for t in span)
             if when is not None and relative:
-                return date_phrase(text, when)
+                return date_phrase(text, when, said_at)
         return text
 
 
@@ -588,6 +590,30 @@ def _agreeing(top: Reading, same: Sequence[Reading]) -> tuple[Evidence, ...]:
             cited.add(r.evidence.record.id)
             out.append(r.evidence)
     return tuple(out)
+
+
+def _complements(doc, sent, verb: str | None) -> list:
+    """What the question's verb states in a sentence when its object is a clause: "I'm
+    starting to realize that self-care is really important" answers "what did she realize?"
+    with "self-care is really important", not the whole line. The clause's "that" or "to"
+    is left out; a clause longer than a line's worth of words is the line, not its answer."""
+    if verb is None or verb in _LIGHT:
+        return []
+    out = []
+    for tok in sent:
+        if tok.lemma_.lower() != verb or tok.pos_ not in ("VERB", "AUX"):
+            continue
+        for child in tok.children:
+            if child.dep_ not in ("ccomp", "xcomp") or child.i < tok.i:
+                continue
+            start, end = child.left_edge.i, min(child.right_edge.i + 1, sent.end)
+            while start < end and (doc[start].dep_ in ("mark", "aux") and doc[start].head.i == child.i
+                                   and doc[start].lower_ in ("that", "to", "if", "whether")):
+                start += 1
+            clause = doc[start:end]
+            if 1 < len([t for t in clause if not t.is_punct]) <= COMPLEMENT_WORDS:
+                out.append(clause)
+    return out
 
 
 def _without_determiners(doc, chunk):

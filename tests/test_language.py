@@ -113,6 +113,9 @@ def test_dates_resolve_against_the_moment_said():
     assert date_phrase("last year", datetime(2022, 5, 8)) == "2022"
     assert date_phrase("next month", datetime(2023, 6, 8)) == "June 2023"
     assert date_phrase("last week", datetime(2023, 5, 1)) == "the week of 1 May 2023"
+    assert date_phrase("last week", datetime(2023, 6, 2), said_at=datetime(2023, 6, 9, 14)) == "the week before 9 June 2023"
+    assert date_phrase("next weekend", datetime(2023, 6, 17), said_at=datetime(2023, 6, 9)) == "the weekend after 9 June 2023"
+    assert date_phrase("that week", datetime(2023, 6, 2), said_at=datetime(2023, 6, 9)) == "the week of 2 June 2023"
     assert date_phrase("yesterday", datetime(2023, 5, 7)) == "7 May 2023"
 
 

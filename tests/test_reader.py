@@ -291,3 +291,31 @@ def test_a_plural_kind_asks_for_every_one_and_each_is_cited(reader):
         e.record.id for e in several.also] and {e.record.id for e in several.records} == {1, 20}
     single = reader.read("what plant does Ana grow on the balcony?", lines)
     assert "," not in single.answer and single.also == ()
+
+
+@pytest.mark.parametrize("question, said, answer", [
+    ("what did Melanie realize after the race?", "I'm starting to realize that self-care is really important.",
+     "self-care is really important"),
+    ("what did Jon decide after losing his job?", "So I decided to open my own dance studio downtown.",
+     "open my own dance studio downtown"),
+])
+def test_what_the_questions_verb_states_is_read_as_a_clause_not_the_whole_line(reader, question, said, answer):
+    speaker = question.split()[2]
+    lines = [turn(1, speaker, "Thanks for asking, it was a long day."), turn(2, speaker, said)]
+    reading = reader.read(question, lines)
+    assert reading is not None and reading.answer == answer
+    assert reading.as_answer() == answer  # the clause itself, not a quoted line with its speaker and time
+
+
+def test_a_clause_too_long_to_be_an_answer_is_not_read_out(reader):
+    said = ("I realized that the people who run the little bakery on the corner near the station have been "
+            "baking every single loaf by hand since nineteen eighty.")
+    reading = reader.read("what did he realize?", [turn(1, "Bob", said)])
+    assert reading is None or reading.answer != said.removeprefix("I realized that ").rstrip(".")
+
+
+def test_a_spoken_cause_gives_the_reason(reader):
+    said = "I chose them 'cause they help LGBTQ+ folks with adoption."
+    reading = reader.read("why did Caroline choose the agency?", [turn(1, "Caroline", said)])
+    assert reading is not None and reading.kind == "reason"
+    assert reading.answer == "they help LGBTQ+ folks with adoption"

@@ -117,6 +117,7 @@ def test_premise_check(agent):  # noqa: F811
     assert "pharmacy" in premise_check(c, [], ["pharmacy"], []).note
     assert not premise_check(ctx_at(agent, at(1, 8)), [], ["gym"], []).found  # not yet visited at t_q
     assert not premise_check(c, [], [], ["giraffe"]).found  # a thing one could see, never seen
+    assert premise_check(c, [], [], ["lockers"]).found  # a plural names what its singular does: a locker was read
     # an event is not a thing one sees, and "phone" in "phone call" presupposes no phone
     assert premise_check(c, [], [], ["talk"]).found
     assert premise_check(c, [], [], ["phone"], phrases=["phone call"]).found

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from agent.tools.base import ToolContext, ToolResult
-from memory.language import normalise
+from memory.language import normalise, singular
 from memory.records import RecordFilter
 
 
@@ -19,8 +19,10 @@ def premise_check(ctx: ToolContext, people: Sequence[str], places: Sequence[str]
     seen_before = RecordFilter(namespace=ctx.namespace, before=ctx.at)
 
     def mentioned(phrase: str) -> bool:
-        return any(ctx.operators.store(store).search_lexical(phrase, seen_before, 1)
-                   for store in ("event", "entity"))
+        # a plural names what its singular does ("Tim's collections": he spoke of his collection)
+        forms = dict.fromkeys([phrase, singular(phrase) if " " not in phrase else phrase])
+        return any(ctx.operators.store(store).search_lexical(form, seen_before, 1)
+                   for form in forms for store in ("event", "entity"))
 
     speakers_known = ctx.operators.speakers(ctx.namespace, ctx.at)
     for person in people:

@@ -109,7 +109,7 @@ def _told_date(ctx: ToolContext, found: Sequence[MemoryRecord], terms: Sequence[
         dates = ctx.dates_in(record.attrs.get("said") or record.text, record.wall_start)
         if dates:
             expression, when = dates[0]
-            return ToolResult("when", date_phrase(expression, when), evidence([record], "when"), True, when.date(),
+            return ToolResult("when", date_phrase(expression, when, record.wall_start), evidence([record], "when"), True, when.date(),
                               f"date told ('{expression}' said {record.wall_start:%Y-%m-%d})")
     return None
 

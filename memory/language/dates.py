@@ -32,14 +32,20 @@ def stated_dates(doc, said_at: datetime) -> list[tuple[str, datetime]]:
     return found
 
 
-def date_phrase(expression: str, when: datetime) -> str:
+def date_phrase(expression: str, when: datetime, said_at: datetime | None = None) -> str:
     """A resolved date as precise as the words that named it: "last year" -> "2022",
-    "next month" -> "June 2023", "last week" -> "the week of 1 May 2023", else the day."""
+    "next month" -> "June 2023", "last week" -> "the week of 1 May 2023", else the day.
+    Given when it was said, a week next to it is told from that day ("last weekend", said on
+    9 June, is "the weekend before 9 June 2023"): which days "last week" meant is not known."""
     words = expression.lower().split()
     if "year" in words or "years" in words:
         return f"{when:%Y}"
     if "month" in words or "months" in words:
         return f"{when:%B %Y}"
-    if "week" in words or "weeks" in words or "weekend" in words:
+    week = next((w for w in ("weekend", "week") if w in words or f"{w}s" in words), None)
+    if week is not None:
+        side = "before" if "last" in words or "past" in words else "after" if "next" in words else None
+        if said_at is not None and side is not None:
+            return f"the {week} {side} {said_at.day} {said_at:%B %Y}"
         return f"the week of {when.day} {when:%B %Y}"
     return f"{when.day} {when:%B %Y}"
