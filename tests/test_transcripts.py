@@ -123,6 +123,7 @@ def test_a_malformed_transcript_stores_nothing(system, tmp_path):
     ("We're thinking about going camping next month.", datetime(2023, 5, 25), ["June 2023"]),
     ("I've known these friends for 4 years.", datetime(2023, 6, 9), []),  # a length of time, not a date
     ("Good to see you! How have you been?", datetime(2023, 6, 9), []),
+    ("I won my first tournament last week - so exciting!", datetime(2022, 1, 21, 19, 32), ["the week of 14 January 2022"]),
 ])
 def test_dates_a_sentence_names_are_resolved_against_when_it_was_said(sentence, said, expected):
     from agent.question_nlp import SpacyPipeline
@@ -137,6 +138,16 @@ def test_when_did_asks_the_date_an_utterance_tells_not_when_it_was_said(system, 
     system.ingest_transcript(path, "told")
     answer = system.ask("When did Bob go to the dentist?", "told", datetime(2026, 3, 20))
     assert answer.answer == "8 March 2026" and answer.evidence[0].record.attrs["ref"] == "line 2"
+
+
+def test_what_year_asks_the_year_a_line_tells_in_any_form_of_its_verb(system, tmp_path):
+    path = _write(tmp_path, "surf.txt", "## Session 1 | 2023-07-16T16:30\nTim: How long have you been surfing?\n"
+                                        "John: I started surfing five years ago and it's been great.\n"
+                                        "## Session 2 | 2023-08-21T16:40\nJohn: Last year we watched that film every week.\n")
+    system.ingest_transcript(path, "surf")
+    answer = system.ask("What year did John start surfing?", "surf", datetime(2023, 9, 1))
+    # "surfing" is a form of "surf"; "year" is what is asked, so the line saying "last year" does not answer it
+    assert answer.answer == "2018" and answer.evidence[0].record.attrs["ref"] == "line 3"
 
 
 def test_a_question_put_to_someone_is_answered_by_their_reply(system, tmp_path):

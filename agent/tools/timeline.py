@@ -41,10 +41,11 @@ def moments(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = ()) 
         return []
     found = []
     hours = ctx.time.hours  # the store filters hours (to the minute, as in_hours) and places
-    for r in (ctx.records(FINE_KINDS[:2], "event", after, before, wanted, hours, places)
-              + ctx.records((ENTITY_SIGHTING,), "entity", after, before, wanted, hours, places)):
+    forms = wanted | {form for w in wanted if " " not in w for form in _inflections(w)}
+    for r in (ctx.records(FINE_KINDS[:2], "event", after, before, forms, hours, places)
+              + ctx.records((ENTITY_SIGHTING,), "entity", after, before, forms, hours, places)):
         words = set(normalise(r.text).split()) | set(normalise(r.attrs.get("entity", "")).split())
-        if any(w in words or all(x in words for x in w.split()) for w in wanted):
+        if any(all(_inflected(x, words) for x in w.split()) for w in wanted):
             found.append(r)
     return found
 
@@ -54,6 +55,8 @@ def when(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = (), ans
     review moved to 5", a screen reading "PLANNING 4:30 PM") answers a clock-time question;
     otherwise the moments that meet every constraint: their day when the day is asked, else
     the latest moment's clock time."""
+    # "what year did he start surfing?": the year is what is asked, not what the moment must name
+    terms = [t for t in terms if normalise(t) not in _DATE_UNITS] or list(terms)
     if answer_type == "time" and terms:  # with no terms a search for what was said or read ranks at random
         stated = [r for r in (said(ctx, terms), read(ctx, terms, " ".join(terms), places)) if r.found and states_a_time(r.value)]
         if stated:
@@ -102,7 +105,7 @@ def _told_date(ctx: ToolContext, found: Sequence[MemoryRecord], terms: Sequence[
 
     def named(record: MemoryRecord) -> int:
         words = set(normalise(record.text).split())
-        return sum(w in words or all(x in words for x in w.split()) for w in wanted)
+        return sum(all(_inflected(x, words) for x in w.split()) for w in wanted)
 
     utterances = sorted((r for r in found if r.kind == UTTERANCE), key=lambda r: (-named(r), r.wall_start))
     for record in utterances:
@@ -112,6 +115,20 @@ def _told_date(ctx: ToolContext, found: Sequence[MemoryRecord], terms: Sequence[
             return ToolResult("when", date_phrase(expression, when, record.wall_start), evidence([record], "when"), True, when.date(),
                               f"date told ('{expression}' said {record.wall_start:%Y-%m-%d})")
     return None
+
+
+_DATE_UNITS = {"year", "month", "week", "day", "date", "time", "season", "decade"}
+_ENDINGS = ("s", "es", "ed", "d", "ing")
+
+
+def _inflections(term: str) -> set[str]:
+    """A word's regular forms ("surf": surfs, surfed, surfing; "dance": dancing)."""
+    return {term, *(term + tail for tail in _ENDINGS), *((term[:-1] + "ing",) if term.endswith("e") else ())}
+
+
+def _inflected(term: str, words: set[str]) -> bool:
+    """A term said in any of its regular forms ("surf" in "I started surfing")."""
+    return not _inflections(term).isdisjoint(words)
 
 
 def duration(ctx: ToolContext, place: str) -> ToolResult:

@@ -26,10 +26,20 @@ def stated_dates(doc, said_at: datetime) -> list[tuple[str, datetime]]:
     for ent in doc.ents:
         if ent.label_ != "DATE" or (ent.start > 0 and doc[ent.start - 1].lower_ in _DURATION_PREPS):
             continue
-        parsed = parse_date(ent.text, said_at)
+        text, parsed = _resolved(ent, said_at)
         if parsed is not None:
-            found.append((ent.text, parsed))
+            found.append((text, parsed))
     return found
+
+
+def _resolved(ent, said_at: datetime) -> tuple[str, datetime | None]:
+    """A DATE entity resolved, else its part before a punctuation mark: spaCy's DATE spans
+    may run on past the date ("last week - so")."""
+    cut = next((t.i for t in ent if t.is_punct and t.i > ent.start), None)
+    for span in (ent, ent.doc[ent.start:cut] if cut is not None else None):
+        if span is not None and (parsed := parse_date(span.text, said_at)) is not None:
+            return span.text, parsed
+    return ent.text, None
 
 
 def date_phrase(expression: str, when: datetime, said_at: datetime | None = None) -> str:
