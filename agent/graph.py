@@ -183,12 +183,15 @@ def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     def words_around(record):  # the rest of a screen's text, the turns either side of a line
         return ops.around(record, state.at) if record.kind in (UTTERANCE, TEXT_SIGHTING) else []
 
+    def reply_to(record):  # the turn answering a line said
+        return ops.reply_to(record, state.at) if record.kind == UTTERANCE else None
+
     reading, want = None, reader.wanted(state.question)
     named = state.scope.recording if state.scope is not None else None  # the recording the question names
     if named is not None:
         want = reader.within(want, state.scope.word, named.video_id)
     if found is not None and found.tool in QUOTING_TOOLS:  # the short answer inside the lines the tool chose
-        reading = reader.read(state.question, list(found.support), want, around=words_around)
+        reading = reader.read(state.question, list(found.support), want, around=words_around, reply_to=reply_to)
     unrelated = found is None or found.tool not in QUOTING_TOOLS or \
         not any(reader.alignment(want, e.record) for e in found.support)
     # every tool's evidence, every channel's search, the best of each word channel: when the
@@ -209,7 +212,7 @@ def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         ranked = [Evidence(named, 1.0, "scope")] if named is not None else []
         ranked += tools[:TOOLS_FIRST] + channels + [e for r in latest_first if r.tool == "search" for e in r.support] \
             + tools[TOOLS_FIRST:]
-        reading = reader.read(state.question, ranked, want, around=words_around)
+        reading = reader.read(state.question, ranked, want, around=words_around, reply_to=reply_to)
     if state.reading is not None and (reading is None or state.reading.score > reading.score):
         reading = state.reading  # a refinement adds evidence; it does not forget a stronger earlier reading
     said = f"read {reading.kind} ({reading.score:.2f}, {reading.agreeing} record(s)): {reading.statement()}" \

@@ -31,6 +31,7 @@ from memory.records import (
     DAY_SUMMARY,
     ENTITY_SIGHTING,
     HOUR_SUMMARY,
+    PATTERN,
     RECORDING,
     SEGMENT,
     TEXT_SIGHTING,
@@ -66,6 +67,8 @@ _QUOTING = {"say", "tell", "read", "write", "show", "mean", "announce", "ask", "
 # Verbs too light to locate an answer by ("what did she do", "what is it").
 _LIGHT = {"be", "do", "have", "get", "go", "make", "happen"}
 _WH = {"what", "which", "who", "whom", "whose", "where", "when", "why", "how"}
+# Words of courtesy a reply opens with; a sentence of them is no answer ("Thanks, Maria!").
+_COURTESY = {"thanks", "thank", "congrats", "congratulations", "sorry", "cheers", "hey", "hi", "hello", "bye", "wow"}
 _OBJECTS = {"dobj", "attr", "oprd", "pobj", "dative", "acomp", "xcomp", "ccomp", "npadvmod", "nsubjpass"}
 _REASON_CUE = re.compile(r"(?:\b(?:because|since|so that|so|in order to|due to|cuz|coz)\b|'cause\b)\s*", re.IGNORECASE)
 _MOSTLY_CAPITALS = re.compile(r"^[^a-z]*$")
@@ -74,9 +77,10 @@ _NOT_THINGS = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MO
 # Records written from other records (captions, roll-ups): their words are second-hand, so
 # they weigh less and do not count as a second record agreeing.
 DERIVED = (CLIP_CAPTION, SEGMENT, RECORDING)
-# Hour and day summaries restate records the reader reads first-hand, with clock times and
-# counts in front that read as answers ("11:00 Video ...").
-ROLL_UPS = (HOUR_SUMMARY, DAY_SUMMARY)
+# Hour and day summaries, and a conversation's patterns, restate records the reader reads
+# first-hand, with clock times, counts and session numbers in front that read as answers
+# ("11:00 Video ...", "Nate said things like this in 7 conversations (sessions 5, ... 29)").
+ROLL_UPS = (HOUR_SUMMARY, DAY_SUMMARY, PATTERN)
 DERIVED_WEIGHT = 0.8
 AGREEING = 3  # other lines an answer cites beside its own when they gave the same answer
 ASKED_LINE = 0.15  # what a line that asks gains when what someone asked is wanted
@@ -88,6 +92,8 @@ SCOPE_ALIGNMENT = 0.7  # a record of the recording the question names meets it m
 CONTEXT_READ = 4  # the best-aligned records whose neighbours are read too
 CONTEXT_ALIGNMENT = 0.5  # ... when they hold at least this share of the question's words
 CONTEXT_WEIGHT = 0.7  # a neighbour's reading against the record it is context of
+REPLY_ALIGNMENT = 0.5  # the share of the question's words a line that asks and its reply must hold together
+SAME_ASK = 0.1  # what a reply gains when the line it answers asks for the same kind of answer
 OTHER_PERSON_WEIGHT = 0.6  # a record neither by nor about the person the question names
 QUOTE_KINDS = ("quote", "reason")  # kinds whose answer is a line, not a span inside one
 MIN_READING = 0.25  # a reading weaker than this is no reading: its words barely meet the question's
@@ -334,9 +340,12 @@ class EvidenceReader:
         return replace(want, words=rest or want.words, source=source)
 
     def read(self, question: str, evidence: Sequence[Evidence], want: Wanted | None = None,
-             around: Callable[[MemoryRecord], Sequence[MemoryRecord]] | None = None) -> Reading | None:
+             around: Callable[[MemoryRecord], Sequence[MemoryRecord]] | None = None,
+             reply_to: Callable[[MemoryRecord], MemoryRecord | None] | None = None) -> Reading | None:
         """The best reading; `around` gives a record's neighbours (the rest of a screen, the
-        turns either side), read as context of the best few records."""
+        turns either side), read as context of the best few records; `reply_to` the turn that
+        answers a spoken line: a question put in the conversation that meets the one asked
+        ("Which team did you sign with?") is answered by its reply ("The Minnesota Wolves!")."""
         want = want or self.wanted(question)
         if want.kind == "yes_no" or not want.words:
             return None
@@ -354,6 +363,9 @@ class EvidenceReader:
         self.nlp.prefetch([*sentences, *(_prepared(e.record) for e in top)])  # one batch, not a parse per record
         for rank, e, sentence in zip(ranks, top, sentences):
             for reading in self._read_record(want, e, rank, text=sentence):
+                readings.setdefault(reading.answer.lower(), []).append(reading)
+        if reply_to is not None and not asks_for_a_question(want.verb):
+            for reading in self._read_replies(want, top, ranks, reply_to, around, spell):
                 readings.setdefault(reading.answer.lower(), []).append(reading)
         if around is not None and want.kind not in QUOTE_KINDS:  # a quote is a line that meets the question itself
             aligned = sorted(((self.alignment(want, e.record), rank, e) for rank, e in zip(ranks, top)),
@@ -382,6 +394,32 @@ class EvidenceReader:
         if chosen.score < MIN_READING:
             return None
         return _listed(chosen, best) if want.many and chosen.kind not in QUOTE_KINDS else chosen
+
+    def _read_replies(self, want: Wanted, top: Sequence[Evidence], ranks: Sequence[int],
+                      reply_to: Callable[[MemoryRecord], MemoryRecord | None],
+                      around: Callable[[MemoryRecord], Sequence[MemoryRecord]] | None, spell: bool) -> list[Reading]:
+        """Readings of the replies to the lines among the evidence that ask what the question
+        asks: the line that asks and its reply together meet the question (the reply's
+        speaker stands for the "you" it was asked of), and the reply is read as if it said it."""
+        out = []
+        for rank, e in zip(ranks, top):
+            line = _prepared(e.record)
+            if e.record.kind != UTTERANCE or not asks(line):
+                continue
+            reply = reply_to(e.record)  # read as a reply though it may be among the evidence already
+            if reply is None:
+                continue
+            said = self._sentence_of(reply, around, spell)
+            pair = self._aligned_share(want, self.nlp(f"{line} {said}"), reply)
+            if pair < REPLY_ALIGNMENT:
+                continue
+            # a line asking for the same kind of answer ("What position are you playing?" for
+            # "what is his position on the team he signed with?") is the question put again
+            asked = [s for s in self.nlp(line).sents if asks(s.text)]
+            again = bool(asked) and _same_ask(self.wanted(asked[-1].text), want)
+            out += [replace(r, also=(e,), score=round(min(1.0, r.score + (SAME_ASK if again else 0.0)), 4))
+                    for r in self._read_record(want, Evidence(reply, e.score, "reply"), rank, pair, text=said, reply=again)]
+        return out
 
     def alignment(self, want: Wanted, record: MemoryRecord) -> float:
         """The share of the question's words a record holds, its speaker's name among them."""
@@ -426,15 +464,16 @@ class EvidenceReader:
         return " ".join(line.strip() for line in lines)
 
     def _read_record(self, want: Wanted, e: Evidence, rank: int, borrowed: float = 0.0,
-                     text: str | None = None) -> list[Reading]:
+                     text: str | None = None, reply: bool = False) -> list[Reading]:
         """Readings of one record (or of `text`, its whole sentence). `borrowed`: the alignment
         of the record it is context of (a neighbour is read as if it said what its neighbour
-        said, a little weaker)."""
+        said, a little weaker); `reply`: the record answers a line that asked what the question
+        asks, so a bare noun phrase or what its speaker says they are is the answer."""
         if want.kind == "person" and e.record.kind == ENTITY_SIGHTING and e.record.attrs.get("source") != "face":
             return []  # "who": a thing seen (a logo, a word on a sign) is no one; a face seen is someone
         doc = self.nlp(text or _prepared(e.record))
         weight = (DERIVED_WEIGHT if e.record.kind in DERIVED else 1.0) / (1.0 + 0.15 * rank)
-        if borrowed:
+        if borrowed and not reply:
             weight *= CONTEXT_WEIGHT
         if want.people and not about(e.record, want.people):
             weight *= OTHER_PERSON_WEIGHT  # "where is Sheila from?" is answered by what Sheila said or what names her
@@ -450,7 +489,7 @@ class EvidenceReader:
             sent_align = max(len(want.words & _stems(sent)) / len(want.words), borrowed, given)
             if not aligned and record_align == 0:
                 continue
-            for span, bonus in self._candidates(want, doc, sent, e.record.wall_start):
+            for span, bonus in self._candidates(want, doc, sent, e.record.wall_start, reply):
                 if _stems(span) and _stems(span) <= question_words and not (want.kind in QUOTE_KINDS and bonus >= ASKED_LINE):
                     continue  # a word of the question is not its answer (but it may be what was asked)
                 inside = set(range(span.start, span.end))
@@ -471,8 +510,9 @@ class EvidenceReader:
             out.append(Reading(speaker, want.kind, e, doc.text.strip(), round(min(score, 1.0), 4)))
         return out
 
-    def _candidates(self, want: Wanted, doc, sent, said_at: datetime):
-        """(span, bonus) pairs of the wanted kind in one sentence."""
+    def _candidates(self, want: Wanted, doc, sent, said_at: datetime, reply: bool = False):
+        """(span, bonus) pairs of the wanted kind in one sentence; in a reply, what the
+        speaker says they are ("I'm a shooting guard") answers what was asked of them."""
         kind = want.kind
         if kind in ("quote", "reason"):
             cue = _REASON_CUE.search(sent.text) if kind == "reason" else None
@@ -482,8 +522,12 @@ class EvidenceReader:
                     return [(start, 0.1)]
             asked = asks_for_a_question(want.verb) and asks(sent.text)
             return [(sent, ASKED_LINE if asked else 0.0)]  # "what did she ask?": the line that asks
+        fragment = _fragment(doc, sent) if reply else None  # "The Minnesota Wolves!": a reply's answer, whatever its label
         if kind in _LABELS:
             spans = [ent for ent in sent.ents if ent.label_ in _LABELS[kind]]
+            if fragment is not None and kind in ("person", "place", "organisation") and \
+                    not any(s.start <= fragment.root.i < s.end for s in spans):
+                return [(fragment, OBJECT_BONUS)]
             if kind == "duration":
                 spans = [s for s in spans if any(s_stem(t.lemma_.lower()) in _UNITS for t in s)]
             elif kind == "date":
@@ -506,9 +550,11 @@ class EvidenceReader:
         # bread"); a bare noun chunk near the question's words is too often the wrong one
         chunks = [c for c in sent.noun_chunks if c.root.pos_ in ("NOUN", "PROPN") and c.root.lower_ not in STOP
                   and c.root.ent_type_ not in _NOT_THINGS]  # "on Sunday", "29 of them": a time or a count is no thing
-        out = []
+        out = [(fragment, OBJECT_BONUS)] if fragment is not None else []
         for chunk in chunks:
             bonus = self._object_bonus(want, chunk)
+            if reply and not bonus and chunk.root.dep_ == "attr" and chunk.root.head.lemma_ == "be":
+                bonus = OBJECT_BONUS
             if want.hint and len(chunk) > 1 and (chunk.root.lemma_.lower() == want.hint or want.hint in chunk.text.lower()):
                 bonus += 0.15
             if bonus:
@@ -582,9 +628,9 @@ def _agreeing(top: Reading, same: Sequence[Reading]) -> tuple[Evidence, ...]:
     """The other lines that offered the same answer, strongest first (at most AGREEING): an
     answer said twice is cited where it was said both times, not only where it read best.
     A caption restating a line is no other line."""
-    out, cited = [], {top.evidence.record.id}
+    out, cited = list(top.also), {top.evidence.record.id, *(e.record.id for e in top.also)}  # a reply's question first
     for r in sorted(same, key=lambda r: -r.score):
-        if len(out) == AGREEING:
+        if len(out) == AGREEING + len(top.also):
             break
         if r.evidence.record.kind not in DERIVED and r.evidence.record.id not in cited:
             cited.add(r.evidence.record.id)
@@ -614,6 +660,25 @@ def _complements(doc, sent, verb: str | None) -> list:
             if 1 < len([t for t in clause if not t.is_punct]) <= COMPLEMENT_WORDS:
                 out.append(clause)
     return out
+
+
+def _same_ask(asked: Wanted, want: Wanted) -> bool:
+    """Whether a line asks for what the question asks: the same kind, and the same noun naming
+    it when the line names one ("what position", "which team")."""
+    if asked.kind != want.kind:
+        return False
+    if asked.hint is None:  # "where are you from?": a place is a place; "what is it?" asks anything
+        return asked.kind not in ("thing", *QUOTE_KINDS)
+    return asked.hint == want.hint or s_stem(asked.hint) in want.words
+
+
+def _fragment(doc, sent):
+    """The noun phrase a verbless sentence is ("The Minnesota Wolves!"), without its
+    determiners; None for a sentence with a verb."""
+    if any(t.pos_ in ("VERB", "AUX", "INTJ") or t.lower_ in _COURTESY for t in sent):  # "Thanks!", "Wow!" answer nothing
+        return None
+    chunk = next((c for c in sent.noun_chunks if c.root.dep_ == "ROOT"), None)
+    return _without_determiners(doc, chunk) if chunk is not None else None
 
 
 def _without_determiners(doc, chunk):

@@ -319,3 +319,43 @@ def test_a_spoken_cause_gives_the_reason(reader):
     reading = reader.read("why did Caroline choose the agency?", [turn(1, "Caroline", said)])
     assert reading is not None and reading.kind == "reason"
     assert reading.answer == "they help LGBTQ+ folks with adoption"
+
+
+def test_a_conversations_pattern_is_not_read_for_its_session_numbers(reader):
+    from memory.records import PATTERN
+
+    text = ('Nate said things like this in 7 conversations (sessions 5, 24, 25, 26, 27, 28, 29): '
+            '"I\'m drawn to turtles." / "My turtles are the best."')
+    pattern = MemoryRecord("event", PATTERN, "ns", text, T0, T0 + timedelta(minutes=1), "chat",
+                           attrs={"person": "Nate", "pattern": "repeated", "turns": [3, 9]}, id=7)
+    reading = reader.read("when did Nate get his first turtles?", [Evidence(pattern, 0.9, "search")])
+    assert reading is None  # "29" is a session's number, not when
+
+
+def _replies(lines: list[Evidence]):
+    """The next line by another voice, as memory's operators give it."""
+    def reply_to(record):
+        later = [e.record for e in lines if e.record.wall_start > record.wall_start]
+        nxt = min(later, key=lambda r: r.wall_start, default=None)
+        return nxt if nxt is not None and nxt.attrs["speaker_name"] != record.attrs["speaker_name"] else None
+    return reply_to
+
+
+def test_a_question_put_in_the_conversation_is_answered_by_its_reply(reader):
+    lines = [turn(1, "Tim", "Woohoo! Congrats on the new team. Which team did you sign with?"),
+             turn(31, "John", "The Minnesota Wolves! I can't wait to play with them!"),
+             turn(61, "Tim", "Cool! What position are you playing for the team?"),
+             turn(91, "John", "I'm a shooting guard for the team and our opener is next week.")]
+    asked = [lines[0], lines[2]]  # what a search for the question finds: the lines that ask it
+    team = reader.read("which team did John sign with?", asked, reply_to=_replies(lines))
+    assert team is not None and team.answer == "Minnesota Wolves"
+    assert [e.record.id for e in team.records][:2] == [31, 1]  # the reply, then the line it answers
+    position = reader.read("what is John's position on the team he signed with?", asked, reply_to=_replies(lines))
+    assert position is not None and position.answer == "shooting guard"
+    assert reader.read("which team did John sign with?", asked) is None  # without the replies nothing says it
+
+
+def test_a_reply_of_courtesy_is_no_answer(reader):
+    lines = [turn(1, "Tim", "Congrats on the new team! Which team did you sign with?"), turn(31, "John", "Thanks, Tim!")]
+    reading = reader.read("which team did John sign with?", [lines[0]], reply_to=_replies(lines))
+    assert reading is None or "thanks" not in reading.answer.lower()

@@ -150,6 +150,20 @@ def test_what_year_asks_the_year_a_line_tells_in_any_form_of_its_verb(system, tm
     assert answer.answer == "2018" and answer.evidence[0].record.attrs["ref"] == "line 3"
 
 
+def test_a_question_asked_in_the_conversation_is_answered_by_the_reply_it_got(system, tmp_path):
+    path = _write(tmp_path, "team.txt", "## Session 1 | 2023-05-21T19:45\n"
+                                        "Tim: Woohoo! Congrats on the new team. Which team did you sign with?\n"
+                                        "John: The Minnesota Wolves! I can't wait to play with them!\n"
+                                        "Tim: Cool! What position are you playing for the team?\n"
+                                        "John: I'm a shooting guard for the team and our opener is next week!\n"
+                                        "Tim: Nice. I joined a fantasy literature forum last week.\n")
+    system.ingest_transcript(path, "team")
+    at = datetime(2023, 6, 1)
+    team = system.ask("Which team did John sign with?", "team", at)
+    assert team.answer == "Minnesota Wolves" and not team.abstained
+    assert [e.record.attrs["ref"] for e in team.evidence][:2] == ["line 3", "line 2"]  # the reply, then what it answers
+
+
 def test_a_question_put_to_someone_is_answered_by_their_reply(system, tmp_path):
     thread = ("## Session 1 | 2026-04-02T19:00\nAlice: Bob, why did you buy a bike last spring?\n"
               "Bob: My doctor told me to move more, and I liked it.\nAlice: Good for you!\n"
