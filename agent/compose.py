@@ -9,12 +9,13 @@ from collections.abc import Sequence
 from datetime import date
 
 from agent.plan import SPEAKING_VERBS, WEARER, QueryPlan
-from agent.reader import QUOTE_KINDS, Reading, asks, asks_for_a_question
+from agent.reader import QUOTE_KINDS, Reading
 from agent.reasoning import Draft, coverage, evidence_text
 from agent.state import Evidence
 from agent.tools import bare, option_steps
 from agent.tools.base import ToolResult
 from agent.tools.talk import speaker_of
+from agent.wanted import asks, asks_for_a_question
 from memory.language import first_number, normalise
 from memory.records import TEXT_SIGHTING, UTTERANCE
 

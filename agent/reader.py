@@ -1,7 +1,7 @@
 """Reads the answer a question asks for out of the evidence: the city, the year, the name,
 the number or the thing, not the whole line it was said or read in.
 
-The question's grammar says what kind of answer it wants (`wanted`): its question word
+The question's grammar says what kind of answer it wants (agent.wanted): its question word
 ("who", "where", "how long"), the noun that names the kind ("what city", "which year",
 "what kind of bread") or the verb whose object is asked ("what does he sell?"). Each of
 the top evidence records (speech, on-screen text, captions, sightings; best first) is
@@ -16,14 +16,14 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from agent.attribution import about, called_out
-from agent.plan import ASKING_VERBS
-from agent.question_nlp import SpacyPipeline, without_address
+from agent.question_nlp import SpacyPipeline
 from agent.state import Evidence
 from agent.tools.talk import speaker_of
+from agent.wanted import LIGHT_VERBS, Wanted, asks, asks_for_a_question, content_stems, wanted
 from memory.builder import spelled_out
 from memory.language import STOP, date_phrase, parse_date, s_stem
 from memory.records import (
@@ -39,21 +39,6 @@ from memory.records import (
     MemoryRecord,
 )
 
-# Nouns that name the kind of answer a "what / which <noun>" question wants (general English).
-_KIND_NOUNS = {
-    "person": {"name", "person", "man", "woman", "guy", "girl", "boy", "speaker", "caller", "host", "presenter",
-               "author", "artist", "singer", "lady", "gentleman", "kid", "child"},
-    "place": {"city", "town", "country", "state", "place", "location", "area", "neighbourhood", "neighborhood",
-              "street", "address", "venue", "region", "continent", "village", "island", "province", "county"},
-    "date": {"year", "month", "date", "day", "season", "decade", "week", "weekday"},
-    "time": {"time", "hour"},
-    "colour": {"colour", "color", "shade"},
-    "number": {"number", "age", "score", "percentage", "figure", "digit"},
-    "code": {"extension", "code", "pin", "passcode", "password", "key", "button", "combination", "reference"},
-    "money": {"price", "cost", "fee", "salary", "fare", "rent"},
-    "organisation": {"company", "organisation", "organization", "team", "band", "brand", "firm", "agency", "club",
-                     "employer", "studio", "channel", "network", "charity", "label", "publisher"},
-}
 # spaCy entity labels that can be each kind of answer.
 _LABELS = {"person": {"PERSON", "ORG"}, "place": {"GPE", "LOC", "FAC"}, "date": {"DATE"}, "time": {"TIME"},
            "number": {"CARDINAL", "QUANTITY", "PERCENT"}, "money": {"MONEY"}, "duration": {"DATE", "TIME"},
@@ -62,11 +47,6 @@ _LABELS = {"person": {"PERSON", "ORG"}, "place": {"GPE", "LOC", "FAC"}, "date": 
 _UNITS = {"second", "minute", "hour", "day", "week", "fortnight", "month", "year", "decade", "century", "while"}
 _COLOURS = {"black", "white", "grey", "gray", "silver", "red", "orange", "yellow", "gold", "green", "blue", "navy",
             "purple", "violet", "pink", "brown", "beige", "cream", "teal", "turquoise", "maroon", "tan"}
-# Verbs that ask for words said or shown ("what did the screen say?"): the answer is a quote.
-_QUOTING = {"say", "tell", "read", "write", "show", "mean", "announce", "ask", "reply", "answer", "mention"}
-# Verbs too light to locate an answer by ("what did she do", "what is it").
-_LIGHT = {"be", "do", "have", "get", "go", "make", "happen"}
-_WH = {"what", "which", "who", "whom", "whose", "where", "when", "why", "how"}
 # Words of courtesy a reply opens with; a sentence of them is no answer ("Thanks, Maria!").
 _COURTESY = {"thanks", "thank", "congrats", "congratulations", "sorry", "cheers", "hey", "hi", "hello", "bye", "wow"}
 _OBJECTS = {"dobj", "attr", "oprd", "pobj", "dative", "acomp", "xcomp", "ccomp", "npadvmod", "nsubjpass"}
@@ -108,23 +88,6 @@ CONTINUED_TURNS = 2  # turns a sentence may run on into, either side
 OBJECT_BONUS = 0.25  # what a candidate gains for being what the question's verb acts on or states
 COMPLEMENT_WORDS = 14  # the most words a clause the question's verb states may have to be an answer
 _ENDS = (".", "!", "?", "\"", "…")
-
-
-@dataclass(frozen=True)
-class Wanted:
-    """What kind of answer a question asks for. `kind` is one of person, place, date, time,
-    number, code, duration, money, colour, organisation, thing, reason, quote, yes_no; `hint` the
-    noun naming it ("bread" in "what kind of bread"), `verb` the question's own verb."""
-
-    kind: str
-    hint: str | None = None
-    verb: str | None = None
-    words: frozenset[str] = field(default_factory=frozenset)  # the question's content stems
-    preps: frozenset[str] = field(default_factory=frozenset)  # its stranded prepositions ("where is she from")
-    people: frozenset[str] = field(default_factory=frozenset)  # the names it asks about, lower case
-    source: str | None = None  # the recording the question is asked within (its video id), when it names one
-    subject: bool = False  # the question word is its verb's subject ("who presented it?": whoever presents)
-    many: bool = False  # the noun naming the kind is plural ("what hobbies does she have?"): every one is asked
 
 
 @dataclass(frozen=True)
@@ -221,90 +184,6 @@ def _told(record: MemoryRecord) -> str:
     return "read" if record.kind == TEXT_SIGHTING else ""
 
 
-def _stems(tokens) -> set[str]:
-    return {s_stem(t.lemma_.lower()) for t in tokens if not t.is_punct and t.lower_ not in STOP and t.lower_ not in _WH}
-
-
-def wanted(nlp: SpacyPipeline, question: str) -> Wanted:
-    """The kind of answer the question's grammar asks for."""
-    doc = without_address(nlp, question)
-    # prepositions left without their object: "where is she from?" asks what she is from; the
-    # "for" of "what do I press for reception?" already has its object
-    preps = frozenset(t.lower_ for t in doc if t.pos_ == "ADP" and not any(c.dep_ == "pobj" for c in t.children))
-    people = frozenset(t.lower_ for t in doc if t.pos_ == "PROPN" or t.ent_type_ == "PERSON")
-    return replace(_wanted(doc), preps=preps, people=people)
-
-
-def _wanted(doc) -> Wanted:
-    toks = [t for t in doc if not t.is_punct]
-    lowers = [t.lower_ for t in toks]
-    verb = next((t.lemma_.lower() for t in toks if t.pos_ == "VERB" and t.lemma_.lower() not in _LIGHT), None)
-    words = frozenset(_stems(toks))
-    # the question word of the clause that asks: the last one that does not open a time or
-    # place clause ("which locker did I use, what number was it?"; "what was on the screen when
-    # ..."), of the main clause when there is one there ("how long has she been studying what
-    # makes plants grow?" asks how long)
-    asking = [i for i, t in enumerate(toks) if t.lower_ in _WH and not (
-        t.lower_ in ("when", "where", "while") and t.head.dep_ in ("advcl", "relcl", "acl"))]
-    main = [i for i in asking if _clause_verb(toks[i]).dep_ == "ROOT"]
-    wh_at = (main or asking)[-1] if asking else None
-    if wh_at is None:
-        yes_no = bool(toks) and (toks[0].pos_ == "AUX" or toks[0].lemma_ in ("do", "be", "have"))
-        return Wanted("yes_no" if yes_no else "thing", verb=verb, words=words)
-    wh, nxt = lowers[wh_at], lowers[wh_at + 1] if wh_at + 1 < len(lowers) else ""
-    if wh == "how":
-        if nxt == "long":
-            return Wanted("date" if "ago" in lowers else "duration", verb=verb, words=words)
-        if nxt in ("many", "old", "often", "far", "big", "tall"):
-            return Wanted("number", verb=verb, words=words)
-        if nxt == "much":
-            money = any(t.lemma_ in ("cost", "pay", "spend", "charge", "price", "earn") for t in toks)
-            return Wanted("money" if money else "number", verb=verb, words=words)
-        return Wanted("quote", verb=verb, words=words)
-    simple = {"who": "person", "whom": "person", "whose": "person", "where": "place", "when": "date", "why": "reason"}
-    if wh in simple:
-        return Wanted(simple[wh], verb=verb, words=words, subject=toks[wh_at].dep_ == "nsubj")
-    # "what / which": the noun the question word determines, or the kind a noun in the question names
-    head = toks[wh_at + 1] if wh_at + 1 < len(toks) and toks[wh_at + 1].pos_ in ("NOUN", "ADJ", "PROPN") else None
-    if head is not None and head.lemma_.lower() in ("kind", "type", "sort", "brand", "make"):
-        of = next((c for c in head.children if c.dep_ == "prep" and c.lower_ == "of"), None)
-        kinds = [c for c in of.children if c.dep_ == "pobj"] if of is not None else []
-        return Wanted("thing", hint=kinds[0].lemma_.lower() if kinds else None, verb=verb, words=words - _stems(kinds))
-    if head is not None and head.pos_ == "ADJ" and head.head.pos_ == "NOUN" and head.head.i > head.i:
-        head = head.head  # "what big city"
-    # "what is her name?", "what's the price?": with a copula the subject names the kind; any
-    # other verb's subject is who did it ("what does the speaker teach?")
-    copula = [t for t in toks if t.dep_ in ("nsubj", "attr") and t.pos_ == "NOUN" and t.head.lemma_ == "be"]
-    nouns = [head] if head is not None else copula
-    many = any(noun.tag_ in ("NNS", "NNPS") for noun in nouns)  # "which cities", "what are her hobbies?"
-    for noun in nouns:
-        lemma = noun.lemma_.lower()
-        kind = next((k for k, names in _KIND_NOUNS.items() if lemma in names), None)
-        if kind is not None:
-            return Wanted(kind, hint=lemma, verb=verb, words=words - {s_stem(lemma)}, many=many)
-    if verb in _QUOTING and head is None:  # "what did she say?"; "what books has he read?" asks for books
-        return Wanted("quote", verb=verb, words=words)
-    return Wanted("thing", hint=head.lemma_.lower() if head is not None else None, verb=verb, words=words, many=many)
-
-
-def _clause_verb(tok):
-    """The verb of the clause a word stands in (the root when none stands between)."""
-    head = tok.head
-    while head.pos_ not in ("VERB", "AUX") and head.head.i != head.i:
-        head = head.head
-    return head
-
-
-def asks_for_a_question(verb: str | None) -> bool:
-    """"What did Bob ask me?": the answer is a line that asks."""
-    return verb in ASKING_VERBS
-
-
-def asks(line: str) -> bool:
-    """A line that asks states nothing ("So what is luck?")."""
-    return line.rstrip().endswith("?")
-
-
 def _prepared(record, spell: bool = True) -> str:
     """The words a record contributes, as the parser reads them best: an utterance without
     its speaker, a sign in capitals in title case (spaCy's entities need case), its acronyms
@@ -336,7 +215,7 @@ class EvidenceReader:
         `source`: the words naming it are met by every record of it, so they no longer sort the
         records, and a record of it is about what was asked even where it shares no other word
         ("which town was the lecture in?": the lower third that names it)."""
-        rest = want.words - _stems(self.nlp(named))
+        rest = want.words - content_stems(self.nlp(named))
         return replace(want, words=rest or want.words, source=source)
 
     def read(self, question: str, evidence: Sequence[Evidence], want: Wanted | None = None,
@@ -430,7 +309,7 @@ class EvidenceReader:
     @staticmethod
     def _aligned_share(want: Wanted, doc, record: MemoryRecord) -> float:
         speaker = {w for w in (record.attrs.get("speaker_name") or "").lower().split()}
-        return len(want.words & (_stems(doc) | speaker)) / len(want.words)
+        return len(want.words & (content_stems(doc) | speaker)) / len(want.words)
 
     @staticmethod
     def _sentence_of(record: MemoryRecord, around: Callable[[MemoryRecord], Sequence[MemoryRecord]] | None,
@@ -486,11 +365,11 @@ class EvidenceReader:
             if not asks_for_a_question(want.verb) and asks(sent.text):
                 continue  # "so what is luck?", "excited for the adoption?": a line that asks states nothing
             aligned = [t.i for t in sent if not t.is_punct and s_stem(t.lemma_.lower()) in want.words]
-            sent_align = max(len(want.words & _stems(sent)) / len(want.words), borrowed, given)
+            sent_align = max(len(want.words & content_stems(sent)) / len(want.words), borrowed, given)
             if not aligned and record_align == 0:
                 continue
             for span, bonus in self._candidates(want, doc, sent, e.record.wall_start, reply):
-                if _stems(span) and _stems(span) <= question_words and not (want.kind in QUOTE_KINDS and bonus >= ASKED_LINE):
+                if content_stems(span) and content_stems(span) <= question_words and not (want.kind in QUOTE_KINDS and bonus >= ASKED_LINE):
                     continue  # a word of the question is not its answer (but it may be what was asked)
                 inside = set(range(span.start, span.end))
                 distance = min((abs(i - (span.start if i < span.start else span.end - 1)) for i in aligned
@@ -643,7 +522,7 @@ def _complements(doc, sent, verb: str | None) -> list:
     starting to realize that self-care is really important" answers "what did she realize?"
     with "self-care is really important", not the whole line. The clause's "that" or "to"
     is left out; a clause longer than a line's worth of words is the line, not its answer."""
-    if verb is None or verb in _LIGHT:
+    if verb is None or verb in LIGHT_VERBS:
         return []
     out = []
     for tok in sent:

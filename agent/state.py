@@ -69,7 +69,7 @@ class AgentState(AgentInput):
     calls: list = field(default_factory=list)  # ToolCall: this round's calls
     results: Annotated[list, operator.add] = field(default_factory=list)  # ToolResult from every branch
     reading: object = None  # agent.reader.Reading: the answer read out of this round's evidence
-    wanted: object = None  # agent.reader.Wanted: what the question asks for, when a line may answer it
+    wanted: object = None  # agent.wanted.Wanted: what the question asks for, when a line may answer it
     scope: object = None  # agent.scope.Scope: the recording the question names, when it names one
     draft: str = ""
     note: str = ""  # why the reasoner reached its sufficiency

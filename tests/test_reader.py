@@ -181,7 +181,7 @@ def test_within_a_named_recording_its_records_meet_the_question_whatever_their_w
 
 
 def test_a_question_without_content_words_aligns_with_nothing(reader):
-    from agent.reader import Wanted
+    from agent.wanted import Wanted
 
     assert reader.alignment(Wanted("thing"), turn(1, "Ann", "It was there.").record) == 0.0
 

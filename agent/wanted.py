@@ -1,0 +1,134 @@
+"""What kind of answer a question asks for, read from its grammar: its question word ("who",
+"where", "how long"), the noun that names the kind ("what city", "which year", "what kind of
+bread") or the verb whose object is asked ("what does he sell?"). English question grammar,
+not a question template: agent.reader reads an answer of that kind out of the evidence."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from agent.plan import ASKING_VERBS
+from agent.question_nlp import SpacyPipeline, without_address
+from memory.language import STOP, s_stem
+
+# Nouns that name the kind of answer a "what / which <noun>" question wants (general English).
+_KIND_NOUNS = {
+    "person": {"name", "person", "man", "woman", "guy", "girl", "boy", "speaker", "caller", "host", "presenter",
+               "author", "artist", "singer", "lady", "gentleman", "kid", "child"},
+    "place": {"city", "town", "country", "state", "place", "location", "area", "neighbourhood", "neighborhood",
+              "street", "address", "venue", "region", "continent", "village", "island", "province", "county"},
+    "date": {"year", "month", "date", "day", "season", "decade", "week", "weekday"},
+    "time": {"time", "hour"},
+    "colour": {"colour", "color", "shade"},
+    "number": {"number", "age", "score", "percentage", "figure", "digit"},
+    "code": {"extension", "code", "pin", "passcode", "password", "key", "button", "combination", "reference"},
+    "money": {"price", "cost", "fee", "salary", "fare", "rent"},
+    "organisation": {"company", "organisation", "organization", "team", "band", "brand", "firm", "agency", "club",
+                     "employer", "studio", "channel", "network", "charity", "label", "publisher"},
+}
+# Verbs that ask for words said or shown ("what did the screen say?"): the answer is a quote.
+_QUOTING = {"say", "tell", "read", "write", "show", "mean", "announce", "ask", "reply", "answer", "mention"}
+# Verbs too light to locate an answer by ("what did she do", "what is it").
+LIGHT_VERBS = {"be", "do", "have", "get", "go", "make", "happen"}
+_WH = {"what", "which", "who", "whom", "whose", "where", "when", "why", "how"}
+
+
+@dataclass(frozen=True)
+class Wanted:
+    """What kind of answer a question asks for. `kind` is one of person, place, date, time,
+    number, code, duration, money, colour, organisation, thing, reason, quote, yes_no; `hint` the
+    noun naming it ("bread" in "what kind of bread"), `verb` the question's own verb."""
+
+    kind: str
+    hint: str | None = None
+    verb: str | None = None
+    words: frozenset[str] = field(default_factory=frozenset)  # the question's content stems
+    preps: frozenset[str] = field(default_factory=frozenset)  # its stranded prepositions ("where is she from")
+    people: frozenset[str] = field(default_factory=frozenset)  # the names it asks about, lower case
+    source: str | None = None  # the recording the question is asked within (its video id), when it names one
+    subject: bool = False  # the question word is its verb's subject ("who presented it?": whoever presents)
+    many: bool = False  # the noun naming the kind is plural ("what hobbies does she have?"): every one is asked
+
+
+def content_stems(tokens) -> set[str]:
+    """The stems of a parsed span's content words (no stop word, no question word)."""
+    return {s_stem(t.lemma_.lower()) for t in tokens if not t.is_punct and t.lower_ not in STOP and t.lower_ not in _WH}
+
+
+def wanted(nlp: SpacyPipeline, question: str) -> Wanted:
+    """The kind of answer the question's grammar asks for."""
+    doc = without_address(nlp, question)
+    # prepositions left without their object: "where is she from?" asks what she is from; the
+    # "for" of "what do I press for reception?" already has its object
+    preps = frozenset(t.lower_ for t in doc if t.pos_ == "ADP" and not any(c.dep_ == "pobj" for c in t.children))
+    people = frozenset(t.lower_ for t in doc if t.pos_ == "PROPN" or t.ent_type_ == "PERSON")
+    return replace(_wanted(doc), preps=preps, people=people)
+
+
+def _wanted(doc) -> Wanted:
+    toks = [t for t in doc if not t.is_punct]
+    lowers = [t.lower_ for t in toks]
+    verb = next((t.lemma_.lower() for t in toks if t.pos_ == "VERB" and t.lemma_.lower() not in LIGHT_VERBS), None)
+    words = frozenset(content_stems(toks))
+    # the question word of the clause that asks: the last one that does not open a time or
+    # place clause ("which locker did I use, what number was it?"; "what was on the screen when
+    # ..."), of the main clause when there is one there ("how long has she been studying what
+    # makes plants grow?" asks how long)
+    asking = [i for i, t in enumerate(toks) if t.lower_ in _WH and not (
+        t.lower_ in ("when", "where", "while") and t.head.dep_ in ("advcl", "relcl", "acl"))]
+    main = [i for i in asking if _clause_verb(toks[i]).dep_ == "ROOT"]
+    wh_at = (main or asking)[-1] if asking else None
+    if wh_at is None:
+        yes_no = bool(toks) and (toks[0].pos_ == "AUX" or toks[0].lemma_ in ("do", "be", "have"))
+        return Wanted("yes_no" if yes_no else "thing", verb=verb, words=words)
+    wh, nxt = lowers[wh_at], lowers[wh_at + 1] if wh_at + 1 < len(lowers) else ""
+    if wh == "how":
+        if nxt == "long":
+            return Wanted("date" if "ago" in lowers else "duration", verb=verb, words=words)
+        if nxt in ("many", "old", "often", "far", "big", "tall"):
+            return Wanted("number", verb=verb, words=words)
+        if nxt == "much":
+            money = any(t.lemma_ in ("cost", "pay", "spend", "charge", "price", "earn") for t in toks)
+            return Wanted("money" if money else "number", verb=verb, words=words)
+        return Wanted("quote", verb=verb, words=words)
+    simple = {"who": "person", "whom": "person", "whose": "person", "where": "place", "when": "date", "why": "reason"}
+    if wh in simple:
+        return Wanted(simple[wh], verb=verb, words=words, subject=toks[wh_at].dep_ == "nsubj")
+    # "what / which": the noun the question word determines, or the kind a noun in the question names
+    head = toks[wh_at + 1] if wh_at + 1 < len(toks) and toks[wh_at + 1].pos_ in ("NOUN", "ADJ", "PROPN") else None
+    if head is not None and head.lemma_.lower() in ("kind", "type", "sort", "brand", "make"):
+        of = next((c for c in head.children if c.dep_ == "prep" and c.lower_ == "of"), None)
+        kinds = [c for c in of.children if c.dep_ == "pobj"] if of is not None else []
+        return Wanted("thing", hint=kinds[0].lemma_.lower() if kinds else None, verb=verb, words=words - content_stems(kinds))
+    if head is not None and head.pos_ == "ADJ" and head.head.pos_ == "NOUN" and head.head.i > head.i:
+        head = head.head  # "what big city"
+    # "what is her name?", "what's the price?": with a copula the subject names the kind; any
+    # other verb's subject is who did it ("what does the speaker teach?")
+    copula = [t for t in toks if t.dep_ in ("nsubj", "attr") and t.pos_ == "NOUN" and t.head.lemma_ == "be"]
+    nouns = [head] if head is not None else copula
+    many = any(noun.tag_ in ("NNS", "NNPS") for noun in nouns)  # "which cities", "what are her hobbies?"
+    for noun in nouns:
+        lemma = noun.lemma_.lower()
+        kind = next((k for k, names in _KIND_NOUNS.items() if lemma in names), None)
+        if kind is not None:
+            return Wanted(kind, hint=lemma, verb=verb, words=words - {s_stem(lemma)}, many=many)
+    if verb in _QUOTING and head is None:  # "what did she say?"; "what books has he read?" asks for books
+        return Wanted("quote", verb=verb, words=words)
+    return Wanted("thing", hint=head.lemma_.lower() if head is not None else None, verb=verb, words=words, many=many)
+
+
+def _clause_verb(tok):
+    """The verb of the clause a word stands in (the root when none stands between)."""
+    head = tok.head
+    while head.pos_ not in ("VERB", "AUX") and head.head.i != head.i:
+        head = head.head
+    return head
+
+
+def asks_for_a_question(verb: str | None) -> bool:
+    """"What did Bob ask me?": the answer is a line that asks."""
+    return verb in ASKING_VERBS
+
+
+def asks(line: str) -> bool:
+    """A line that asks states nothing ("So what is luck?")."""
+    return line.rstrip().endswith("?")
