@@ -289,12 +289,13 @@ class EvidenceReader:
             if reply is None:
                 continue
             said = self._sentence_of(reply, around, spell)
-            pair = self._aligned_share(want, self.nlp(f"{line} {said}"), reply)
+            line_doc = self.nlp(line)  # parsed already with the evidence, as the reply is for reading it
+            pair = self._aligned_share(want, reply, line_doc, self.nlp(said))
             if pair < REPLY_ALIGNMENT:
                 continue
             # a line asking for the same kind of answer ("What position are you playing?" for
             # "what is his position on the team he signed with?") is the question put again
-            asked = [s for s in self.nlp(line).sents if asks(s.text)]
+            asked = [s for s in line_doc.sents if asks(s.text)]
             again = bool(asked) and _same_ask(self.wanted(asked[-1].text), want)
             out += [replace(r, also=(e,), score=round(min(1.0, r.score + (SAME_ASK if again else 0.0)), 4))
                     for r in self._read_record(want, Evidence(reply, e.score, "reply"), rank, pair, text=said, reply=again)]
@@ -304,12 +305,15 @@ class EvidenceReader:
         """The share of the question's words a record holds, its speaker's name among them."""
         if not want.words:
             return 0.0
-        return self._aligned_share(want, self.nlp(_prepared(record)), record)
+        return self._aligned_share(want, record, self.nlp(_prepared(record)))
 
     @staticmethod
-    def _aligned_share(want: Wanted, doc, record: MemoryRecord) -> float:
-        speaker = {w for w in (record.attrs.get("speaker_name") or "").lower().split()}
-        return len(want.words & (content_stems(doc) | speaker)) / len(want.words)
+    def _aligned_share(want: Wanted, record: MemoryRecord, *docs) -> float:
+        """The share of the question's words the parsed texts hold, the record's speaker among them."""
+        held = {w for w in (record.attrs.get("speaker_name") or "").lower().split()}
+        for doc in docs:
+            held |= content_stems(doc)
+        return len(want.words & held) / len(want.words)
 
     @staticmethod
     def _sentence_of(record: MemoryRecord, around: Callable[[MemoryRecord], Sequence[MemoryRecord]] | None,
@@ -357,7 +361,7 @@ class EvidenceReader:
         if want.people and not about(e.record, want.people):
             weight *= OTHER_PERSON_WEIGHT  # "where is Sheila from?" is answered by what Sheila said or what names her
         given = SCOPE_ALIGNMENT if want.source is not None and e.record.video_id == want.source else 0.0
-        record_align = max(self._aligned_share(want, doc, e.record), borrowed, given)
+        record_align = max(self._aligned_share(want, e.record, doc), borrowed, given)
         # the noun naming the kind is the question's too: "what kind of picture?" is not "picture"
         question_words = want.words | ({s_stem(want.hint)} if want.hint else set())
         out = []

@@ -11,7 +11,7 @@ from agent.question_nlp import SpacyPipeline, without_address
 from memory.language import STOP, s_stem
 
 # Nouns that name the kind of answer a "what / which <noun>" question wants (general English).
-_KIND_NOUNS = {
+KIND_NOUNS = {
     "person": {"name", "person", "man", "woman", "guy", "girl", "boy", "speaker", "caller", "host", "presenter",
                "author", "artist", "singer", "lady", "gentleman", "kid", "child"},
     "place": {"city", "town", "country", "state", "place", "location", "area", "neighbourhood", "neighborhood",
@@ -108,7 +108,7 @@ def _wanted(doc) -> Wanted:
     many = any(noun.tag_ in ("NNS", "NNPS") for noun in nouns)  # "which cities", "what are her hobbies?"
     for noun in nouns:
         lemma = noun.lemma_.lower()
-        kind = next((k for k, names in _KIND_NOUNS.items() if lemma in names), None)
+        kind = next((k for k, names in KIND_NOUNS.items() if lemma in names), None)
         if kind is not None:
             return Wanted(kind, hint=lemma, verb=verb, words=words - {s_stem(lemma)}, many=many)
     if verb in _QUOTING and head is None:  # "what did she say?"; "what books has he read?" asks for books

@@ -9,7 +9,8 @@ from datetime import date, datetime, timedelta
 from agent.question_time import DAY_PARTS
 from agent.tools.base import FINE_KINDS, ToolContext, ToolResult, evidence, in_hours, moment_phrase
 from agent.tools.talk import read, said
-from memory.language import date_phrase, normalise, states_a_time
+from agent.wanted import KIND_NOUNS
+from memory.language import date_phrase, normalise, states_a_time, verb_forms
 from memory.records import ENTITY_SIGHTING, RECORDING, UTTERANCE, MemoryRecord, order_by_time, time_order
 
 
@@ -41,7 +42,7 @@ def moments(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = ()) 
         return []
     found = []
     hours = ctx.time.hours  # the store filters hours (to the minute, as in_hours) and places
-    forms = wanted | {form for w in wanted if " " not in w for form in _inflections(w)}
+    forms = wanted | {form for w in wanted if " " not in w for form in verb_forms(w)}
     for r in (ctx.records(FINE_KINDS[:2], "event", after, before, forms, hours, places)
               + ctx.records((ENTITY_SIGHTING,), "entity", after, before, forms, hours, places)):
         words = set(normalise(r.text).split()) | set(normalise(r.attrs.get("entity", "")).split())
@@ -117,18 +118,12 @@ def _told_date(ctx: ToolContext, found: Sequence[MemoryRecord], terms: Sequence[
     return None
 
 
-_DATE_UNITS = {"year", "month", "week", "day", "date", "time", "season", "decade"}
-_ENDINGS = ("s", "es", "ed", "d", "ing")
-
-
-def _inflections(term: str) -> set[str]:
-    """A word's regular forms ("surf": surfs, surfed, surfing; "dance": dancing)."""
-    return {term, *(term + tail for tail in _ENDINGS), *((term[:-1] + "ing",) if term.endswith("e") else ())}
+_DATE_UNITS = KIND_NOUNS["date"] | KIND_NOUNS["time"]  # "what year": the kind of answer, not a word it is in
 
 
 def _inflected(term: str, words: set[str]) -> bool:
     """A term said in any of its regular forms ("surf" in "I started surfing")."""
-    return not _inflections(term).isdisjoint(words)
+    return not words.isdisjoint(verb_forms(term))
 
 
 def duration(ctx: ToolContext, place: str) -> ToolResult:
