@@ -21,6 +21,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
+from agent.citing import cited
 from agent.compose import QUOTING_TOOLS, abstain_options, answering, key_terms, typed_option_scores
 from agent.compose import draft as compose_draft
 from agent.config import AgentConfig
@@ -186,7 +187,7 @@ def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     def reply_to(record):  # the turn answering a line said
         return ops.reply_to(record, state.at) if record.kind == UTTERANCE else None
 
-    reading, want = None, reader.wanted(state.question)
+    reading, want, ranked = None, reader.wanted(state.question), []
     named = state.scope.recording if state.scope is not None else None  # the recording the question names
     if named is not None:
         want = reader.within(want, state.scope.word, named.video_id)
@@ -218,7 +219,7 @@ def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     said = f"read {reading.kind} ({reading.score:.2f}, {reading.agreeing} record(s)): {reading.statement()}" \
         if reading else "read: nothing of the kind asked"
     return {"reading": reading, "wanted": want if found is None or found.tool in QUOTING_TOOLS else None,
-            "trace": [said]}
+            "looked_at": ranked, "trace": [said]}
 
 
 def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
@@ -347,7 +348,13 @@ def skill(state: AgentState) -> dict:
     return {"result": replace(state.skill_answer, trace=state.trace)}
 
 
-def answer(state: AgentState) -> dict:
+def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    """The draft, or the option the scores chose, citing what it rests on and then the other
+    records looked at that are about the question (agent.citing)."""
+    reader = runtime.context.reader
+    want = state.wanted or reader.wanted(state.question)
+    looked_at = [*state.looked_at, *(e for r in state.results for e in r.support)]
+    state = replace(state, support=cited(state.support, looked_at, lambda record: reader.alignment(want, record)))
     chosen = None
     if state.options and state.option_scores:
         offered = abstain_options(state.options)

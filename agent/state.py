@@ -74,6 +74,7 @@ class AgentState(AgentInput):
     draft: str = ""
     note: str = ""  # why the reasoner reached its sufficiency
     support: list[Evidence] = field(default_factory=list)  # the evidence the draft rests on
+    looked_at: list[Evidence] = field(default_factory=list)  # what `read` searched beside the tools (agent.citing)
     sufficiency: float = 0.0
     option_scores: list[float] | None = None
     features: dict[str, float] = field(default_factory=dict)

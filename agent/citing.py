@@ -1,0 +1,44 @@
+"""The evidence an answer cites: the records it was read from first, then the other records
+the agent looked at that are about what was asked.
+
+A person checking an answer wants the line it came from, and beside it the other lines that
+speak of the same thing: a list gathered across conversations ("what activities does she
+do?") rests on several turns, and an answer read from one line is easier to trust, or to
+correct, next to the others that mention it. A record is about the question when it holds
+at least `RELATED_ALIGNMENT` of the question's content words (agent.reader's alignment,
+the speaker's name counting) and is first-hand: captions and roll-ups restate the lines and
+sightings they were written from, which are cited instead. The records an
+answer rests on decide its sufficiency; the related ones are added after, for the reader
+of the answer, and never change it.
+"""
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from agent.reader import DERIVED, ROLL_UPS
+from agent.state import Evidence
+from memory.records import MemoryRecord
+
+CITED = 5  # the records an answer cites at most, its own first (more when its own are more)
+RELATED_ALIGNMENT = 0.5  # the share of the question's words a record must hold to be cited beside the answer
+_SECOND_HAND = (*DERIVED, *ROLL_UPS)
+
+
+def cited(support: Sequence[Evidence], looked_at: Sequence[Evidence],
+          alignment: Callable[[MemoryRecord], float], limit: int = CITED) -> list[Evidence]:
+    """`support` (what the answer rests on), then the best-aligned records of `looked_at`
+    that are not among it, best first (ties in the order they were found), up to `limit`."""
+    room = limit - len(support)
+    if room <= 0:
+        return list(support)
+    own = {e.record.id for e in support}
+    scored = []
+    for order, e in enumerate(looked_at):
+        if e.record.kind in _SECOND_HAND or e.record.id in own:
+            continue
+        own.add(e.record.id)
+        share = alignment(e.record)
+        if share >= RELATED_ALIGNMENT:
+            scored.append((-share, order, e))
+    related = [Evidence(e.record, e.score, f"related ({e.why})") for _, _, e in sorted(scored, key=lambda s: s[:2])]
+    return [*support, *related[:room]]
