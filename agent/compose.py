@@ -15,7 +15,7 @@ from agent.state import Evidence
 from agent.tools import bare, option_steps
 from agent.tools.base import ToolResult
 from agent.tools.talk import speaker_of
-from agent.wanted import asks, asks_for_a_question
+from agent.wanted import TALKER_NOUNS, asks, asks_for_a_question
 from memory.language import first_number, normalise
 from memory.records import TEXT_SIGHTING, UTTERANCE
 
@@ -44,10 +44,12 @@ def all_that_apply(scores: Sequence[float], options: Sequence[str]) -> list[int]
 
 
 def key_terms(plan: QueryPlan) -> list[str]:
-    """What the evidence must be about: the plan's slots, not the question's wording."""
+    """What the evidence must be about: the plan's slots, not the question's wording, nor
+    the nouns it names a talker by ("the speaker", "the woman") beside other slots: a line
+    is by them, it does not say the word."""
     people = [p for p in plan.people if p != WEARER]
     words = [w for phrase in plan.topic + plan.objects + people + plan.places for w in normalise(phrase).split()]
-    return list(dict.fromkeys(words))
+    return list(dict.fromkeys([w for w in words if w not in TALKER_NOUNS] or words))
 
 
 # Tools whose answer is a whole remembered line (a turn, a sign, a list of turns): the short

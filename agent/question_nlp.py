@@ -528,7 +528,9 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
     for tok in doc:
         # A content word the tagger called an adverb ("I ate [oatmeal]") still names what is asked about.
         mistagged = tok.pos_ == "ADV" and not tok.lower_.endswith("ly") and tok.lower_ not in ("earlier", "later", "ago")
-        if tok.i in used or tok.is_stop or (tok.pos_ not in _CONTENT_POS and not mistagged) or \
+        # "long" in "how long", "old" in "how old": the question word's degree, not a topic
+        degree = tok.i > 0 and doc[tok.i - 1].lower_ == "how" and tok.pos_ in ("ADV", "ADJ")
+        if tok.i in used or tok.is_stop or degree or (tok.pos_ not in _CONTENT_POS and not mistagged) or \
                 tok.i == frame and tok.pos_ == "VERB":
             continue
         topic.append(tok.lemma_.lower() if tok.pos_ == "VERB" else tok.lower_)

@@ -49,6 +49,12 @@ class Wanted:
     many: bool = False  # the noun naming the kind is plural ("what hobbies does she have?"): every one is asked
 
 
+# Nouns a question names a talker by without naming them ("how long has the speaker been ...",
+# "what did the woman say?"): the line is by them, it does not say the word.
+TALKER_NOUNS = frozenset({"speaker", "person", "man", "woman", "guy", "lady", "presenter", "lecturer", "host",
+                          "caller", "narrator"})
+
+
 def content_stems(tokens) -> set[str]:
     """The stems of a parsed span's content words (no stop word, no question word)."""
     return {s_stem(t.lemma_.lower()) for t in tokens if not t.is_punct and t.lower_ not in STOP and t.lower_ not in _WH}
@@ -68,7 +74,10 @@ def _wanted(doc) -> Wanted:
     toks = [t for t in doc if not t.is_punct]
     lowers = [t.lower_ for t in toks]
     verb = next((t.lemma_.lower() for t in toks if t.pos_ == "VERB" and t.lemma_.lower() not in LIGHT_VERBS), None)
-    words = frozenset(content_stems(toks))
+    # "long" in "how long", "many" in "how many": the question word's degree, not a word to find
+    words = frozenset(content_stems(t for t in toks if not (t.i > 0 and doc[t.i - 1].lower_ == "how"
+                                                            and t.pos_ in ("ADV", "ADJ"))))
+    words = words - TALKER_NOUNS or words  # "the speaker" is whoever says a line, not a word it holds
     # the question word of the clause that asks: the last one that does not open a time or
     # place clause ("which locker did I use, what number was it?"; "what was on the screen when
     # ..."), of the main clause when there is one there ("how long has she been studying what

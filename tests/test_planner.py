@@ -236,3 +236,12 @@ def test_amounts_and_the_way_there_are_not_things(planner):
     plan = planner.plan("what colour was the van on my way in?", AT, None, KNOWN)
     assert plan.objects == ["van"] and plan.premises == ["van"], plan.summary()
     assert planner.plan("is the way out of the garden locked?", AT, None, KNOWN).objects  # a way that is a thing
+
+
+@pytest.mark.parametrize("question, degree", [
+    ("how long has she been watching what makes people lucky?", "long"),
+    ("how old was the car she sold?", "old"),
+])
+def test_the_degree_a_how_question_asks_is_no_topic(planner, question, degree):
+    plan = planner.plan(question, AT, None, KNOWN)
+    assert degree not in plan.topic + plan.objects and plan.topic, plan

@@ -359,3 +359,24 @@ def test_a_reply_of_courtesy_is_no_answer(reader):
     lines = [turn(1, "Tim", "Congrats on the new team! Which team did you sign with?"), turn(31, "John", "Thanks, Tim!")]
     reading = reader.read("which team did John sign with?", [lines[0]], reply_to=_replies(lines))
     assert reading is None or "thanks" not in reading.answer.lower()
+
+
+def test_the_degree_of_how_and_a_talker_noun_are_no_words_to_find(reader):
+    want = reader.wanted("how long has the speaker been looking at luck?")
+    assert want.kind == "duration" and want.words == {"look", "luck"}
+    said = turn(1, "Tina", "I've spent nearly two decades observing what makes people luckier and increasing their luck.")
+    reading = reader.read("how long has the speaker been looking at luck?", [said])
+    assert reading is not None and reading.answer == "nearly two decades"
+    # "the speaker" is no word a line must hold, nor does any line hold it by being said:
+    # a menu's "to speak with an advocate, press two" does not tell what the speaker teaches
+    menu = turn(2, "S1", "To speak with a customer advocate, press two.")
+    assert reader.wanted("what does the speaker teach?").words == {"teach"}
+    assert reader.read("what does the speaker teach?", [menu]) is None
+    assert reader.wanted("who was the speaker?").words == {"speaker"}  # nothing else to find: it stays
+
+
+def test_the_noun_naming_the_kind_outweighs_another_record_repeating_a_number(reader):
+    lines = [turn(1, "S1", "The sample configuration has a single user with extension 1234 and password 4242."),
+             turn(5, "S1", "If you dial 1234, you can try to ring the console.")]
+    reading = reader.read("what was the password for the sample user?", lines)
+    assert reading is not None and reading.answer == "4242"

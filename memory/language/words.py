@@ -33,6 +33,7 @@ STOP = frozenset(STOP_WORDS) - set(NUMBER_WORDS) - {"hundred", "first", "last"}
 _WORD = re.compile(r"[a-z0-9]+")
 _CONTENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9'-]*")
 _SUFFIXES = ("ing", "ed", "es", "s")
+_DEGREES = ("iest", "ier")  # "luckiest", "luckier": the adjective "lucky" compared
 
 
 def words(text: str) -> list[str]:
@@ -77,12 +78,17 @@ def singular_words(text: str) -> set[str]:
 
 def stem(word: str) -> str:
     """A word without one inflectional ending ("walking", "walked" -> "walk"; "boxes" ->
-    "box"), when at least four letters remain; crude, so only for comparing words that
+    "box"), when at least four letters remain, and a comparative or superlative in -ier,
+    -iest as its adjective ("luckier" -> "lucky"); crude, so only for comparing words that
     were both reduced by it."""
     word = word.lower()
     for suffix in _SUFFIXES:
         if len(word) > len(suffix) + 3 and word.endswith(suffix):
-            return word[: -len(suffix)]
+            word = word[: -len(suffix)]
+            break
+    for degree in _DEGREES:
+        if len(word) > len(degree) + 2 and word.endswith(degree):
+            return word[: -len(degree)] + "y"
     return word
 
 
