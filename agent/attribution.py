@@ -48,6 +48,13 @@ def sentence_speaker(record: MemoryRecord, sentence: str) -> str | None:
     return heads[-1].group(1) if heads else None
 
 
+def heading(record: MemoryRecord, sentence: str) -> bool:
+    """Whether the sentence is the heading of a caption that strings turns together
+    ("Conversation 27 between John and Maria on Thursday ...:"), before any turn: said by no one."""
+    return record.kind != UTTERANCE and sentence_speaker(record, sentence) is None and \
+        _TURN_HEAD.search(record.text) is not None
+
+
 def line_about(record: MemoryRecord, sentence: str, people: Collection[str]) -> bool:
     """Whether the line `sentence` of a record is by one of these people (lower-case names) or
     speaks of them: in a caption of many turns, the turn it sits in, not the whole caption."""

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import date
 
 from agent.plan import SPEAKING_VERBS, WEARER, QueryPlan
-from agent.reader import QUOTE_KINDS, Reading
+from agent.reader import QUOTE_KINDS, ROLL_UPS, Reading
 from agent.reasoning import Draft, coverage, evidence_text
 from agent.state import Evidence
 from agent.tools import bare, option_steps
@@ -17,7 +17,7 @@ from agent.tools.base import ToolResult
 from agent.tools.talk import speaker_of
 from agent.wanted import TALKER_NOUNS, asks, asks_for_a_question
 from memory.language import first_number, normalise
-from memory.records import TEXT_SIGHTING, UTTERANCE
+from memory.records import RECORDING, TEXT_SIGHTING, UTTERANCE
 
 ABSTAIN_OPTION = re.compile(
     r"cannot be answered|can't be answered|unanswerable|^n/?a\b|not (?:in|mentioned|shown)|"
@@ -148,10 +148,13 @@ def _who(plan: QueryPlan, result: ToolResult) -> str:
 
 
 def best_evidence(plan: QueryPlan, evidence: Sequence[Evidence], notes: Sequence[str] = ()) -> Draft:
-    """No tool answered: the record that covers most of the plan's slots, quoted."""
+    """No tool answered: the record that covers most of the plan's slots, quoted. A
+    recording's title or a roll-up names its people and topics without saying anything of
+    them ("Conversation 27 between John and Maria"): the first-hand records come first."""
     if not evidence:
         return Draft("", [], 0.0, "; ".join(notes) or "no evidence retrieved")
     terms = key_terms(plan)
+    evidence = [e for e in evidence if e.record.kind not in (RECORDING, *ROLL_UPS)] or evidence
     top = max(evidence, key=lambda e: (coverage(terms, [evidence_text(e.record)]), e.score))
     text = evidence_text(top.record)
     if top.record.kind == UTTERANCE:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import datetime
 
-from agent.attribution import about, called_out
+from agent.attribution import about, called_out, heading
 from agent.question_nlp import SpacyPipeline
 from agent.state import Evidence
 from agent.tools.talk import speaker_of
@@ -232,7 +232,9 @@ class EvidenceReader:
         readings: dict[str, list[Reading]] = {}
         spell = want.kind != "code"  # a code is read as written ("AB12CD"), not spelled out
         seen: set[int] = set()
-        top = [e for e in evidence if e.record.kind not in ROLL_UPS
+        # a recording's title names its people and topic, it quotes nobody: no line to answer with
+        skipped = ROLL_UPS + ((RECORDING,) if want.kind in QUOTE_KINDS else ())
+        top = [e for e in evidence if e.record.kind not in skipped
                and not (e.record.id in seen or seen.add(e.record.id))][:EVIDENCE_READ]
         # ranked within its channel (ten lines of speech do not bury a sign); the records of the
         # recording the question names are all first: they are what it asks about
@@ -364,10 +366,14 @@ class EvidenceReader:
         record_align = max(self._aligned_share(want, e.record, doc), borrowed, given)
         # the noun naming the kind is the question's too: "what kind of picture?" is not "picture"
         question_words = want.words | ({s_stem(want.hint)} if want.hint else set())
+        topical = question_words - want.people  # what a quoted line must speak of, beside whom
         out = []
         for sent in doc.sents:
             if not asks_for_a_question(want.verb) and asks(sent.text):
                 continue  # "so what is luck?", "excited for the adoption?": a line that asks states nothing
+            if want.kind in QUOTE_KINDS and (heading(e.record, sent.text) or not (borrowed or given) and topical
+                                             and not topical & content_stems(sent)):
+                continue  # a caption's heading, or a line meeting the question only in its people's names
             aligned = [t.i for t in sent if not t.is_punct and s_stem(t.lemma_.lower()) in want.words]
             sent_align = max(len(want.words & content_stems(sent)) / len(want.words), borrowed, given)
             if not aligned and record_align == 0:
@@ -476,6 +482,8 @@ class EvidenceReader:
     @staticmethod
     def _answer_text(want: Wanted, span, said_at: datetime) -> str:
         text = span.text.strip(" ,.;:!?\"'")
+        if any(t.text in "[]()" for t in span):
+            return ""  # a span across a bracket runs from an aside into the line ("a dance] Gina"): two texts
         if want.kind in ("number", "money") and not any(t.like_num for t in span):
             return ""  # spaCy's tagger can call a word on a sign a number; a number has digits or number words
         if want.kind == "date":

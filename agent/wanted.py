@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 
 from agent.plan import ASKING_VERBS
 from agent.question_nlp import SpacyPipeline, without_address
-from memory.language import STOP, s_stem
+from memory.language import STOP, s_stem, stem
 
 # Nouns that name the kind of answer a "what / which <noun>" question wants (general English).
 KIND_NOUNS = {
@@ -56,8 +56,10 @@ TALKER_NOUNS = frozenset({"speaker", "person", "man", "woman", "guy", "lady", "p
 
 
 def content_stems(tokens) -> set[str]:
-    """The stems of a parsed span's content words (no stop word, no question word)."""
-    return {s_stem(t.lemma_.lower()) for t in tokens if not t.is_punct and t.lower_ not in STOP and t.lower_ not in _WH}
+    """The stems of a parsed span's content words (no stop word, no question word); a noun
+    in -ing is its verb's ("volunteering" meets "I volunteered")."""
+    return {s_stem(t.lemma_.lower()) if t.pos_ != "NOUN" else stem(t.lemma_) for t in tokens
+            if not t.is_punct and t.lower_ not in STOP and t.lower_ not in _WH}
 
 
 def wanted(nlp: SpacyPipeline, question: str) -> Wanted:
@@ -107,7 +109,8 @@ def _wanted(doc) -> Wanted:
     if head is not None and head.lemma_.lower() in ("kind", "type", "sort", "brand", "make"):
         of = next((c for c in head.children if c.dep_ == "prep" and c.lower_ == "of"), None)
         kinds = [c for c in of.children if c.dep_ == "pobj"] if of is not None else []
-        return Wanted("thing", hint=kinds[0].lemma_.lower() if kinds else None, verb=verb, words=words - content_stems(kinds))
+        return Wanted("thing", hint=kinds[0].lemma_.lower() if kinds else None, verb=verb,
+                      words=words - content_stems([head, *kinds]) or words)
     if head is not None and head.pos_ == "ADJ" and head.head.pos_ == "NOUN" and head.head.i > head.i:
         head = head.head  # "what big city"
     # "what is her name?", "what's the price?": with a copula the subject names the kind; any

@@ -380,3 +380,26 @@ def test_the_noun_naming_the_kind_outweighs_another_record_repeating_a_number(re
              turn(5, "S1", "If you dial 1234, you can try to ring the console.")]
     reading = reader.read("what was the password for the sample user?", lines)
     assert reading is not None and reading.answer == "4242"
+
+
+def test_a_captions_heading_and_a_line_meeting_only_the_names_are_not_quoted(reader):
+    caption = MemoryRecord("event", CLIP_CAPTION, "ns", "Conversation 27 between John and Maria on Thursday, 18:20: "
+                           "John: Maria, that's great! Maria: Thanks, John.", T0, T0, "chat", id=52)
+    assert reader.read("What did John and Maria talk about at the shelter?", [Evidence(caption, 0.5, "search")]) is None
+    shelter = turn(3, "Maria", "I volunteer at the homeless shelter on weekends.")
+    quote = reader.read("What did Maria say about the shelter?", [Evidence(caption, 0.5, "search"), shelter])
+    assert quote is not None and "shelter" in quote.answer
+
+
+def test_the_noun_a_kind_question_names_is_no_word_to_find_and_a_gerund_meets_its_verb(reader):
+    want = reader.wanted("What type of workout class did Maria start doing?")
+    assert "type" not in want.words and want.hint == "class"
+    assert reader.wanted("What type of volunteering has Maria done?").words == {"maria"}
+    assert reader.alignment(reader.wanted("Where does Maria do her volunteering?"),
+                            turn(4, "Maria", "I volunteered at the shelter.").record) == 1.0
+
+
+def test_a_span_across_a_bracket_is_no_answer(reader):
+    shared = turn(6, "Gina", "[shared an image: a man in a suit is performing a dance] Gina: Wow!")
+    reading = reader.read("What kind of dance piece did Jon's team perform?", [shared])
+    assert reading is None or "]" not in reading.answer and reading.answer != "Gina"
