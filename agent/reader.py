@@ -86,7 +86,8 @@ SPEAKER_BONUS = 0.25  # what the speaker of a line gains when the question asks 
 CONTINUED = 2.0  # seconds between one speaker's turns that may be one sentence cut at a pause
 CONTINUED_TURNS = 2  # turns a sentence may run on into, either side
 OBJECT_BONUS = 0.25  # what a candidate gains for being what the question's verb acts on or states
-COMPLEMENT_WORDS = 14  # the most words a clause the question's verb states may have to be an answer
+COMPLEMENT_WORDS = 14
+NOMINAL_STEM = 4  # the shortest verb whose nouns ("collect" -> "collection") are read for what they are of  # the most words a clause the question's verb states may have to be an answer
 _ENDS = (".", "!", "?", "\"", "…")
 
 
@@ -448,7 +449,8 @@ class EvidenceReader:
                 bonus += 0.15
             if bonus:
                 out.append((_without_determiners(doc, chunk), bonus))
-        return out + [(clause, OBJECT_BONUS) for clause in _complements(doc, sent, want.verb)]
+        return out + [(clause, OBJECT_BONUS) for clause in _complements(doc, sent, want.verb)] \
+            + [(kept, OBJECT_BONUS) for kept in _of_the_act(doc, chunks, want.verb)]
 
     @staticmethod
     def _named_by_hint(want: Wanted, span) -> float:
@@ -492,6 +494,26 @@ class EvidenceReader:
             if when is not None and relative:
                 return date_phrase(text, when, said_at)
         return text
+
+
+def _of_the_act(doc, chunks, verb: str | None) -> list:
+    """What a noun made of the question's verb is of: "my sneaker collection", "a collection
+    of stamps" for "what does he collect?" ("sneaker", "stamps"), "her dance performance" for
+    "what did she perform?"."""
+    if verb is None or len(verb) < NOMINAL_STEM:
+        return []
+    base = verb[:-1] if verb.endswith("e") else verb
+    out = []
+    for chunk in chunks:
+        root = chunk.root
+        if root.pos_ != "NOUN" or root.lemma_.lower() == verb or not root.lemma_.lower().startswith(base):
+            continue
+        before = [t for t in chunk if t.i < root.i and t.dep_ in ("compound", "amod") and t.head.i == root.i]
+        if before:
+            out.append(doc[before[0].i:root.i])
+        of = next((c for c in root.children if c.dep_ == "prep" and c.lower_ == "of"), None)
+        out += [doc[o.left_edge.i:o.right_edge.i + 1] for o in (of.children if of is not None else ()) if o.dep_ == "pobj"]
+    return out
 
 
 def _listed(chosen: Reading, readings: Sequence[Reading]) -> Reading:

@@ -403,3 +403,12 @@ def test_a_span_across_a_bracket_is_no_answer(reader):
     shared = turn(6, "Gina", "[shared an image: a man in a suit is performing a dance] Gina: Wow!")
     reading = reader.read("What kind of dance piece did Jon's team perform?", [shared])
     assert reading is None or "]" not in reading.answer and reading.answer != "Gina"
+
+
+@pytest.mark.parametrize("said, answer", [
+    ("I love talking to people about my sneaker collection.", "sneaker"),
+    ("Dad left me a collection of old stamps.", "old stamps"),
+])
+def test_a_noun_made_of_the_questions_verb_gives_what_it_is_of(reader, said, answer):
+    reading = reader.read("What does John collect?", [turn(1, "John", said)])
+    assert reading is not None and reading.answer == answer
