@@ -20,25 +20,24 @@ from agent.state import Evidence
 from memory.records import MemoryRecord
 
 CITED = 5  # the records an answer cites at most, its own first (more when its own are more)
+CONSIDERED = 16  # the records looked at, best first, that are weighed for citing (each is parsed)
 RELATED_ALIGNMENT = 0.5  # the share of the question's words a record must hold to be cited beside the answer
 _SECOND_HAND = (*DERIVED, *ROLL_UPS)
 
 
 def cited(support: Sequence[Evidence], looked_at: Sequence[Evidence],
-          alignment: Callable[[MemoryRecord], float], limit: int = CITED) -> list[Evidence]:
-    """`support` (what the answer rests on), then the best-aligned records of `looked_at`
-    that are not among it, best first (ties in the order they were found), up to `limit`."""
+          alignments: Callable[[Sequence[MemoryRecord]], Sequence[float]], limit: int = CITED) -> list[Evidence]:
+    """`support` (what the answer rests on), then the best-aligned of the first `CONSIDERED`
+    first-hand records of `looked_at` not among it, best first (ties in the order they were
+    found), up to `limit`. `alignments` gives each record's share of the question's words, for
+    all of them at once (the reader parses them in one batch)."""
     room = limit - len(support)
     if room <= 0:
         return list(support)
     own = {e.record.id for e in support}
-    scored = []
-    for order, e in enumerate(looked_at):
-        if e.record.kind in _SECOND_HAND or e.record.id in own:
-            continue
-        own.add(e.record.id)
-        share = alignment(e.record)
-        if share >= RELATED_ALIGNMENT:
-            scored.append((-share, order, e))
+    candidates = [e for e in looked_at if e.record.kind not in _SECOND_HAND
+                  and not (e.record.id in own or own.add(e.record.id))][:CONSIDERED]
+    scored = [(-share, order, e) for order, (e, share) in
+              enumerate(zip(candidates, alignments([e.record for e in candidates]))) if share >= RELATED_ALIGNMENT]
     related = [Evidence(e.record, e.score, f"related ({e.why})") for _, _, e in sorted(scored, key=lambda s: s[:2])]
     return [*support, *related[:room]]

@@ -354,7 +354,7 @@ def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     reader = runtime.context.reader
     want = state.wanted or reader.wanted(state.question)
     looked_at = [*state.looked_at, *(e for r in state.results for e in r.support)]
-    state = replace(state, support=cited(state.support, looked_at, lambda record: reader.alignment(want, record)))
+    state = replace(state, support=cited(state.support, looked_at, lambda records: reader.alignments(want, records)))
     chosen = None
     if state.options and state.option_scores:
         offered = abstain_options(state.options)

@@ -304,6 +304,11 @@ class EvidenceReader:
                     for r in self._read_record(want, Evidence(reply, e.score, "reply"), rank, pair, text=said, reply=again)]
         return out
 
+    def alignments(self, want: Wanted, records: Sequence[MemoryRecord]) -> list[float]:
+        """`alignment` of each record, their texts parsed in one batch."""
+        self.nlp.prefetch(_prepared(r) for r in records)
+        return [self.alignment(want, r) for r in records]
+
     def alignment(self, want: Wanted, record: MemoryRecord) -> float:
         """The share of the question's words a record holds, its speaker's name among them."""
         if not want.words:

@@ -19,7 +19,7 @@ def _line(n: int, text: str, kind: str = UTTERANCE, speaker: str = "Melanie") ->
 def _cite(question, support, looked_at, limit=CITED):
     reader = EvidenceReader()
     want = reader.wanted(question)
-    return cited(support, looked_at, lambda record: reader.alignment(want, record), limit)
+    return cited(support, looked_at, lambda records: reader.alignments(want, records), limit)
 
 
 def test_lines_about_the_question_follow_the_one_it_rests_on_best_aligned_first():
@@ -50,3 +50,13 @@ def test_an_answer_resting_on_many_records_cites_them_as_they_are():
     extra = _line(99, "Melanie loves painting.")
     assert _cite("Which sunsets does Melanie love?", support, [extra]) == support
     assert _cite("Which sunsets does Melanie love?", [], []) == []
+
+
+def test_only_the_first_records_looked_at_are_weighed():
+    from agent.citing import CONSIDERED
+
+    own = _line(1, "Melanie loves sunsets.")
+    unrelated = [_line(10 + n, f"Nothing to see here, part {n}.") for n in range(CONSIDERED)]
+    late = _line(99, "Melanie paints sunsets every evening.")
+    assert _cite("Which sunsets does Melanie love?", [own], [*unrelated, late]) == [own]
+    assert _cite("Which sunsets does Melanie love?", [own], [late, *unrelated])[1].record.id == 99
