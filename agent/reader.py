@@ -23,7 +23,16 @@ from agent.attribution import about, called_out, heading
 from agent.question_nlp import SpacyPipeline
 from agent.state import Evidence
 from agent.tools.talk import speaker_of
-from agent.wanted import LIGHT_VERBS, Wanted, asks, asks_for_a_question, content_stems, wanted
+from agent.verb_spans import complements, of_the_act
+from agent.wanted import (
+    Wanted,
+    asks,
+    asks_for_a_question,
+    content_stems,
+    token_stem,
+    wanted,
+    word_stem,
+)
 from memory.builder import spelled_out
 from memory.language import STOP, date_phrase, parse_date, s_stem
 from memory.records import (
@@ -86,8 +95,6 @@ SPEAKER_BONUS = 0.25  # what the speaker of a line gains when the question asks 
 CONTINUED = 2.0  # seconds between one speaker's turns that may be one sentence cut at a pause
 CONTINUED_TURNS = 2  # turns a sentence may run on into, either side
 OBJECT_BONUS = 0.25  # what a candidate gains for being what the question's verb acts on or states
-COMPLEMENT_WORDS = 14
-NOMINAL_STEM = 4  # the shortest verb whose nouns ("collect" -> "collection") are read for what they are of  # the most words a clause the question's verb states may have to be an answer
 _ENDS = (".", "!", "?", "\"", "…")
 
 
@@ -371,7 +378,7 @@ class EvidenceReader:
         given = SCOPE_ALIGNMENT if want.source is not None and e.record.video_id == want.source else 0.0
         record_align = max(self._aligned_share(want, e.record, doc), borrowed, given)
         # the noun naming the kind is the question's too: "what kind of picture?" is not "picture"
-        question_words = want.words | ({s_stem(want.hint)} if want.hint else set())
+        question_words = want.words | ({word_stem(want.hint, noun=True)} if want.hint else set())
         topical = question_words - want.people  # what a quoted line must speak of, beside whom
         out = []
         for sent in doc.sents:
@@ -380,7 +387,7 @@ class EvidenceReader:
             if want.kind in QUOTE_KINDS and (heading(e.record, sent.text) or not (borrowed or given) and topical
                                              and not topical & content_stems(sent)):
                 continue  # a caption's heading, or a line meeting the question only in its people's names
-            aligned = [t.i for t in sent if not t.is_punct and s_stem(t.lemma_.lower()) in want.words]
+            aligned = [t.i for t in sent if not t.is_punct and token_stem(t) in want.words]
             sent_align = max(len(want.words & content_stems(sent)) / len(want.words), borrowed, given)
             if not aligned and record_align == 0:
                 continue
@@ -454,8 +461,8 @@ class EvidenceReader:
                 bonus += 0.15
             if bonus:
                 out.append((_without_determiners(doc, chunk), bonus))
-        return out + [(clause, OBJECT_BONUS) for clause in _complements(doc, sent, want.verb)] \
-            + [(kept, OBJECT_BONUS) for kept in _of_the_act(doc, chunks, want.verb)]
+        return out + [(clause, OBJECT_BONUS) for clause in complements(doc, sent, want.verb)] \
+            + [(kept, OBJECT_BONUS) for kept in of_the_act(doc, chunks, want.verb)]
 
     @staticmethod
     def _named_by_hint(want: Wanted, span) -> float:
@@ -501,26 +508,6 @@ class EvidenceReader:
         return text
 
 
-def _of_the_act(doc, chunks, verb: str | None) -> list:
-    """What a noun made of the question's verb is of: "my sneaker collection", "a collection
-    of stamps" for "what does he collect?" ("sneaker", "stamps"), "her dance performance" for
-    "what did she perform?"."""
-    if verb is None or len(verb) < NOMINAL_STEM:
-        return []
-    base = verb[:-1] if verb.endswith("e") else verb
-    out = []
-    for chunk in chunks:
-        root = chunk.root
-        if root.pos_ != "NOUN" or root.lemma_.lower() == verb or not root.lemma_.lower().startswith(base):
-            continue
-        before = [t for t in chunk if t.i < root.i and t.dep_ in ("compound", "amod") and t.head.i == root.i]
-        if before:
-            out.append(doc[before[0].i:root.i])
-        of = next((c for c in root.children if c.dep_ == "prep" and c.lower_ == "of"), None)
-        out += [doc[o.left_edge.i:o.right_edge.i + 1] for o in (of.children if of is not None else ()) if o.dep_ == "pobj"]
-    return out
-
-
 def _listed(chosen: Reading, readings: Sequence[Reading]) -> Reading:
     """Several things asked for ("what activities does she do?"): every reading of the kind
     nearly as strong as the best, best first, one naming another once ("pottery" and "pottery
@@ -556,30 +543,6 @@ def _agreeing(top: Reading, same: Sequence[Reading]) -> tuple[Evidence, ...]:
     return tuple(out)
 
 
-def _complements(doc, sent, verb: str | None) -> list:
-    """What the question's verb states in a sentence when its object is a clause: "I'm
-    starting to realize that self-care is really important" answers "what did she realize?"
-    with "self-care is really important", not the whole line. The clause's "that" or "to"
-    is left out; a clause longer than a line's worth of words is the line, not its answer."""
-    if verb is None or verb in LIGHT_VERBS:
-        return []
-    out = []
-    for tok in sent:
-        if tok.lemma_.lower() != verb or tok.pos_ not in ("VERB", "AUX"):
-            continue
-        for child in tok.children:
-            if child.dep_ not in ("ccomp", "xcomp") or child.i < tok.i:
-                continue
-            start, end = child.left_edge.i, min(child.right_edge.i + 1, sent.end)
-            while start < end and (doc[start].dep_ in ("mark", "aux") and doc[start].head.i == child.i
-                                   and doc[start].lower_ in ("that", "to", "if", "whether")):
-                start += 1
-            clause = doc[start:end]
-            if 1 < len([t for t in clause if not t.is_punct]) <= COMPLEMENT_WORDS:
-                out.append(clause)
-    return out
-
-
 def _same_ask(asked: Wanted, want: Wanted) -> bool:
     """Whether a line asks for what the question asks: the same kind, and the same noun naming
     it when the line names one ("what position", "which team")."""
@@ -587,7 +550,7 @@ def _same_ask(asked: Wanted, want: Wanted) -> bool:
         return False
     if asked.hint is None:  # "where are you from?": a place is a place; "what is it?" asks anything
         return asked.kind not in ("thing", *QUOTE_KINDS)
-    return asked.hint == want.hint or s_stem(asked.hint) in want.words
+    return asked.hint == want.hint or word_stem(asked.hint, noun=True) in want.words
 
 
 def _fragment(doc, sent):

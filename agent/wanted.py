@@ -55,11 +55,20 @@ TALKER_NOUNS = frozenset({"speaker", "person", "man", "woman", "guy", "lady", "p
                           "caller", "narrator"})
 
 
+def word_stem(lemma: str, noun: bool = False) -> str:
+    """A word as questions and evidence are compared: without its trailing s's, and a noun in
+    -ing as its verb ("volunteering" meets "I volunteered")."""
+    return stem(lemma) if noun and lemma.lower().endswith("ing") else s_stem(lemma.lower())
+
+
+def token_stem(token) -> str:
+    """`word_stem` of a parsed token's lemma."""
+    return word_stem(token.lemma_, token.pos_ == "NOUN")
+
+
 def content_stems(tokens) -> set[str]:
-    """The stems of a parsed span's content words (no stop word, no question word); a noun
-    in -ing is its verb's ("volunteering" meets "I volunteered")."""
-    return {s_stem(t.lemma_.lower()) if t.pos_ != "NOUN" else stem(t.lemma_) for t in tokens
-            if not t.is_punct and t.lower_ not in STOP and t.lower_ not in _WH}
+    """The `token_stem`s of a parsed span's content words (no stop word, no question word)."""
+    return {token_stem(t) for t in tokens if not t.is_punct and t.lower_ not in STOP and t.lower_ not in _WH}
 
 
 def wanted(nlp: SpacyPipeline, question: str) -> Wanted:
@@ -122,7 +131,7 @@ def _wanted(doc) -> Wanted:
         lemma = noun.lemma_.lower()
         kind = next((k for k, names in KIND_NOUNS.items() if lemma in names), None)
         if kind is not None:
-            return Wanted(kind, hint=lemma, verb=verb, words=words - {s_stem(lemma)}, many=many)
+            return Wanted(kind, hint=lemma, verb=verb, words=words - {token_stem(noun)}, many=many)
     if verb in _QUOTING and head is None:  # "what did she say?"; "what books has he read?" asks for books
         return Wanted("quote", verb=verb, words=words)
     return Wanted("thing", hint=head.lemma_.lower() if head is not None else None, verb=verb, words=words, many=many)
