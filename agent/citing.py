@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from agent.reader import DERIVED, ROLL_UPS
-from agent.state import Evidence
+from agent.state import RELATED, Evidence
 from memory.records import MemoryRecord
 
 CITED = 5  # the records an answer cites at most, its own first (more when its own are more)
@@ -39,5 +39,5 @@ def cited(support: Sequence[Evidence], looked_at: Sequence[Evidence],
                   and not (e.record.id in own or own.add(e.record.id))][:CONSIDERED]
     scored = [(-share, order, e) for order, (e, share) in
               enumerate(zip(candidates, alignments([e.record for e in candidates]))) if share >= RELATED_ALIGNMENT]
-    related = [Evidence(e.record, e.score, f"related ({e.why})") for _, _, e in sorted(scored, key=lambda s: s[:2])]
+    related = [Evidence(e.record, e.score, f"{RELATED} ({e.why})") for _, _, e in sorted(scored, key=lambda s: s[:2])]
     return [*support, *related[:room]]

@@ -34,7 +34,7 @@ from agent.wanted import (
     word_stem,
 )
 from memory.builder import spelled_out
-from memory.language import STOP, date_phrase, parse_date, s_stem
+from memory.language import STOP, date_phrase, looks_ahead, parse_date, s_stem
 from memory.records import (
     CLIP_CAPTION,
     DAY_SUMMARY,
@@ -501,7 +501,7 @@ class EvidenceReader:
         if want.kind in ("number", "money") and not any(t.like_num for t in span):
             return ""  # spaCy's tagger can call a word on a sign a number; a number has digits or number words
         if want.kind == "date":
-            when = parse_date(text, said_at)
+            when = parse_date(text, said_at, "future" if looks_ahead(span.sent) else "past")
             relative = any(t.lower_ in ("ago", "last", "next", "yesterday", "today", "tomorrow", "this") for t in span)
             if when is not None and relative:
                 return date_phrase(text, when, said_at)

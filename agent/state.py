@@ -9,12 +9,19 @@ from typing import Annotated, Literal
 from agent.plan import QueryPlan
 from memory.records import MemoryRecord
 
+RELATED = "related"  # how an Evidence's `why` starts when it is cited beside the answer
+
 
 @dataclass
 class Evidence:
     record: MemoryRecord
     score: float
-    why: str  # which step found it
+    why: str  # which step found it; "related (...)" for a record cited beside the answer (agent.citing)
+
+    @property
+    def related(self) -> bool:
+        """Cited beside the answer, as a record about the question, not as what it rests on."""
+        return self.why.startswith(RELATED)
 
     @property
     def source(self) -> str:

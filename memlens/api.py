@@ -77,7 +77,7 @@ class Memlens:
         abstain. `options`: answer choices, for a multiple-choice question."""
         answer = self._system.ask(question, namespace or self.namespace, at, list(options) if options else None)
         paths = self._paths(namespace)
-        evidence = Moments([self._moment(e.record, paths, e.source, e.score) for e in answer.evidence])
+        evidence = Moments([self._moment(e.record, paths, e.source, e.score, e.related) for e in answer.evidence])
         return Answer(answer.question, answer.answer, answer.abstained, answer.confidence, evidence, at,
                       answer.chosen_option, tuple(answer.trace))
 
@@ -144,8 +144,9 @@ class Memlens:
         return {r.video_id: r.attrs["path"] for r in held if r.video_id and r.attrs.get("path")}
 
     @staticmethod
-    def _moment(record, paths: dict[str, str], source: str = "", score: float | None = None) -> Moment:
+    def _moment(record, paths: dict[str, str], source: str = "", score: float | None = None,
+                related: bool = False) -> Moment:
         return Moment(record.attrs.get("said") or record.text, record.kind, record.wall_start, record.wall_end,
                       record.video_id, record.start, record.end, paths.get(record.video_id or ""),
                       source, record.attrs.get("speaker_name") or record.attrs.get("speaker"),
-                      round(score, 4) if score is not None else None, record.id)
+                      round(score, 4) if score is not None else None, record.id, related)

@@ -12,6 +12,7 @@ from typing import Any
 
 THUMB_WIDTH = 160  # pixels
 SHOWN = 12  # moments drawn in a table; the rest are counted
+MUTED = ' style="color:#777"'  # a row of evidence cited beside the answer, not what it rests on
 VISUAL = {"clip", "sighting", "text", "recording", "visit", "stay"}  # kinds whose moment has a picture
 
 
@@ -55,7 +56,8 @@ def moments_html(moments: Sequence[Any]) -> str:
     if not moments:
         return "<p><em>nothing remembered</em></p>"
     rows = "".join(
-        f"<tr><td>{m.when:%a %d %b %H:%M:%S}</td><td>{html.escape(m.source or m.kind)}</td>"
+        f"<tr{MUTED if getattr(m, 'related', False) else ''}><td>{m.when:%a %d %b %H:%M:%S}</td>"
+        f"<td>{'also: ' if getattr(m, 'related', False) else ''}{html.escape(m.source or m.kind)}</td>"
         f"<td>{html.escape(m.speaker or '')}</td><td>{html.escape(m.text)}</td><td>{_picture(m)}</td></tr>"
         for m in moments[:SHOWN])
     more = f"<p>... and {len(moments) - SHOWN} more</p>" if len(moments) > SHOWN else ""

@@ -25,9 +25,10 @@ class Moment:
     speaker: str | None = None
     score: float | None = None  # how strongly it supports an answer (evidence only)
     record_id: int | None = None
+    related: bool = False  # evidence cited beside the answer, about the question, not what it rests on
 
     def __str__(self) -> str:
-        return f"{self.when:%a %d %b %H:%M:%S} [{self.source or self.kind}] {self.text}"
+        return f"{'also: ' if self.related else ''}{self.when:%a %d %b %H:%M:%S} [{self.source or self.kind}] {self.text}"
 
     __repr__ = __str__
 

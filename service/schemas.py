@@ -72,6 +72,8 @@ class EvidenceView(BaseModel):
     wall_end: str
     keyframes: list[float]
     score: float
+    role: Literal["answer", "related"] = Field(
+        description="answer: a record the answer rests on (first); related: another record about the question")
     detail: dict[str, Any]
 
 

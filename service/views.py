@@ -14,7 +14,7 @@ def evidence_view(e: Evidence) -> dict:
         "record_id": r.id, "kind": r.kind, "source": e.source, "text": r.text,
         "video_id": r.video_id, "start": round(r.start, 2), "end": round(r.end, 2),
         "wall_start": r.wall_start.isoformat(), "wall_end": r.wall_end.isoformat(),
-        "keyframes": r.keyframes[:8], "score": round(e.score, 4),
+        "keyframes": r.keyframes[:8], "score": round(e.score, 4), "role": "related" if e.related else "answer",
         "detail": {k: v for k, v in r.attrs.items() if k in ("speaker", "speaker_name", "place", "block", "line", "confidence", "acts")},
     }
 

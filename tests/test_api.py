@@ -79,6 +79,8 @@ def test_ingest_job_then_ask_with_evidence(api, alice_job):
     assert alice_job["result"]["records"]["utterance"] >= 1
     answer = api.post("/ask", headers=ALICE, json={"question": "What is the wifi password?"}).json()
     assert "BLUEFOX42" in answer["answer"] and answer["evidence"][0]["source"] == "ocr"
+    roles = [e["role"] for e in answer["evidence"]]  # what it rests on first, then lines about the question
+    assert roles[0] == "answer" and roles == sorted(roles)
     where = api.post("/ask", headers=ALICE, json={"question": "Where did I leave the scissors?"}).json()
     assert "living room" in where["answer"] and where["evidence"]
 

@@ -159,3 +159,18 @@ def test_one_order_in_time():
 
     records = [rec(5, 9, 1), rec(0, 4, 4), rec(5, 6, 3), rec(5, 6, 2)]
     assert [r.id for r in order_by_time(records)] == [4, 2, 3, 1]  # start, then end, then id
+
+
+@pytest.mark.parametrize("said, day", [
+    ("The plumber is coming on Thursday.", 12),  # a plan: the coming Thursday
+    ("I'll call you on Thursday.", 12),
+    ("The plumber came on Thursday.", 5),  # what happened: the last one
+    ("I was waiting for him on Thursday.", 5),
+])
+def test_a_weekday_said_of_what_is_to_come_is_the_next_one(said, day):
+    from memory.language import english
+
+    monday = datetime(2026, 3, 9, 18, 0)
+    (text, when), = stated_dates(english()(said), monday)
+    assert text == "Thursday" and when.date() == datetime(2026, 3, day).date()
+    assert date_phrase(text, when, monday) == f"Thursday {day} March 2026"

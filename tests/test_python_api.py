@@ -75,3 +75,19 @@ def test_forget_a_time_range_through_the_api(tmp_path):
         m.ingest(thread)
         removed = m.forget(since=datetime(2026, 3, 9), until=datetime(2026, 3, 10))
         assert removed > 0 and len(m.memories(kind="utterance")) == 0
+
+
+def test_evidence_about_the_question_beside_the_answer_is_marked_related(tmp_path):
+    from memlens import Memlens
+
+    thread = tmp_path / "plumber.txt"
+    thread.write_text("## Session 1 | 2026-03-09T18:00\nAlice: The plumber is coming on Thursday at 9.\n"
+                      "Bob: Is the plumber bringing the new tap?\nAlice: Let's have dinner.\n")
+    with Memlens(home=tmp_path / "home") as m:
+        m.ingest(thread)
+        answer = m.ask("When is the plumber coming?", at=datetime(2026, 3, 10))
+    assert not answer.abstained and "Thursday" in answer.answer
+    assert not answer.evidence[0].related and "Thursday" in answer.evidence[0].text
+    related = [e for e in answer.evidence if e.related]
+    assert [e.text for e in related] == ["Is the plumber bringing the new tap?"]  # not the dinner
+    assert str(related[0]).startswith("also: ") and "also: transcript" in answer._repr_html_()

@@ -6,13 +6,30 @@ from __future__ import annotations
 from datetime import datetime
 
 
-def parse_date(text: str, at: datetime) -> datetime | None:
-    """A date or time expression resolved against `at`, preferring the past (dateparser);
-    None when it names none."""
+def parse_date(text: str, at: datetime, prefer: str = "past") -> datetime | None:
+    """A date or time expression resolved against `at` (dateparser), a bare weekday or month
+    toward `prefer` ("past" or "future"); None when it names none."""
     import dateparser
 
     return dateparser.parse(text, languages=["en"], settings={
-        "RELATIVE_BASE": at, "PREFER_DATES_FROM": "past", "RETURN_AS_TIMEZONE_AWARE": False})
+        "RELATIVE_BASE": at, "PREFER_DATES_FROM": prefer, "RETURN_AS_TIMEZONE_AWARE": False})
+
+
+_WEEKDAYS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+_FUTURE_AUX = {"will", "'ll", "shall", "wo"}  # "wo" is spaCy's "won't"
+_PRESENT_BE = {"is", "are", "am", "'m", "'re", "'s"}
+
+
+def looks_ahead(sent) -> bool:
+    """Whether a sentence (spaCy span) speaks of what is to come: "will", "is going to", or a
+    present progressive of a plan ("the plumber is coming on Thursday"). Its bare weekday is
+    the next one, not the last."""
+    for tok in sent:
+        if tok.tag_ == "MD" and tok.lower_ in _FUTURE_AUX:
+            return True
+        if tok.tag_ == "VBG" and any(c.dep_ == "aux" and c.lower_ in _PRESENT_BE for c in tok.children):
+            return True  # "is coming", "are going to", "I'm flying"
+    return False
 
 
 _DURATION_PREPS = ("for", "over", "during", "within", "in")  # "for 4 years", "in a second": a length, not a date
@@ -26,18 +43,18 @@ def stated_dates(doc, said_at: datetime) -> list[tuple[str, datetime]]:
     for ent in doc.ents:
         if ent.label_ != "DATE" or (ent.start > 0 and doc[ent.start - 1].lower_ in _DURATION_PREPS):
             continue
-        text, parsed = _resolved(ent, said_at)
+        text, parsed = _resolved(ent, said_at, "future" if looks_ahead(ent.sent) else "past")
         if parsed is not None:
             found.append((text, parsed))
     return found
 
 
-def _resolved(ent, said_at: datetime) -> tuple[str, datetime | None]:
+def _resolved(ent, said_at: datetime, prefer: str = "past") -> tuple[str, datetime | None]:
     """A DATE entity resolved, else its part before a punctuation mark: spaCy's DATE spans
     may run on past the date ("last week - so")."""
     cut = next((t.i for t in ent if t.is_punct and t.i > ent.start), None)
     for span in (ent, ent.doc[ent.start:cut] if cut is not None else None):
-        if span is not None and (parsed := parse_date(span.text, said_at)) is not None:
+        if span is not None and (parsed := parse_date(span.text, said_at, prefer)) is not None:
             return span.text, parsed
     return ent.text, None
 
@@ -58,4 +75,5 @@ def date_phrase(expression: str, when: datetime, said_at: datetime | None = None
         if said_at is not None and side is not None:
             return f"the {week} {side} {said_at.day} {said_at:%B %Y}"
         return f"the week of {when.day} {when:%B %Y}"
-    return f"{when.day} {when:%B %Y}"
+    named_day = any(w.strip(",.") in _WEEKDAYS for w in words)  # "on Thursday": "Thursday 12 March 2026"
+    return f"{when:%A} {when.day} {when:%B %Y}" if named_day else f"{when.day} {when:%B %Y}"
