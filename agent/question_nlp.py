@@ -237,6 +237,12 @@ def _strip_wake(doc) -> int:
     return comma + 1 if not any(t.pos_ in ("VERB", "AUX") for t in between) else 0
 
 
+def asked_degree(tok) -> bool:
+    """Whether a token is the degree a "how" asks ("long" in "how long", "old" in "how old"):
+    part of the question word, not a word of what is asked about."""
+    return tok.i > 0 and tok.doc[tok.i - 1].lower_ == "how" and tok.pos_ in ("ADV", "ADJ")
+
+
 def without_address(nlp: SpacyPipeline, text: str):
     """The parsed question without a leading address to the assistant: the parser reads the
     question alone better than after "ok glasses,"."""
@@ -528,9 +534,7 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
     for tok in doc:
         # A content word the tagger called an adverb ("I ate [oatmeal]") still names what is asked about.
         mistagged = tok.pos_ == "ADV" and not tok.lower_.endswith("ly") and tok.lower_ not in ("earlier", "later", "ago")
-        # "long" in "how long", "old" in "how old": the question word's degree, not a topic
-        degree = tok.i > 0 and doc[tok.i - 1].lower_ == "how" and tok.pos_ in ("ADV", "ADJ")
-        if tok.i in used or tok.is_stop or degree or (tok.pos_ not in _CONTENT_POS and not mistagged) or \
+        if tok.i in used or tok.is_stop or asked_degree(tok) or (tok.pos_ not in _CONTENT_POS and not mistagged) or \
                 tok.i == frame and tok.pos_ == "VERB":
             continue
         topic.append(tok.lemma_.lower() if tok.pos_ == "VERB" else tok.lower_)

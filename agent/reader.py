@@ -384,11 +384,12 @@ class EvidenceReader:
         for sent in doc.sents:
             if not asks_for_a_question(want.verb) and asks(sent.text):
                 continue  # "so what is luck?", "excited for the adoption?": a line that asks states nothing
+            held = content_stems(sent)
             if want.kind in QUOTE_KINDS and (heading(e.record, sent.text) or not (borrowed or given) and topical
-                                             and not topical & content_stems(sent)):
+                                             and not topical & held):
                 continue  # a caption's heading, or a line meeting the question only in its people's names
             aligned = [t.i for t in sent if not t.is_punct and token_stem(t) in want.words]
-            sent_align = max(len(want.words & content_stems(sent)) / len(want.words), borrowed, given)
+            sent_align = max(len(want.words & held) / len(want.words), borrowed, given)
             if not aligned and record_align == 0:
                 continue
             for span, bonus in self._candidates(want, doc, sent, e.record.wall_start, reply):

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 
 from agent.plan import ASKING_VERBS
-from agent.question_nlp import SpacyPipeline, without_address
+from agent.question_nlp import SpacyPipeline, asked_degree, without_address
 from memory.language import STOP, s_stem, stem
 
 # Nouns that name the kind of answer a "what / which <noun>" question wants (general English).
@@ -85,9 +85,7 @@ def _wanted(doc) -> Wanted:
     toks = [t for t in doc if not t.is_punct]
     lowers = [t.lower_ for t in toks]
     verb = next((t.lemma_.lower() for t in toks if t.pos_ == "VERB" and t.lemma_.lower() not in LIGHT_VERBS), None)
-    # "long" in "how long", "many" in "how many": the question word's degree, not a word to find
-    words = frozenset(content_stems(t for t in toks if not (t.i > 0 and doc[t.i - 1].lower_ == "how"
-                                                            and t.pos_ in ("ADV", "ADJ"))))
+    words = frozenset(content_stems(t for t in toks if not asked_degree(t)))  # not "long" of "how long"
     words = words - TALKER_NOUNS or words  # "the speaker" is whoever says a line, not a word it holds
     # the question word of the clause that asks: the last one that does not open a time or
     # place clause ("which locker did I use, what number was it?"; "what was on the screen when

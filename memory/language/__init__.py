@@ -31,7 +31,7 @@ from memory.language.words import (
 
 __all__ = [
     "CLOCK_DIGITS", "CLOCK_WORDS", "DIGITAL", "ENGLISH_MODEL", "NUMBER_WORDS", "ORDINAL_WORDS", "STOP", "content_words", "date_phrase",
-    "digital_times", "english", "first_number", "mm_ss", "normalise", "number_of", "ordinal_of", "parse_date", "looks_ahead",
+    "digital_times", "english", "first_number", "looks_ahead", "mm_ss", "normalise", "number_of", "ordinal_of", "parse_date",
     "person_names", "plural", "s_forms", "s_stem", "seconds_of", "singular", "singular_words", "split_glued",
     "states_a_time",
     "stated_dates", "stem", "verb_forms", "term", "terms", "words",
