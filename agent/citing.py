@@ -9,7 +9,9 @@ at least `RELATED_ALIGNMENT` of the question's content words (agent.reader's ali
 the speaker's name counting) and is first-hand: captions and roll-ups restate the lines and
 sightings they were written from, which are cited instead. The records an
 answer rests on decide its sufficiency; the related ones are added after, for the reader
-of the answer, and never change it.
+of the answer, and never change it. A related line that asks something is cited with the
+turn that answers it (another voice's next turn), which seldom repeats the question's words
+("What position are you playing?" - "I'm a shooting guard").
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from collections.abc import Callable, Sequence
 
 from agent.reader import DERIVED, ROLL_UPS
 from agent.state import RELATED, Evidence
+from agent.wanted import asks
 from memory.records import MemoryRecord
 
 CITED = 5  # the records an answer cites at most, its own first (more when its own are more)
@@ -25,19 +28,42 @@ RELATED_ALIGNMENT = 0.5  # the share of the question's words a record must hold 
 _SECOND_HAND = (*DERIVED, *ROLL_UPS)
 
 
+def as_related(evidence: Evidence, why: str | None = None) -> Evidence:
+    """The record cited beside an answer (or under an abstention), not as what it rests on."""
+    return Evidence(evidence.record, evidence.score, f"{RELATED} ({why or evidence.why})")
+
+
 def cited(support: Sequence[Evidence], looked_at: Sequence[Evidence],
-          alignments: Callable[[Sequence[MemoryRecord]], Sequence[float]], limit: int = CITED) -> list[Evidence]:
+          alignments: Callable[[Sequence[MemoryRecord]], Sequence[float]], limit: int = CITED,
+          reply_to: Callable[[MemoryRecord], MemoryRecord | None] | None = None,
+          bar: float = RELATED_ALIGNMENT) -> list[Evidence]:
     """`support` (what the answer rests on), then the best-aligned of the first `CONSIDERED`
     first-hand records of `looked_at` not among it, best first (ties in the order they were
-    found), up to `limit`. `alignments` gives each record's share of the question's words, for
-    all of them at once (the reader parses them in one batch)."""
+    found), each line that asks followed by its reply (`reply_to`), up to `limit` passages. `alignments`
+    gives each record's share of the question's words, for all of them at once (the reader
+    parses them in one batch)."""
     room = limit - len(support)
     if room <= 0:
         return list(support)
-    own = {e.record.id for e in support}
+    listed = {e.record.id for e in support}
+    seen = set(listed)
     candidates = [e for e in looked_at if e.record.kind not in _SECOND_HAND
-                  and not (e.record.id in own or own.add(e.record.id))][:CONSIDERED]
+                  and not (e.record.id in seen or seen.add(e.record.id))][:CONSIDERED]
     scored = [(-share, order, e) for order, (e, share) in
-              enumerate(zip(candidates, alignments([e.record for e in candidates]))) if share >= RELATED_ALIGNMENT]
-    related = [Evidence(e.record, e.score, f"{RELATED} ({e.why})") for _, _, e in sorted(scored, key=lambda s: s[:2])]
-    return [*support, *related[:room]]
+              enumerate(zip(candidates, alignments([e.record for e in candidates]))) if share >= bar]
+    related: list[Evidence] = []
+    passages = 0  # a line that asks and its reply are one exchange, one of the `limit`
+    for _, _, e in sorted(scored, key=lambda s: s[:2]):
+        if passages >= room:
+            break
+        if e.record.id in listed:  # cited already as a reply
+            continue
+        related.append(as_related(e))
+        listed.add(e.record.id)
+        passages += 1
+        reply = reply_to(e.record) if reply_to is not None and asks(e.record.attrs.get("said") or e.record.text) \
+            else None
+        if reply is not None and reply.id not in listed:
+            listed.add(reply.id)
+            related.append(as_related(Evidence(reply, e.score, ""), "the reply to a line cited"))
+    return [*support, *related]

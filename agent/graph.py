@@ -21,7 +21,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
-from agent.citing import cited
+from agent.citing import CITED, RELATED_ALIGNMENT, as_related, cited
 from agent.compose import QUOTING_TOOLS, abstain_options, answering, key_terms, typed_option_scores
 from agent.compose import draft as compose_draft
 from agent.config import AgentConfig
@@ -184,9 +184,7 @@ def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     def words_around(record):  # the rest of a screen's text, the turns either side of a line
         return ops.around(record, state.at) if record.kind in (UTTERANCE, TEXT_SIGHTING) else []
 
-    def reply_to(record):  # the turn answering a line said
-        return ops.reply_to(record, state.at) if record.kind == UTTERANCE else None
-
+    reply_to = _reply_finder(runtime.context, state.at)
     reading, want, ranked = None, reader.wanted(state.question), []
     named = state.scope.recording if state.scope is not None else None  # the recording the question names
     if named is not None:
@@ -338,7 +336,7 @@ def _result(state: AgentState, answer: str, abstained: bool, chosen: int | None)
     return AgentAnswer(
         question=state.question, answer=answer, abstained=abstained, confidence=round(confidence, 4),
         sufficiency=round(state.sufficiency, 4), question_type=state.plan.intent if state.plan else "",
-        evidence=[] if abstained else state.support, option_scores=state.option_scores,
+        evidence=state.support, option_scores=state.option_scores,
         chosen_option=chosen, trace=state.trace, features=state.features, draft=state.draft,
     )
 
@@ -348,13 +346,26 @@ def skill(state: AgentState) -> dict:
     return {"result": replace(state.skill_answer, trace=state.trace)}
 
 
+def _citing(state: AgentState, ctx: AgentContext, abstained: bool = False) -> list[Evidence]:
+    """What the answer rests on, then the other records looked at that are about the question
+    (agent.citing). An abstention rests on nothing: what its draft was read from is cited as
+    related too, the closest memory came, for the person to judge."""
+    want = state.wanted or ctx.reader.wanted(state.question)
+    looked_at = [*state.looked_at, *(e for r in state.results for e in r.support)]
+    support = [as_related(e) for e in state.support[:CITED]] if abstained else state.support
+    return cited(support, looked_at, lambda records: ctx.reader.alignments(want, records),
+                 reply_to=_reply_finder(ctx, state.at), bar=0.34 if abstained else RELATED_ALIGNMENT)
+
+
+def _reply_finder(ctx: AgentContext, at: datetime | None):
+    """The turn answering a line said (another voice's next turn), for the reader and citing."""
+    return lambda record: ctx.operators.reply_to(record, at) if record.kind == UTTERANCE else None
+
+
 def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     """The draft, or the option the scores chose, citing what it rests on and then the other
     records looked at that are about the question (agent.citing)."""
-    reader = runtime.context.reader
-    want = state.wanted or reader.wanted(state.question)
-    looked_at = [*state.looked_at, *(e for r in state.results for e in r.support)]
-    state = replace(state, support=cited(state.support, looked_at, lambda records: reader.alignments(want, records)))
+    state = replace(state, support=_citing(state, runtime.context))
     chosen = None
     if state.options and state.option_scores:
         offered = abstain_options(state.options)
@@ -364,7 +375,8 @@ def answer(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     return {"result": _result(state, text, abstained=False, chosen=chosen)}
 
 
-def abstain(state: AgentState) -> dict:
+def abstain(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
+    state = replace(state, support=_citing(state, runtime.context, abstained=True))
     offered = abstain_options(state.options or [])
     chosen = offered[0] if offered else None
     if chosen is None and state.options and state.option_scores:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from agent.plan import TimeSlot
-from memory.language import parse_date
+from memory.language import date_span, parse_date
 
 # Hours of the day that day parts and meals name (general English, not a world's vocabulary).
 DAY_PARTS: dict[str, tuple[float, float]] = {
@@ -61,13 +61,15 @@ def time_slot(doc, at: datetime | None) -> tuple[TimeSlot, set[int], set[int]]:
             continue
         words = [t.lower_ for t in ent]
         used.update(range(ent.start, ent.end))
-        if words in (["one", "day"], ["some", "day"], ["that", "day"]):
-            continue  # indefinite ("I watched it one day") or anaphoric: no date of its own
+        if words in (["one", "day"], ["some", "day"], ["that", "day"]) or _lasting(ent):
+            continue  # indefinite ("I watched it one day"), anaphoric, or a length: no date of its own
         for w in words:
             if w in DAY_PARTS:
                 part, hours = w, DAY_PARTS[w]
         if "yesterday" in words or ("last" in words and "night" in words):
             day_offset = -1
+        elif at is not None and not part and ent.label_ == "DATE" and (span := date_span(ent.text, at)) is not None:
+            clock_start, clock_end = span  # "in January 2022", "this week", "last month": all of it, not one day
         elif any(w in ("today", "tonight", "this") for w in words):
             day_offset = 0 if day_offset is None else day_offset
         elif at is not None and not part:
@@ -174,9 +176,18 @@ def time_slot(doc, at: datetime | None) -> tuple[TimeSlot, set[int], set[int]]:
         relation = None  # "what was Bob after?": no time to be after
     if day_offset is not None and day_offset > 0:
         day_offset = None  # "a to-do for tomorrow": memory holds the past, so a future day is content
+    if clock_start is not None and at is not None and clock_start >= at:
+        clock_start = clock_end = None  # "next month", and a month after the question: content too
     slot = TimeSlot(day_offset=day_offset, hours=hours, part=part, relation=relation, anchor=anchor,
                     start=clock_start, end=clock_end)
     return slot, used, ({t.i for t in anchored} if anchor else set())
+
+
+def _lasting(ent) -> bool:
+    """A length of time, not a date: "for 4 years", "over two weeks" (but "over the past week"
+    is when)."""
+    return ent.start > 0 and ent.doc[ent.start - 1].lower_ in ("for", "over", "within") and \
+        not any(t.lower_ in ("last", "past", "this", "next", "ago") for t in ent)
 
 
 def _mark_before(tok):

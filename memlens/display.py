@@ -72,4 +72,9 @@ def answer_html(answer: Any) -> str:
     confidence = f"<p>confidence {answer.confidence:.2f}" + (
         f" · asked at {answer.asked_at:%a %d %b %H:%M}" if answer.asked_at else "") + "</p>"
     return (f'<div class="memlens-answer"><p><em>{html.escape(answer.question)}</em></p>{head}{confidence}'
-            f"{moments_html(answer.evidence) if answer.evidence else ''}</div>")
+            f"{_closest(answer)}{moments_html(answer.evidence) if answer.evidence else ''}</div>")
+
+
+def _closest(answer: Any) -> str:
+    """An abstention's evidence is what came closest, not what an answer rests on."""
+    return '<p style="color:#777">Closest in memory (not an answer):</p>' if answer.abstained and answer.evidence else ""

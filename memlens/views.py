@@ -58,7 +58,8 @@ class Moments(tuple):
 @dataclass(frozen=True, repr=False)
 class Answer:
     """An answer with the evidence it rests on, or an abstention (`abstained`, and `answer`
-    says why). `confidence` is the agent's calibrated belief it is right."""
+    says why; its evidence, all `related`, is the closest memory came). `confidence` is the
+    agent's calibrated belief it is right."""
 
     question: str
     answer: str
@@ -71,7 +72,8 @@ class Answer:
 
     def __str__(self) -> str:
         head = f"{'(abstained) ' if self.abstained else ''}{self.answer}  [confidence {self.confidence:.2f}]"
-        return "\n".join([head, *(f"  {m}" for m in self.evidence)])
+        closest = ["  closest in memory (not an answer):"] if self.abstained and self.evidence else []
+        return "\n".join([head, *closest, *(f"  {m}" for m in self.evidence)])
 
     __repr__ = __str__
 

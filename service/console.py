@@ -35,7 +35,8 @@ def print_answer(console: Console, a: AgentAnswer, expected: str | None = None) 
         head += f"\n[dim]expected: {expected or '(abstain)'}[/dim]"
     if a.option_scores:
         head += "\n" + "  ".join(f"[{i}] {s:.2f}" for i, s in enumerate(a.option_scores))
-    table = Table(show_header=True, header_style="dim", box=None, pad_edge=False)
+    table = Table(show_header=True, header_style="dim", box=None, pad_edge=False,
+                  title="closest in memory (not an answer)" if a.abstained else None, title_style="dim")
     for col in ("when", "source", "video@sec", "evidence"):
         table.add_column(col)
     for e in a.evidence[:5]:

@@ -73,7 +73,8 @@ class EvidenceView(BaseModel):
     keyframes: list[float]
     score: float
     role: Literal["answer", "related"] = Field(
-        description="answer: a record the answer rests on (first); related: another record about the question")
+        description="answer: a record the answer rests on (first); related: another record about the question "
+                    "(an abstention's evidence is all related: the closest memory came, not an answer)")
     detail: dict[str, Any]
 
 

@@ -189,3 +189,12 @@ def test_a_reply_without_a_readable_message_falls_back_to_the_deterministic_answ
 def test_questions_that_are_not_questions_are_refused(filled, bad):
     with pytest.raises(ValueError):
         make_agent(filled).ask(bad, "me", AT)
+
+
+def test_an_abstention_cites_what_came_closest_as_related_only(filled):
+    # Held to a bar no evidence meets, the agent abstains; what it read is shown as the
+    # closest memory came, never as what an answer rests on.
+    answer = make_agent(filled, abstain_threshold=0.999).ask("What did Bob ask me to buy?", "me", AT)
+    assert answer.abstained and answer.evidence
+    assert all(e.related for e in answer.evidence)
+    assert any("oat milk" in (e.record.attrs.get("said") or e.record.text) for e in answer.evidence)

@@ -60,3 +60,19 @@ def test_only_the_first_records_looked_at_are_weighed():
     late = _line(99, "Melanie paints sunsets every evening.")
     assert _cite("Which sunsets does Melanie love?", [own], [*unrelated, late]) == [own]
     assert _cite("Which sunsets does Melanie love?", [own], [late, *unrelated])[1].record.id == 99
+
+
+def test_a_line_that_asks_is_cited_with_its_reply_as_one_passage():
+    own = _line(1, "Tim: I just signed with a new team!", speaker="Tim")
+    asked = _line(2, "What position are you playing for the team?", speaker="Melanie")
+    reply = _line(3, "I'm a shooting guard, our season opener is next week.", speaker="Tim")
+    other = _line(4, "The team trains on Mondays at the position drills.", speaker="Tim")
+    replies = {2: reply.record}
+    reader = EvidenceReader()
+    want = reader.wanted("What position does Tim play on the team?")
+    out = cited([own], [asked, other], lambda records: reader.alignments(want, records), limit=2,
+                reply_to=lambda record: replies.get(record.id))
+    assert [e.record.id for e in out] == [1, 2, 3]  # the exchange is one passage: "other" has no room
+    assert out[2].related and "reply" in out[2].why
+    no_reply = cited([own], [asked, other], lambda records: reader.alignments(want, records), limit=2)
+    assert [e.record.id for e in no_reply] == [1, 2]

@@ -3,7 +3,7 @@ talk. None of these sentences is in the classifier's bank (asserted below) or in
 phrasing banks: the planner must generalise, not recall."""
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 import pytest
 
@@ -100,6 +100,18 @@ def test_clock_times_and_anchors(planner):
     assert rooted.relation == "day_of" and rooted.anchor == "Tom asked me for the contract" and rooted.part == "lunch"
     told_first = planner.plan("Alice brought cake one day; where did I eat that day?", AT, None, KNOWN).time
     assert told_first.relation == "day_of" and told_first.anchor == "Alice brought cake" and told_first.day_offset is None
+
+
+def test_a_month_a_week_or_a_year_named_is_all_of_it(planner):
+    month = planner.plan("what did Joanna finish in January 2026?", AT, None, KNOWN).time
+    assert (month.start, month.end, month.day_offset) == (datetime(2026, 1, 1), datetime(2026, 2, 1), None)
+    week = planner.plan("who did I meet last week?", AT, None, KNOWN).time
+    assert week.end - week.start == timedelta(days=7) and week.start.weekday() == 0 and week.end <= AT
+    assert planner.plan("what did I buy last year?", AT, None, KNOWN).time.start == datetime(AT.year - 1, 1, 1)
+    lasting = planner.plan("what has he been doing for 4 years?", AT, None, KNOWN).time
+    assert lasting.empty  # a length of time, not a date
+    ahead = planner.plan("what is planned for next month?", AT, None, KNOWN).time
+    assert ahead.start is None  # memory holds the past: a month to come is what is asked about
 
 
 def test_a_food_the_parser_reads_as_a_verb_is_still_the_thing(planner):

@@ -3,7 +3,7 @@
 as the words named it."""
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import datetime, timedelta
 
 
 def parse_date(text: str, at: datetime, prefer: str = "past") -> datetime | None:
@@ -13,6 +13,28 @@ def parse_date(text: str, at: datetime, prefer: str = "past") -> datetime | None
 
     return dateparser.parse(text, languages=["en"], settings={
         "RELATIVE_BASE": at, "PREFER_DATES_FROM": prefer, "RETURN_AS_TIMEZONE_AWARE": False})
+
+
+def date_span(text: str, at: datetime, prefer: str = "past") -> tuple[datetime, datetime] | None:
+    """The whole week, month or year a date expression names, as [start, end), resolved
+    against `at` ("January 2022", "last month", "in 2019", "two weeks ago": the calendar week,
+    Monday first); None when it names a day or a time, or nothing."""
+    from dateparser.date import DateDataParser
+
+    found = DateDataParser(languages=["en"], settings={
+        "RELATIVE_BASE": at, "PREFER_DATES_FROM": prefer, "RETURN_AS_TIMEZONE_AWARE": False}).get_date_data(text)
+    when, period = found.date_obj, found.period
+    if when is None or period not in ("week", "month", "year"):
+        return None
+    day = datetime.combine(when.date(), datetime.min.time())
+    if period == "week":
+        start = day - timedelta(days=day.weekday())
+        return start, start + timedelta(days=7)
+    if period == "month":
+        start = day.replace(day=1)
+        return start, (start + timedelta(days=32)).replace(day=1)
+    start = day.replace(month=1, day=1)
+    return start, start.replace(year=start.year + 1)
 
 
 _WEEKDAYS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
