@@ -51,6 +51,8 @@ ASKING_VERBS = frozenset({"ask", "wonder", "inquire", "question", "query"})  # v
 # meeting") asks for the person the evidence names.
 SPEAKING_VERBS = frozenset({"say", "tell", "ask", "mention", "talk", "speak", "request", "remind", "want", "suggest",
                             "call"})
+# "who did I ring?": a call is heard on a call, a voice message or a conversation, not in a talk or a film
+CALLING_VERBS = frozenset({"call", "ring", "phone", "telephone", "dial"})
 
 
 @dataclass

@@ -159,3 +159,34 @@ def test_what_did_i_read_lists_every_text_of_the_window_in_order(two_recordings)
     assert all(r.wall_end < T0 + timedelta(hours=1) for r in texts)  # the later recording is not yet read
     assert answer.answer.index("KITCHEN") < answer.answer.index("LIVING ROOM")
     assert len({r.text for r in texts}) == len(texts)  # a text read twice is named once
+
+
+def _talk(video_id: str, wall_start):
+    """A minute of video in which one voice, who names herself, holds the floor: a talk."""
+    from perception.types import AsrSegment, ClipObservation, ClipSpan, VideoObservation
+
+    span = ClipSpan(video_id, 0, 0.0, 60.0, wall_start)
+    lines = ["Hello everyone, I'm Tina Seelig.", "Today I want to talk about luck.",
+             "Luck is not a lightning strike.", "It is more like the wind, always blowing."]
+    asr = [AsrSegment(1.0 + 14 * i, 14.0 + 14 * i, text, 0.9, speaker="S1") for i, text in enumerate(lines)]
+    clip = ClipObservation(span=span, keyframe_times=[2.0, 30.0], asr=asr)
+    return VideoObservation(video_id=video_id, path="/videos/talk.mp4", duration=60.0, wall_start=wall_start,
+                            has_audio=True, clips=[clip])
+
+
+def test_who_did_i_ring_hears_calls_not_a_talks_speaker(tmp_path, embedder):
+    from agent.plan import TimeSlot
+    from agent.tools.base import ToolContext
+    from agent.tools.talk import people
+
+    with memory_holding(tmp_path, embedder, make_observation("vid-call", T0),
+                        _talk("vid-talk", T0 + timedelta(hours=1))) as memory:
+        sorts = {r.video_id: r.attrs["sort"] for r in memory.store("event").query(
+            RecordFilter(namespace="me", kinds=(RECORDING,)))}
+        assert sorts["vid-talk"] == "talk" and sorts["vid-call"] != "talk"
+        c = make_agent(memory).context
+        ctx = ToolContext(c.retriever, c.operators, "me", T0 + timedelta(hours=2), TimeSlot(day_offset=0))
+        heard = people(ctx).value
+        assert "Tina Seelig" in heard and "Bob" in heard
+        rung = people(ctx, by_phone=True).value
+        assert "Bob" in rung and "Tina Seelig" not in rung

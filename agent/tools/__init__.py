@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from agent.plan import IN_ANOTHER_HAND, IN_MY_HAND, WEARER, QueryPlan
+from agent.plan import CALLING_VERBS, IN_ANOTHER_HAND, IN_MY_HAND, WEARER, QueryPlan
 from agent.question_nlp import HOLDING_VERBS
 from agent.state import Evidence
 from agent.tools.base import ToolContext, ToolResult
@@ -120,7 +120,7 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
     if intent == "speech":
         return [ToolCall("said", {"topic": terms, "speaker": plan.speaker, "query": query, "verb": plan.verb})]
     if intent == "people":
-        return [ToolCall("people")]
+        return [ToolCall("people", {"by_phone": plan.verb in CALLING_VERBS})]
     if intent in ("requests", "commitments"):
         return [ToolCall("speech_acts", {"act": plan.act or ("request" if intent == "requests" else "commitment"),
                                          "speaker": plan.speaker, "topic": terms,

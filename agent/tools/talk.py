@@ -13,7 +13,7 @@ from agent.state import Evidence
 from agent.tools.base import ToolContext, ToolResult, in_hours, moment_phrase
 from memory.conversation import CORRECTION_CUE
 from memory.language import normalise, s_forms, s_stem
-from memory.records import ENTITY_SIGHTING, TEXT_SIGHTING, UTTERANCE, MemoryRecord, order_by_time
+from memory.records import ENTITY_SIGHTING, RECORDING, TEXT_SIGHTING, UTTERANCE, MemoryRecord, order_by_time
 
 READ_COSINE = 0.3  # a text block this close in meaning to the question is about it
 
@@ -139,14 +139,23 @@ def _answer_to(ctx: ToolContext, turn: MemoryRecord, speaker: str | None) -> Mem
     return reply
 
 
-def people(ctx: ToolContext) -> ToolResult:
+PHONE_SORTS = ("call", "voice", "conversation")  # memory.recordings' sorts a phone call may be recorded as
+
+
+def people(ctx: ToolContext, by_phone: bool = False) -> ToolResult:
     """Who the wearer talked with or saw in the window: named voices and named faces, in
-    order of first appearance."""
+    order of first appearance. `by_phone` ("who did I ring?"): only voices of recordings a
+    call may be (sound with voices, a conversation), not a talk's speaker or a film's."""
     after, before = ctx.window()
     firsts = _first_named(ctx, after, before)
+    calls = {r.video_id for r in ctx.records((RECORDING,), after=after, before=before)
+             if r.attrs.get("sort") in PHONE_SORTS} if by_phone else None
+    if calls is not None:
+        firsts = {name: r for name, r in firsts.items() if r.kind == UTTERANCE and r.video_id in calls}
     if not firsts:
         turns = [r for r in ctx.records((UTTERANCE,), "event", after, before)
-                 if not _is_wearer(r) and in_hours(r.wall_start, ctx.time.hours)]
+                 if not _is_wearer(r) and in_hours(r.wall_start, ctx.time.hours)
+                 and (calls is None or r.video_id in calls)]
         voices = {r.attrs.get("speaker") for r in turns if r.attrs.get("speaker")}
         note = f"{len(voices)} unnamed voice(s)" if voices else "nobody talked in that window"
         return ToolResult("people", "", [Evidence(r, 0.5, "people") for r in turns[:3]], False, note=note)
