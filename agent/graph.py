@@ -21,7 +21,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
-from agent.citing import CITED, RELATED_ALIGNMENT, as_related, cited
+from agent.citing import RELATED_ALIGNMENT, cited
 from agent.compose import QUOTING_TOOLS, abstain_options, answering, key_terms, typed_option_scores
 from agent.compose import draft as compose_draft
 from agent.config import AgentConfig
@@ -348,11 +348,13 @@ def skill(state: AgentState) -> dict:
 
 def _citing(state: AgentState, ctx: AgentContext, abstained: bool = False) -> list[Evidence]:
     """What the answer rests on, then the other records looked at that are about the question
-    (agent.citing). An abstention rests on nothing: what its draft was read from is cited as
-    related too, the closest memory came, for the person to judge."""
+    (agent.citing). An abstention rests on nothing: the records about the question, its
+    draft's among them, are cited as related, the closest memory came, for the person to judge."""
     want = state.wanted or ctx.reader.wanted(state.question)
     looked_at = [*state.looked_at, *(e for r in state.results for e in r.support)]
-    support = [as_related(e) for e in state.support[:CITED]] if abstained else state.support
+    support = state.support
+    if abstained:  # what the draft was read from is weighed like the rest, not cited for being the draft
+        support, looked_at = [], [*state.support, *looked_at]
     return cited(support, looked_at, lambda records: ctx.reader.alignments(want, records),
                  reply_to=_reply_finder(ctx, state.at), bar=0.34 if abstained else RELATED_ALIGNMENT)
 
