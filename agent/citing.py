@@ -10,8 +10,9 @@ the speaker's name counting) and is first-hand: captions and roll-ups restate th
 sightings they were written from, which are cited instead. The records an
 answer rests on decide its sufficiency; the related ones are added after, for the reader
 of the answer, and never change it. A related line that asks something is cited with the
-turn that answers it (another voice's next turn), which seldom repeats the question's words
-("What position are you playing?" - "I'm a shooting guard").
+turn that answers it (another voice's next turn), which need hold only one of the question's
+words ("What position are you playing for the team?" - "I'm a shooting guard for the team"; not
+"Let's have dinner").
 """
 from __future__ import annotations
 
@@ -63,7 +64,7 @@ def cited(support: Sequence[Evidence], looked_at: Sequence[Evidence],
         passages += 1
         reply = reply_to(e.record) if reply_to is not None and asks(e.record.attrs.get("said") or e.record.text) \
             else None
-        if reply is not None and reply.id not in listed:
+        if reply is not None and reply.id not in listed and alignments([reply])[0] > 0:  # "Let's have dinner"
             listed.add(reply.id)
             related.append(as_related(Evidence(reply, e.score, ""), "the reply to a line cited"))
     return [*support, *related]

@@ -76,3 +76,12 @@ def test_a_line_that_asks_is_cited_with_its_reply_as_one_passage():
     assert out[2].related and "reply" in out[2].why
     no_reply = cited([own], [asked, other], lambda records: reader.alignments(want, records), limit=2)
     assert [e.record.id for e in no_reply] == [1, 2]
+
+
+def test_a_reply_that_holds_nothing_of_the_question_is_not_cited():
+    asked = _line(2, "Is the plumber bringing the new tap?", speaker="Bob")
+    aside = _line(3, "Let's have dinner.", speaker="Alice")
+    reader = EvidenceReader()
+    want = reader.wanted("When is the plumber coming?")
+    out = cited([], [asked], lambda records: reader.alignments(want, records), reply_to=lambda record: aside.record)
+    assert [e.record.id for e in out] == [2]
