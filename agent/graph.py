@@ -21,7 +21,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
-from agent.citing import RELATED_ALIGNMENT, cited
+from agent.citing import CLOSEST_ALIGNMENT, RELATED_ALIGNMENT, cited
 from agent.compose import QUOTING_TOOLS, abstain_options, answering, key_terms, typed_option_scores
 from agent.compose import draft as compose_draft
 from agent.config import AgentConfig
@@ -356,7 +356,7 @@ def _citing(state: AgentState, ctx: AgentContext, abstained: bool = False) -> li
     if abstained:  # what the draft was read from is weighed like the rest, not cited for being the draft
         support, looked_at = [], [*state.support, *looked_at]
     return cited(support, looked_at, lambda records: ctx.reader.alignments(want, records),
-                 reply_to=_reply_finder(ctx, state.at), bar=0.34 if abstained else RELATED_ALIGNMENT)
+                 reply_to=_reply_finder(ctx, state.at), bar=CLOSEST_ALIGNMENT if abstained else RELATED_ALIGNMENT)
 
 
 def _reply_finder(ctx: AgentContext, at: datetime | None):

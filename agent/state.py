@@ -10,6 +10,7 @@ from agent.plan import QueryPlan
 from memory.records import MemoryRecord
 
 RELATED = "related"  # how an Evidence's `why` starts when it is cited beside the answer
+CLOSEST = "closest in memory (not an answer)"  # how an abstention's evidence is headed where it is shown
 
 
 @dataclass

@@ -77,4 +77,6 @@ def answer_html(answer: Any) -> str:
 
 def _closest(answer: Any) -> str:
     """An abstention's evidence is what came closest, not what an answer rests on."""
-    return '<p style="color:#777">Closest in memory (not an answer):</p>' if answer.abstained and answer.evidence else ""
+    from agent.state import CLOSEST
+
+    return f'<p style="color:#777">{CLOSEST.capitalize()}:</p>' if answer.abstained and answer.evidence else ""

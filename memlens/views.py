@@ -7,6 +7,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from agent.state import CLOSEST
+
 
 @dataclass(frozen=True, repr=False)
 class Moment:
@@ -72,7 +74,7 @@ class Answer:
 
     def __str__(self) -> str:
         head = f"{'(abstained) ' if self.abstained else ''}{self.answer}  [confidence {self.confidence:.2f}]"
-        closest = ["  closest in memory (not an answer):"] if self.abstained and self.evidence else []
+        closest = [f"  {CLOSEST}:"] if self.abstained and self.evidence else []
         return "\n".join([head, *closest, *(f"  {m}" for m in self.evidence)])
 
     __repr__ = __str__

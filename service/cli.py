@@ -216,6 +216,7 @@ def _ingest_remotely(remote: RemoteMemlens, video: Path, start: datetime | None,
 
 def _ask_remotely(remote: RemoteMemlens, question: str, at: datetime | None, options: list[str] | None,
                   as_json: bool) -> None:
+    from agent.state import CLOSEST
     from service.console import excerpt
     from service.remote import RemoteError
 
@@ -230,7 +231,7 @@ def _ask_remotely(remote: RemoteMemlens, question: str, at: datetime | None, opt
     style = "yellow" if answer["abstained"] else "green"
     console.print(f"[bold]Q:[/bold] {answer['question']}\n[bold {style}]A:[/bold {style}] {answer['answer']}")
     if answer["abstained"] and answer["evidence"]:
-        console.print("  [dim]closest in memory (not an answer):[/dim]")
+        console.print(f"  [dim]{CLOSEST}:[/dim]")
     for e in answer["evidence"][:5]:
         console.print(f"  [dim]{'also: ' if e.get('role') == 'related' else ''}{e['wall_start'][11:19]} {e['source']} {(e['video_id'] or '')[:8]}@{e['start']:.1f}[/dim] "
                       f"{excerpt(e['text'])}")

@@ -9,7 +9,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
 from agent.reasoning import evidence_text
-from agent.state import AgentAnswer
+from agent.state import CLOSEST, AgentAnswer
 
 
 def progress_bars(console: Console) -> Progress:
@@ -36,7 +36,7 @@ def print_answer(console: Console, a: AgentAnswer, expected: str | None = None) 
     if a.option_scores:
         head += "\n" + "  ".join(f"[{i}] {s:.2f}" for i, s in enumerate(a.option_scores))
     table = Table(show_header=True, header_style="dim", box=None, pad_edge=False,
-                  title="closest in memory (not an answer)" if a.abstained else None, title_style="dim")
+                  title=CLOSEST if a.abstained else None, title_style="dim")
     for col in ("when", "source", "video@sec", "evidence"):
         table.add_column(col)
     for e in a.evidence[:5]:
