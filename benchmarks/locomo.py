@@ -124,8 +124,8 @@ def run_locomo_bench(system: MemlensSystem, path: Path, out: Path, conversations
         f"Retriever recall@k: share of an item's gold evidence turns (dia_ids) among the top-k utterances the "
         f"hybrid retriever (dense + BM25, reciprocal-rank fusion) returns for the bare question under the same "
         f"cut (top {RETRIEVED_K} kept; @5 is its first five). Answer evidence recall@k: the same over the first k "
-        "turns the answer cites (0 for an abstention, which cites none). Averaged over items of categories 1-4 "
-        "with gold evidence; malformed gold ids ('D8:6; D9:17') are split, one naming no turn is dropped.",
+        "turns the answer cites (an abstention's are the turns closest to the question, cited as related). "
+        "Averaged over items of categories 1-4 with gold evidence; malformed gold ids ('D8:6; D9:17') are split, one naming no turn is dropped.",
         "1-4 together is question-weighted (micro), as the Mem0 paper's J over 1,540 questions is.",
         "predictions.jsonl quotes the dataset (questions, answers built from its turns): it stays out of the "
         "repository (CC BY-NC).",

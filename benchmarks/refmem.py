@@ -238,7 +238,7 @@ def run_refmem_bench(system: MemlensSystem, suite: Suite, out, judge, progress=N
         "MemR, text dimensions: per item the mean over gold evidence lines of the best cosine "
         "(all-MiniLM-L6-v2; the paper does not name its encoder) to a cited line, averaged over items where both "
         "sides are non-empty, as the paper does; 'cited any evidence' is that coverage, since MemR skips items "
-        "that cite nothing (an abstention cites nothing). Visual dimensions: recall of the gold image indices, "
+        "that cite nothing (an abstention cites only the lines closest to the question). Visual dimensions: recall of the gold image indices, "
         "0 when none is cited.",
         "BLEU-1 and F1 (DA): clipped unigram overlap over lower-cased, punctuation-stripped tokens, the best "
         "over the references (eval/refmem/metrics.py says what the paper leaves open).",
