@@ -6,23 +6,26 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 
+def _date_data(text: str, at: datetime, prefer: str):
+    """dateparser's reading of a date expression against `at`: the date and its period (day,
+    week, month, year); the one place its settings are said."""
+    from dateparser.date import DateDataParser
+
+    return DateDataParser(languages=["en"], settings={
+        "RELATIVE_BASE": at, "PREFER_DATES_FROM": prefer, "RETURN_AS_TIMEZONE_AWARE": False}).get_date_data(text)
+
+
 def parse_date(text: str, at: datetime, prefer: str = "past") -> datetime | None:
     """A date or time expression resolved against `at` (dateparser), a bare weekday or month
     toward `prefer` ("past" or "future"); None when it names none."""
-    import dateparser
-
-    return dateparser.parse(text, languages=["en"], settings={
-        "RELATIVE_BASE": at, "PREFER_DATES_FROM": prefer, "RETURN_AS_TIMEZONE_AWARE": False})
+    return _date_data(text, at, prefer).date_obj
 
 
 def date_span(text: str, at: datetime, prefer: str = "past") -> tuple[datetime, datetime] | None:
     """The whole week, month or year a date expression names, as [start, end), resolved
     against `at` ("January 2022", "last month", "in 2019", "two weeks ago": the calendar week,
     Monday first); None when it names a day or a time, or nothing."""
-    from dateparser.date import DateDataParser
-
-    found = DateDataParser(languages=["en"], settings={
-        "RELATIVE_BASE": at, "PREFER_DATES_FROM": prefer, "RETURN_AS_TIMEZONE_AWARE": False}).get_date_data(text)
+    found = _date_data(text, at, prefer)
     when, period = found.date_obj, found.period
     if when is None or period not in ("week", "month", "year"):
         return None
