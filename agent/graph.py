@@ -126,12 +126,14 @@ def ground(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     elif time.relation == "during":  # "while we were in the kitchen", "when I was checking my email": that stay
         stay = record if record.kind == PLACE_VISIT else ctx.stay_at(record)
         span = stay or record
-        time = replace(time, start=span.wall_start, end=ctx.left_at(span) + timedelta(seconds=1), day_offset=None)
+        left = ctx.left_at(span)  # up to the next place (exclusive), else through the stay's last second
+        end = left if left > span.wall_end else left + timedelta(seconds=1)
+        time = replace(time, start=span.wall_start, end=end, day_offset=None)
     elif time.relation == "after":
         time = replace(time, start=record.wall_end, end=record.wall_end + timedelta(hours=6), day_offset=None)
     elif time.relation == "before":
         time = replace(time, start=record.wall_start - timedelta(hours=6), end=record.wall_start, day_offset=None)
-    return {"plan": replace(state.plan, time=time),
+    return {"plan": replace(state.plan, time=time), "anchored": record.id,
             "trace": [f"ground: '{time.anchor}' -> {record.wall_start:%Y-%m-%d %H:%M}"]}
 
 
@@ -211,6 +213,9 @@ def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         ranked = [Evidence(named, 1.0, "scope")] if named is not None else []
         ranked += tools[:TOOLS_FIRST] + channels + [e for r in latest_first if r.tool == "search" for e in r.support] \
             + tools[TOOLS_FIRST:]
+        # the event that dates the question is when, not what: "what was on the monitor when I was
+        # checking my email?" is not answered by "let me check my email"
+        ranked = [e for e in ranked if e.record.id != state.anchored]
         reading = reader.read(state.question, ranked, want, around=words_around, reply_to=reply_to)
     if state.reading is not None and (reading is None or state.reading.score > reading.score):
         reading = state.reading  # a refinement adds evidence; it does not forget a stronger earlier reading

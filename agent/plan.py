@@ -72,6 +72,9 @@ class TimeSlot:
     start: datetime | None = None
     end: datetime | None = None
     recording: str | None = None  # the recording start / end bound (agent.scope): all of it, not one moment
+    # the span a question names after t_q ("a to-do for tomorrow"): a plan's time, what was said
+    # or written is about it; memory holds no moment then, so it is no window
+    ahead: tuple[datetime, datetime] | None = None
 
     @property
     def empty(self) -> bool:

@@ -335,9 +335,39 @@ _MODAL_FUTURE = {"will", "would", "'d", "'ll", "shall", "going", "gon", "have", 
 _REQUEST_VERBS = {"ask", "want", "expect", "need", "request", "remind", "tell", "beg", "get"}
 
 
+def _told_before(doc, comma: int | None) -> bool:
+    """Whether a statement comes before the question, with only a comma between ("I need to
+    get my laptop online, what's the code?"): a clause of its own (a subject and a verb no
+    "after" or "when" subordinates), then a question word. Its words are context; the
+    question after it says what is asked."""
+    if comma is None or comma + 1 >= len(doc) or doc[comma + 1].lower_ not in _WH_WORDS:
+        return False
+    return any(t.pos_ in ("VERB", "AUX") and any(c.dep_ in ("nsubj", "nsubjpass") for c in t.children)
+               and not any(c.dep_ == "mark" or (c.dep_ == "advmod" and c.lower_ in _LEADING_MARKS) for c in t.children)
+               and not any(a.lower_ in _LEADING_MARKS and a.dep_ == "mark" for a in t.ancestors)
+               for t in doc[:comma])
+
+
+# "is there somewhere I always go ...?", "is there anyone who ...?": the indefinite is what is asked
+_INDEFINITE_ASKS = {"somewhere": "where", "anywhere": "where", "someplace": "where", "someone": "who",
+                    "anyone": "who", "somebody": "who", "anybody": "who"}
+
+
+def _indefinite_asks(doc, parse: QuestionParse) -> None:
+    """"Is there somewhere I always end up after lunch?" asks where, not whether; "where all
+    has it been?" asks every place (a list), as "every room" does."""
+    if parse.yes_no and parse.existential:
+        asked = next((t for t in doc if t.lower_ in _INDEFINITE_ASKS and t.dep_ in ("attr", "nsubj", "advmod")), None)
+        if asked is not None:
+            parse.wh, parse.yes_no = _INDEFINITE_ASKS[asked.lower_], False
+    if parse.wh == "where" and any(t.lower_ == "all" and t.i > 0 and doc[t.i - 1].lower_ == "where" for t in doc):
+        parse.every_place = True
+
+
 def _speech_act_shape(doc) -> tuple[bool, bool]:
     """The grammar of a commitment ("what did I say I'd bring", "what do I have to do")
-    and of a request ("what does Alice want me to pick up", "who asked me to call")."""
+    and of a request ("what does Alice want me to pick up", "who asked me to call"), read
+    in the sentence that asks (a statement before it is context)."""
     intends = asked = False
     for tok in doc:
         if tok.pos_ not in ("VERB", "AUX"):
@@ -355,7 +385,7 @@ def _speech_act_shape(doc) -> tuple[bool, bool]:
         if first_person and tok.lemma_ == "go" and tok.tag_ == "VBG" and any(c.dep_ == "xcomp" for c in tok.children):
             intends = True  # "what was I going to pick up"
         wearer_object = any(c.dep_ in ("dobj", "dative", "nsubj") and c.lower_ in ("me", "us") for c in tok.children) or \
-            any(c.dep_ == "xcomp" and any(g.dep_ == "nsubj" and g.lower_ in ("me", "us") for g in c.children)
+            any(c.dep_ in ("xcomp", "ccomp") and any(g.dep_ == "nsubj" and g.lower_ in ("me", "us") for g in c.children)
                 for c in tok.children)
         someone_else = subject is not None and subject.lower_ not in ("i", "we", "you")
         if tok.lemma_ in _REQUEST_VERBS and wearer_object and someone_else and \
@@ -373,7 +403,10 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
     # "after I left the office, where did I go?": a leading time clause often misleads the parser;
     # the same question with the clause last ("where did I go after I left the office?") does not.
     comma = next((t.i for t in doc if t.text == ","), None)
-    if len(doc) and doc[0].lower_ in _LEADING_MARKS and comma is not None and comma + 1 < len(doc):
+    told = _told_before(doc, comma)
+    if told:  # "I need to get my laptop online, what's the code?": a statement, then the question
+        doc = nlp(f"{doc[:comma].text}. {doc[comma + 1].text[:1].upper()}{doc[comma + 1:].text[1:]}")
+    elif len(doc) and doc[0].lower_ in _LEADING_MARKS and comma is not None and comma + 1 < len(doc):
         doc = nlp(f"{doc[comma + 1:].text.rstrip('?. ')} {doc[:comma].text}?")
     verb, indirect = main_verb(doc)
     time, used, anchored = time_slot(doc, at)
@@ -521,9 +554,12 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
     parse.places += [p for p in sorted(places_known, key=len, reverse=True) if f" {p} " in lowered]
     parse.places = list(dict.fromkeys(parse.places))
     parse.objects = list(dict.fromkeys(parse.objects))
+    _indefinite_asks(doc, parse)
     parse.money = wh in ("how much", "what") and not (wh == "how much" and any(t.lemma_ == "time" for t in doc)) and any(
         t.lemma_ in _MONEY or t.tag_ == "$" for t in doc)
-    parse.wearer_intends, parse.asked_of_wearer = _speech_act_shape(doc)
+    parse.wearer_intends, parse.asked_of_wearer = _speech_act_shape(root.sent if root is not None else doc)
+    if time.ahead and parse.speaker == WEARER and not parse.asked_of_wearer:
+        parse.wearer_intends = True  # "what am I doing tomorrow?": memory knows a day ahead only as a plan
     if parse.wearer_intends or parse.asked_of_wearer:
         parse.in_hand = None  # "what was I going to pick up?": a plan or an errand, not a thing seen in hand
     parse.time_is_content = wh in ("what day", "which day", "what date", "which date") and any(

@@ -22,6 +22,9 @@ _TODAY = {"today": 0, "tonight": 0, "yesterday": -1, "this": 0, "last": -1}
 # Subordinators that relate the question's time to an event ("after I got home", "once I'd eaten").
 _MARKS = {"after": "after", "since": "after", "once": "after", "before": "before", "until": "before",
           "till": "before", "when": "during", "while": "during", "whilst": "during"}
+# Units a length of time is counted in ("for 4 years", "over two weeks").
+_UNITS = {"second", "minute", "hour", "day", "night", "week", "weekend", "fortnight", "month", "year", "decade",
+          "century"}
 # Verbs that end a stay or an activity: "when I leave the office" places the question after it.
 _ENDING = {"leave", "finish", "exit", "quit", "end", "wrap", "done", "complete"}
 # Verbs whose complement is something said or intended: a time inside it is its content.
@@ -123,6 +126,9 @@ def time_slot(doc, at: datetime | None) -> tuple[TimeSlot, set[int], set[int]]:
         if tok.lower_ in ("today", "yesterday") and tok.i not in used:
             day_offset = _TODAY[tok.lower_]
             used.add(tok.i)
+        if tok.lower_ == "tomorrow" and tok.i not in used:  # NER leaves it untagged after "for"
+            day_offset = 1 if day_offset is None else day_offset
+            used.add(tok.i)
     # "I watched Rocky one day; what did I eat that day?": a statement before the question anchors "that day"
     that_day = next((t for t in doc if (t.lemma_ == "day" and any(c.lower_ == "that" for c in t.children))
                      or (t.lower_ == "then" and t.dep_ == "advmod")), None)  # "... where was lunch then?"
@@ -174,12 +180,17 @@ def time_slot(doc, at: datetime | None) -> tuple[TimeSlot, set[int], set[int]]:
                 break
     if relation in ("after", "before") and anchor is None and hours is None and clock_start is None:
         relation = None  # "what was Bob after?": no time to be after
-    if day_offset is not None and day_offset > 0:
-        day_offset = None  # "a to-do for tomorrow": memory holds the past, so a future day is content
+    ahead = None
+    if day_offset is not None and day_offset > 0:  # "a to-do for tomorrow": memory holds the past, so a future day is content
+        if at is not None:
+            day = datetime.combine(at.date() + timedelta(days=day_offset), datetime.min.time(), at.tzinfo)
+            ahead = (day, day + timedelta(days=1))
+        day_offset = None
     if clock_start is not None and at is not None and clock_start >= at:
-        clock_start = clock_end = None  # "next month", and a month after the question: content too
+        ahead = (clock_start, clock_end)  # "next month", and a month after the question: content too
+        clock_start = clock_end = None
     slot = TimeSlot(day_offset=day_offset, hours=hours, part=part, relation=relation, anchor=anchor,
-                    start=clock_start, end=clock_end)
+                    start=clock_start, end=clock_end, ahead=ahead)
     return slot, used, ({t.i for t in anchored} if anchor else set())
 
 
@@ -187,7 +198,8 @@ def _lasting(ent) -> bool:
     """A length of time, not a date: "for 4 years", "over two weeks" (but "over the past week"
     is when)."""
     return ent.start > 0 and ent.doc[ent.start - 1].lower_ in ("for", "over", "within") and \
-        not any(t.lower_ in ("last", "past", "this", "next", "ago") for t in ent)
+        not any(t.lower_ in ("last", "past", "this", "next", "ago") for t in ent) and \
+        any(t.lemma_.lower() in _UNITS for t in ent)  # "for tomorrow", "for Monday" name a day
 
 
 def _mark_before(tok):

@@ -29,6 +29,7 @@ from agent.wanted import (
     asks,
     asks_for_a_question,
     content_stems,
+    kind_words,
     token_stem,
     wanted,
     word_stem,
@@ -380,6 +381,7 @@ class EvidenceReader:
         # the noun naming the kind is the question's too: "what kind of picture?" is not "picture"
         question_words = want.words | ({word_stem(want.hint, noun=True)} if want.hint else set())
         topical = question_words - want.people  # what a quoted line must speak of, beside whom
+        naming = kind_words(want)
         out = []
         for sent in doc.sents:
             if not asks_for_a_question(want.verb) and asks(sent.text):
@@ -388,7 +390,12 @@ class EvidenceReader:
             if want.kind in QUOTE_KINDS and (heading(e.record, sent.text) or not (borrowed or given) and topical
                                              and not topical & held):
                 continue  # a caption's heading, or a line meeting the question only in its people's names
-            aligned = [t.i for t in sent if not t.is_punct and token_stem(t) in want.words]
+            # the words of the question; where none is there, a noun naming the kind it asks ("password"
+            # for "the code"). The lines of one sign read together (a label over its value: "WIFI
+            # PASSWORD" / "BLUEFOX42")
+            region = [t for t in (doc if e.record.kind == TEXT_SIGHTING else sent) if not t.is_punct]
+            aligned = [t.i for t in region if token_stem(t) in want.words] or \
+                [t.i for t in region if t.lemma_.lower() in naming]
             sent_align = max(len(want.words & held) / len(want.words), borrowed, given)
             if not aligned and record_align == 0:
                 continue
@@ -467,13 +474,16 @@ class EvidenceReader:
 
     @staticmethod
     def _named_by_hint(want: Wanted, span) -> float:
-        """A bonus when the noun that names the asked kind stands right before the span
-        ("pin 7316" for "what was the pin?", "the city of Leeds")."""
+        """A bonus when a noun that names the asked kind stands right before the span
+        ("pin 7316" for "what was the pin?", "the city of Leeds", "password BLUEFOX42" for
+        "the code")."""
         if not want.hint:
             return 0.0
         doc = span.doc
         before = [t for t in doc[max(0, span.start - 3):span.start] if not t.is_punct and t.lower_ not in STOP]
-        return HINT_BONUS if before and before[-1].lemma_.lower() == want.hint else 0.0
+        if not before or before[-1].lemma_.lower() not in kind_words(want):
+            return 0.0
+        return HINT_BONUS if before[-1].lemma_.lower() == want.hint else HINT_BONUS / 2  # the question's own noun first
 
     @staticmethod
     def _object_bonus(want: Wanted, span) -> float:

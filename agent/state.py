@@ -79,6 +79,7 @@ class AgentState(AgentInput):
     reading: object = None  # agent.reader.Reading: the answer read out of this round's evidence
     wanted: object = None  # agent.wanted.Wanted: what the question asks for, when a line may answer it
     scope: object = None  # agent.scope.Scope: the recording the question names, when it names one
+    anchored: str | None = None  # the record that dates the question ("when I was checking my email"): no answer to it
     draft: str = ""
     note: str = ""  # why the reasoner reached its sufficiency
     support: list[Evidence] = field(default_factory=list)  # the evidence the draft rests on

@@ -25,6 +25,8 @@ KIND_NOUNS = {
     "organisation": {"company", "organisation", "organization", "team", "band", "brand", "firm", "agency", "club",
                      "employer", "studio", "channel", "network", "charity", "label", "publisher"},
 }
+
+
 # Verbs that ask for words said or shown ("what did the screen say?"): the answer is a quote.
 _QUOTING = {"say", "tell", "read", "write", "show", "mean", "announce", "ask", "reply", "answer", "mention"}
 # Verbs too light to locate an answer by ("what did she do", "what is it").
@@ -47,6 +49,15 @@ class Wanted:
     source: str | None = None  # the recording the question is asked within (its video id), when it names one
     subject: bool = False  # the question word is its verb's subject ("who presented it?": whoever presents)
     many: bool = False  # the noun naming the kind is plural ("what hobbies does she have?"): every one is asked
+
+
+def kind_words(want: Wanted) -> frozenset[str]:
+    """The nouns that name the asked kind as the question's own noun does: the noun, and when
+    it is one of a kind's, the others ("PASSWORD BLUEFOX42" names the "code" asked for)."""
+    if not want.hint:
+        return frozenset()
+    kind = KIND_NOUNS.get(want.kind, frozenset())
+    return frozenset({want.hint}) | (kind if want.hint in kind else frozenset())
 
 
 # Nouns a question names a talker by without naming them ("how long has the speaker been ...",

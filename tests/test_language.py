@@ -166,6 +166,10 @@ def test_one_order_in_time():
     ("I'll call you on Thursday.", 12),
     ("The plumber came on Thursday.", 5),  # what happened: the last one
     ("I was waiting for him on Thursday.", 5),
+    ("Could you send me the slides by Thursday?", 12),  # a request, an order, an obligation: still to do
+    ("Send me the slides by Thursday.", 12),
+    ("I need to call the plumber on Thursday.", 12),
+    ("I had to call the plumber on Thursday.", 5),
 ])
 def test_a_weekday_said_of_what_is_to_come_is_the_next_one(said, day):
     from memory.language import english

@@ -38,7 +38,7 @@ from eval.open_questions import (
 from eval.scoring import mentions, normalise
 from eval.synthetic import morning_at_home
 
-ENOUGH = 34
+ENOUGH = 37
 BY_ID = {q.id: q for q in QUESTIONS}
 SYSTEM_PACKAGES = ("agent", "retrieval", "memory", "perception", "service")
 ROOT = Path(__file__).resolve().parents[1]
@@ -313,7 +313,7 @@ def _table(answers) -> tuple[str, int]:
 
 
 @pytest.mark.slow
-def test_at_least_34_of_40_open_questions_are_right(answers):
+def test_at_least_37_of_40_open_questions_are_right(answers):
     table, right = _table(answers)
     print("\n" + table)
     assert right >= ENOUGH, table

@@ -47,6 +47,11 @@ HELD_APART = [
     ("where'd I eat on the day Sam came round?", "activity", "place"),
     ("was there a van outside?", "verify", "yes_no"),  # whether a thing was there at all
     ("were there any cars parked outside?", "verify", "yes_no"),
+    # a statement, then the question: the question after the comma says what is asked
+    ("I have to ring the bank, what's the number on that card?", "read", "text"),
+    ("what is Priya expecting me to bring to the party?", "requests", "text"),  # "me" under a ccomp
+    ("is there somewhere I usually go for coffee in the morning?", "habit", "place"),  # asks where, not whether
+    ("the blue umbrella keeps moving, where all has it been?", "trajectory", "place"),
 ]
 
 
@@ -157,6 +162,14 @@ def test_what_a_question_presupposes(planner):
 def test_a_planned_time_is_content_not_the_questions_time(planner):
     plan = planner.plan("what was I going to pick up for Alice after work?", AT, None, KNOWN)
     assert plan.intent == "commitments" and plan.time.relation is None
+
+
+def test_a_day_ahead_is_a_plan_and_its_span_is_kept(planner):
+    plan = planner.plan("right before bed I brought up a chore for tomorrow, what was it?", AT, None, KNOWN)
+    tomorrow = datetime(2026, 3, 5)
+    assert plan.intent == "commitments" and plan.time.ahead == (tomorrow, tomorrow + timedelta(days=1))
+    assert plan.time.day_offset is None  # no moment of memory is tomorrow: it is what was said
+    assert planner.plan("how long was I at the office for two hours?", AT, None, KNOWN).time.ahead is None
 
 
 def test_an_address_and_vague_times_are_not_things(planner):

@@ -412,3 +412,13 @@ def test_a_span_across_a_bracket_is_no_answer(reader):
 def test_a_noun_made_of_the_questions_verb_gives_what_it_is_of(reader, said, answer):
     reading = reader.read("What does John collect?", [turn(1, "John", said)])
     assert reading is not None and reading.answer == answer
+
+
+def test_a_sign_labels_its_value_in_another_line_with_a_noun_of_the_kind_asked(reader):
+    note = sign(0, "WIFI PASSWORD")
+    note.record.attrs["block"] = ["KITCHEN", "WIFI PASSWORD", "BLUEFOX42", "MILK"]
+    reading = reader.read("what's the code on that note on the fridge?", [note])
+    assert reading is not None and reading.answer == "BLUEFOX42"  # "password" names the code asked for
+    plain = sign(1, "KITCHEN")
+    plain.record.attrs["block"] = ["KITCHEN", "OPEN 9 TO 5", "BLUEFOX42"]
+    assert reader.read("what's the code on that note on the fridge?", [plain]) is None  # nothing names a code

@@ -158,3 +158,27 @@ def test_which_day_meets_every_constraint(agent):
     days = ["Monday (March 2)", "Tuesday (March 3)", "Wednesday (March 4)", "Thursday (March 5)"]
     assert choose(agent, "On which day did I have soup for lunch in the cafe?", days, at(3, 22)) == "Monday (March 2)"
     assert choose(agent, "On which day did I have a sandwich for lunch in the park?", days, at(3, 22)) == "Wednesday (March 4)"
+
+
+
+def test_what_was_on_screen_while_something_was_said_is_read_in_that_stay(tmp_path, embedder):
+    # the office, then the bedroom two seconds after it, in one recording: "when I was checking my
+    # email" dates the question (the office stay); the line that says so is not its answer, nor is
+    # the bedroom's first sign
+    start = at(1, 7, 30)
+    office = [_label("OFFICE", 1.0, 380, 20), _label("TEAM MEETING", 1.0, 380, 150), _label("10:00 AM", 1.0, 380, 190),
+              _label("OFFICE", 18.0, 380, 20)]
+    bedroom = [_label(text, t, 380, y) for t in (22.0, 30.0) for text, y in (("BEDROOM", 20), ("KEYS", 150))]
+    clips = [ClipObservation(span=ClipSpan("morning", 0, 0.0, 20.0, start), keyframe_times=[1.0, 18.0], ocr=office,
+                             asr=[AsrSegment(3.0, 5.0, "Let me check my email before I go.", 0.9, speaker="S1")]),
+             ClipObservation(span=ClipSpan("morning", 1, 20.0, 40.0, start + timedelta(seconds=20)), keyframe_times=[22.0, 30.0], ocr=bedroom)]
+    memory = Memory(MemoryConfig(root=tmp_path), embedder=embedder)
+    memory.ingest(VideoObservation(video_id="morning", path="/v/morning.mp4", duration=40.0, wall_start=start,
+                                   has_audio=True, clips=clips), "me")
+    try:
+        answer = make_agent(memory).ask("what was on the screen when I was checking my email?", "me", at(1, 9))
+        trace = "\n".join(answer.trace)
+        assert not answer.abstained and "team meeting" in answer.answer.lower(), trace
+        assert "email" not in answer.answer.lower() and "keys" not in answer.answer.lower(), trace
+    finally:
+        memory.close()

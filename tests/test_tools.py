@@ -95,6 +95,9 @@ def test_habits(agent):  # noqa: F811
 def test_said_follows_corrections_and_speakers(agent):  # noqa: F811
     plumber = said(ctx_at(agent, at(1, 22)), ["plumber"], "Alice")
     assert plumber.found and "five" in plumber.value.lower() and "Alice" in plumber.answer
+    # corrected within one line: the answer says what it became, then what was first said
+    assert plumber.answer.startswith('Alice corrected it: "Actually, no, it moved to five."')
+    assert 'first said "The plumber comes at three."' in plumber.answer
     budget = said(ctx_at(agent, at(2, 22), TimeSlot(day_offset=0)), ["send"], "Bob")
     assert "budget" in budget.value
 
@@ -108,6 +111,16 @@ def test_people_requests_commitments_and_reading(agent):  # noqa: F811
     assert "dentist" in plans.value
     locker = read(ctx_at(agent, at(2, 22)), ["locker"], "locker number")
     assert locker.found and "42" in locker.value
+
+
+def test_requests_for_a_day_ahead_are_those_told_for_that_day(agent):  # noqa: F811
+    c = agent.context
+    friday = TimeSlot(ahead=(datetime(2026, 3, 6), datetime(2026, 3, 7)))  # asked on Tuesday evening
+    ctx = ToolContext(c.retriever, c.operators, "me", at(2, 22), friday, dates_in=c.planner.dates_in)
+    asks = speech_acts(ctx, "request", "Bob")
+    assert [e.record.attrs["said"] for e in asks.support] == ["Could you send me the slides by Friday?"]
+    anyday = speech_acts(ctx_at(agent, at(2, 22)), "request", "Bob")  # no day named: both, the latest first
+    assert len(anyday.support) == 2 and "budget" in anyday.support[0].record.text
 
 
 def test_premise_check(agent):  # noqa: F811

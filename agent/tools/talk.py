@@ -79,10 +79,13 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
     words, who = record.attrs.get("said", record.text), speaker_of(record)
     claim = f"{who}: {words}"
     fix = CORRECTION_CUE.search(words)
-    if fix is not None and len(words) - fix.end() > 3:
-        claim = f"{who}: {words[fix.end():]}"
     support = [top, *([asked] if asked else [])]
     answer = f'{who} said: "{_focus(words, topic, query)}" ({moment_phrase(record.wall_start, ctx.at)})'
+    if fix is not None and len(words) - fix.end() > 3:  # "at 2. Actually, no, it moved to 5": what it became
+        claim = f"{who}: {words[fix.end():]}"
+        first = words[:fix.start()].strip()
+        answer = f'{who} corrected it: "{words[fix.start():].strip()}" ({moment_phrase(record.wall_start, ctx.at)}' + \
+            (f'; first said "{_focus(first, topic, query)}")' if first else ")")
     for later in ctx.operators.follow_up_turns(record, ctx.at):
         if CORRECTION_CUE.search(later.attrs.get("said", "")):
             support.append(Evidence(later, top.score, "said"))
@@ -204,6 +207,10 @@ def speech_acts(ctx: ToolContext, act: str, speaker: str | None = None, topic: S
                                mentions=[form for stem in stems for form in s_forms(stem)])
         by_speaker = [r for r in everyone if (not named or spoken_by(r, speaker)) and _overlap(topic, r.text) > 0]
     turns = by_speaker or turns  # a voice memory never named: anyone's
+    if ctx.time.ahead:  # "what does Alice want me to get tomorrow?": the acts whose told day is that one
+        lo, hi = ctx.time.ahead
+        turns = [r for r in turns if any(lo <= when < hi for _, when in ctx.dates_in(r.attrs.get("said") or r.text, r.wall_start))] \
+            or turns
     if topic:
         scored = sorted(turns, key=lambda r: (_overlap(topic, r.text), r.wall_start), reverse=True)
         # no line holds the topic's words ("did I agree to do anything?"): every one, not the newest alone

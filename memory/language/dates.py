@@ -43,17 +43,27 @@ def date_span(text: str, at: datetime, prefer: str = "past") -> tuple[datetime, 
 _WEEKDAYS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
 _FUTURE_AUX = {"will", "'ll", "shall", "wo"}  # "wo" is spaCy's "won't"
 _PRESENT_BE = {"is", "are", "am", "'m", "'re", "'s"}
+_ASKING_MODALS = {"could", "can", "would", "will"}  # "could you ...": a request
 
 
 def looks_ahead(sent) -> bool:
-    """Whether a sentence (spaCy span) speaks of what is to come: "will", "is going to", or a
-    present progressive of a plan ("the plumber is coming on Thursday"). Its bare weekday is
-    the next one, not the last."""
+    """Whether a sentence (spaCy span) speaks of what is to come: "will", "is going to", a
+    present progressive of a plan ("the plumber is coming on Thursday"), a request ("could
+    you send it by Friday?"), an order ("send it by Friday") or an obligation ("I need to call
+    on Monday"). Its bare weekday is the next one, not the last."""
     for tok in sent:
         if tok.tag_ == "MD" and tok.lower_ in _FUTURE_AUX:
             return True
+        if tok.tag_ == "MD" and tok.lower_ in _ASKING_MODALS and any(
+                c.dep_ == "nsubj" and c.lower_ == "you" for c in tok.head.children):
+            return True  # "could you ...", "can you ...": something asked to be done
         if tok.tag_ == "VBG" and any(c.dep_ == "aux" and c.lower_ in _PRESENT_BE for c in tok.children):
             return True  # "is coming", "are going to", "I'm flying"
+        if tok.lemma_ in ("need", "have") and tok.tag_ in ("VBP", "VBZ") and any(
+                c.dep_ == "xcomp" and c.tag_ == "VB" for c in tok.children):
+            return True  # "I need to call", "she has to leave": still to do
+        if tok.dep_ == "ROOT" and tok.tag_ == "VB" and not any(c.dep_ in ("nsubj", "aux", "auxpass") for c in tok.children):
+            return True  # an order: "send me the slides by Friday"
     return False
 
 
