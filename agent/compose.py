@@ -52,6 +52,7 @@ def key_terms(plan: QueryPlan) -> list[str]:
     return list(dict.fromkeys([w for w in words if w not in TALKER_NOUNS] or words))
 
 
+CLEAR_LINE = 0.5  # a line read this strongly, naming all the question is about, is evidence though no tool found it
 # Tools whose answer is a whole remembered line (a turn, a sign, a list of turns): the short
 # answer a question asks for is read out of it when the question wants a name, a place, a
 # date, a number or a thing rather than the words themselves.
@@ -103,9 +104,14 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | Non
     partial = next((r for r in reversed(primary) if r.answer), None)
     if partial is not None:  # the tool answered, but memory did not hold all it looked for
         return Draft(partial.answer, partial.support, 0.0, f"{partial.tool}: {partial.note}")
-    if reading is not None:  # the line that meets the question best: no more support than the best evidence
+    if reading is not None:  # the line that meets the question best: no more support than the best evidence,
+        # unless it names every thing the question is about ("for a company directory, press four"
+        # for "how do I reach the company directory?"): then its reading counts as one read
+        terms = key_terms(plan)
+        whole = reading.score >= CLEAR_LINE and bool(terms) and coverage(terms, [reading.sentence]) >= 1.0
         return Draft(reading.as_answer(), list(reading.records), 0.0, f"read a {reading.kind} line from "
-                     f"{reading.evidence.source}{f' ({notes})' if notes else ''}", claim=reading.answer)
+                     f"{reading.evidence.source}{f' ({notes})' if notes else ''}", claim=reading.answer,
+                     reading=reading.score if whole else 0.0)
     return best_evidence(plan, evidence, [r.note for r in primary])
 
 

@@ -257,6 +257,21 @@ def test_a_quoting_tools_line_that_asks_back_gives_way_even_when_its_lines_are_i
     assert "Luck is defined" in answered.answer and "So what is luck" not in answered.answer
 
 
+def test_a_line_naming_all_the_question_is_about_counts_as_read_when_no_tool_found_it(reader):
+    from agent.compose import draft
+    from agent.plan import QueryPlan
+    from agent.tools.base import ToolResult
+
+    menu = [turn(0, "S1", "For a company directory, press four."), turn(3, "S1", "To leave a message, press five.")]
+    never = ToolResult("locate", "", [], False, note="'company directory' was never seen")
+    reading = reader.read("how do I reach the company directory?", menu)
+    assert reading is not None and "press four" in reading.answer
+    plan = QueryPlan("locate", objects=["company directory"], verb="reach")
+    assert draft(plan, [never], reading).reading == reading.score  # a strength for the sufficiency
+    elsewhere = QueryPlan("locate", objects=["company directory", "lobby"], verb="reach")
+    assert draft(elsewhere, [never], reading).reading == 0.0  # the line says nothing of the lobby
+
+
 def test_a_preposition_with_its_object_in_the_question_asks_nothing_of_its_own(reader):
     assert reader.wanted("where is Sheila originally from?").preps == {"from"}
     assert reader.wanted("what do I dial for voicemail?").preps == frozenset()
