@@ -17,7 +17,7 @@ from agent.plan import IN_ANOTHER_HAND, IN_MY_HAND, INTENTS, WEARER, QueryPlan, 
 from agent.question_nlp import SpacyPipeline, parse_question
 from agent.question_time import DAY_PARTS
 from agent.tools import bare, option_steps
-from memory.language import content_words, stated_dates
+from memory.language import content_words, may_name_a_date, stated_dates
 from perception.config import default_cache_root
 
 # Which intents a question word leaves possible (grammar, not wording): "how long" asks a
@@ -97,8 +97,9 @@ class DeterministicPlanner:
         return list(dict.fromkeys(e.text for e in self.nlp(text).ents if e.label_ == "PERSON"))
 
     def dates_in(self, text: str, said_at: datetime) -> list[tuple[str, datetime]]:
-        """Dates a remembered sentence names, resolved against when it was said."""
-        return stated_dates(self.nlp(text), said_at)
+        """Dates a remembered sentence names, resolved against when it was said (a sentence with
+        no word a date is said with is not parsed)."""
+        return stated_dates(self.nlp(text), said_at) if may_name_a_date(text) else []
 
     def __init__(self, classifier: IntentClassifier, nlp: SpacyPipeline | None = None, unsure_margin: float = 0.25):
         self.classifier = classifier

@@ -178,3 +178,16 @@ def test_a_weekday_said_of_what_is_to_come_is_the_next_one(said, day):
     (text, when), = stated_dates(english()(said), monday)
     assert text == "Thursday" and when.date() == datetime(2026, 3, day).date()
     assert date_phrase(text, when, monday) == f"Thursday {day} March 2026"
+
+
+@pytest.mark.parametrize("said, names", [
+    ("I went to the support group yesterday.", True), ("See you on the 5th!", True), ("We met in May.", True),
+    ("Two weeks ago I started surfing.", True), ("The plumber is coming on Thursday.", True),
+    ("Let me check my email before I go.", False), ("That was a great flight!", False),
+])
+def test_a_line_with_no_word_a_date_is_said_with_is_not_parsed_for_one(said, names):
+    from memory.language import english, may_name_a_date
+
+    assert may_name_a_date(said) is names
+    if not names:  # what the cheap test skips, the parse would not have found
+        assert stated_dates(english()(said), datetime(2026, 3, 9, 18, 0)) == []

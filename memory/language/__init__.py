@@ -9,7 +9,14 @@ from memory.language.clock import (
     seconds_of,
     states_a_time,
 )
-from memory.language.dates import date_phrase, date_span, looks_ahead, parse_date, stated_dates
+from memory.language.dates import (
+    date_phrase,
+    date_span,
+    looks_ahead,
+    may_name_a_date,
+    parse_date,
+    stated_dates,
+)
 from memory.language.nlp import ENGLISH_MODEL, english, person_names
 from memory.language.numbers import NUMBER_WORDS, ORDINAL_WORDS, first_number, number_of, ordinal_of
 from memory.language.words import (
@@ -31,7 +38,7 @@ from memory.language.words import (
 
 __all__ = [
     "CLOCK_DIGITS", "CLOCK_WORDS", "DIGITAL", "ENGLISH_MODEL", "NUMBER_WORDS", "ORDINAL_WORDS", "STOP", "content_words", "date_phrase", "date_span",
-    "digital_times", "english", "first_number", "looks_ahead", "mm_ss", "normalise", "number_of", "ordinal_of", "parse_date",
+    "digital_times", "english", "first_number", "looks_ahead", "may_name_a_date", "mm_ss", "normalise", "number_of", "ordinal_of", "parse_date",
     "person_names", "plural", "s_forms", "s_stem", "seconds_of", "singular", "singular_words", "split_glued",
     "states_a_time",
     "stated_dates", "stem", "verb_forms", "term", "terms", "words",

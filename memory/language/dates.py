@@ -3,7 +3,22 @@
 as the words named it."""
 from __future__ import annotations
 
+import re
 from datetime import datetime, timedelta
+
+# The words a date dateparser can resolve is said with (a digit, a month, a weekday, a unit or
+# a word of relative time): a text with none of them names no such date, and is not parsed.
+_DATE_CUE = re.compile(
+    r"\d|\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)"
+    r"[a-z]*\b|\b(?:today|tonight|yesterday|tomorrow|ago|last|next|weekend|week|weeks|fortnight|month|months|year|"
+    r"years|decade|decades|century|day|days|morning|afternoon|evening|night|noon|midnight|spring|summer|autumn|"
+    r"fall|winter|season)\b", re.IGNORECASE)
+
+
+def may_name_a_date(text: str) -> bool:
+    """Whether a text may name a date at all: a test cheap enough to run on every line before
+    one is parsed for its dates (a week of memory holds a thousand turns on one topic)."""
+    return _DATE_CUE.search(text) is not None
 
 
 def _date_data(text: str, at: datetime, prefer: str):
