@@ -342,10 +342,12 @@ def _told_before(doc, comma: int | None) -> bool:
     question after it says what is asked."""
     if comma is None or comma + 1 >= len(doc) or doc[comma + 1].lower_ not in _WH_WORDS:
         return False
+    def subordinated(verb) -> bool:  # "after I saw Bob left": a mark on the verb or on a clause above it
+        return any(c.dep_ == "mark" or (c.dep_ == "advmod" and c.lower_ in _LEADING_MARKS)
+                   for v in (verb, *verb.ancestors) if v.i < comma for c in v.children)
+
     return any(t.pos_ in ("VERB", "AUX") and any(c.dep_ in ("nsubj", "nsubjpass") for c in t.children)
-               and not any(c.dep_ == "mark" or (c.dep_ == "advmod" and c.lower_ in _LEADING_MARKS) for c in t.children)
-               and not any(a.lower_ in _LEADING_MARKS and a.dep_ == "mark" for a in t.ancestors)
-               for t in doc[:comma])
+               and not subordinated(t) for t in doc[:comma])
 
 
 # "is there somewhere I always go ...?", "is there anyone who ...?": the indefinite is what is asked

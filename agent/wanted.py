@@ -25,8 +25,6 @@ KIND_NOUNS = {
     "organisation": {"company", "organisation", "organization", "team", "band", "brand", "firm", "agency", "club",
                      "employer", "studio", "channel", "network", "charity", "label", "publisher"},
 }
-
-
 # Verbs that ask for words said or shown ("what did the screen say?"): the answer is a quote.
 _QUOTING = {"say", "tell", "read", "write", "show", "mean", "announce", "ask", "reply", "answer", "mention"}
 # Verbs too light to locate an answer by ("what did she do", "what is it").

@@ -172,6 +172,11 @@ def test_a_day_ahead_is_a_plan_and_its_span_is_kept(planner):
     assert planner.plan("how long was I at the office for two hours?", AT, None, KNOWN).time.ahead is None
 
 
+def test_a_time_clause_before_the_comma_is_no_statement(planner):
+    plan = planner.plan("after I saw Bob left, where did I go?", AT, None, KNOWN)  # a mark on the clause above
+    assert plan.time.relation == "after" and plan.time.anchor and "Bob" in plan.time.anchor
+
+
 def test_an_address_and_vague_times_are_not_things(planner):
     plan = planner.plan("okay glasses, I had soup in the kitchen at some point - which day?", AT, None, KNOWN)
     assert plan.objects == ["soup"] and plan.places == ["kitchen"] and plan.answer_type == "date"
