@@ -210,6 +210,17 @@ def _prepared(record, spell: bool = True) -> str:
     return ". ".join(line if len(line.strip(" .")) <= ACRONYM else line.title() for line in text.split(". "))
 
 
+_DEFINING = {"be", "define", "mean"}  # "luck is ...", "luck is defined as ...", "luck means ..."
+
+
+def _defines(sent, stem: str) -> bool:
+    """Whether a sentence says what a thing is: its main verb a copula or "define" / "mean",
+    the thing its subject (not a clause inside it: "I've realised that luck is rare")."""
+    root = sent.root
+    return root.lemma_.lower() in _DEFINING and not asks(sent.text) and any(
+        c.dep_ in ("nsubj", "nsubjpass") and token_stem(c) == stem for c in root.children)
+
+
 class EvidenceReader:
     """Reads a `Reading` out of ranked evidence for a question (see the module's docstring)."""
 
@@ -431,6 +442,8 @@ class EvidenceReader:
                 if start is not None and len(start):
                     return [(start, 0.1)]
             asked = asks_for_a_question(want.verb) and asks(sent.text)
+            if want.defines and _defines(sent, want.defines):  # "what is luck?": "Luck is defined as ..."
+                return [(sent, OBJECT_BONUS)]
             return [(sent, ASKED_LINE if asked else 0.0)]  # "what did she ask?": the line that asks
         fragment = _fragment(doc, sent) if reply else None  # "The Minnesota Wolves!": a reply's answer, whatever its label
         if kind in _LABELS:

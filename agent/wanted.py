@@ -47,6 +47,7 @@ class Wanted:
     source: str | None = None  # the recording the question is asked within (its video id), when it names one
     subject: bool = False  # the question word is its verb's subject ("who presented it?": whoever presents)
     many: bool = False  # the noun naming the kind is plural ("what hobbies does she have?"): every one is asked
+    defines: str | None = None  # "what is luck?": the stem of the noun a line saying what it is answers
 
 
 def kind_words(want: Wanted) -> frozenset[str]:
@@ -141,7 +142,10 @@ def _wanted(doc) -> Wanted:
             return Wanted(kind, hint=lemma, verb=verb, words=words - {token_stem(noun)}, many=many)
     if verb in _QUOTING and head is None:  # "what did she say?"; "what books has he read?" asks for books
         return Wanted("quote", verb=verb, words=words)
-    return Wanted("thing", hint=head.lemma_.lower() if head is not None else None, verb=verb, words=words, many=many)
+    # "what is luck?": the question word is the copula's complement, the noun its subject
+    defined = [t for t in copula if t.dep_ == "nsubj"] if head is None and toks[wh_at].dep_ == "attr" else []
+    return Wanted("thing", hint=head.lemma_.lower() if head is not None else None, verb=verb, words=words, many=many,
+                  defines=token_stem(defined[0]) if defined else None)
 
 
 def _clause_verb(tok):

@@ -437,3 +437,14 @@ def test_a_sign_labels_its_value_in_another_line_with_a_noun_of_the_kind_asked(r
     plain = sign(1, "KITCHEN")
     plain.record.attrs["block"] = ["KITCHEN", "OPEN 9 TO 5", "BLUEFOX42"]
     assert reader.read("what's the code on that note on the fridge?", [plain]) is None  # nothing names a code
+
+
+def test_what_a_thing_is_is_the_line_that_says_it_is(reader):
+    talk = [turn(0, "Tina", "I've spent two decades trying to help people increase their luck.", video="talk"),
+            turn(4, "Tina", "So what is luck?", video="talk"),
+            turn(6, "Tina", "Luck is defined as success or failure apparently caused by chance.", video="talk"),
+            turn(9, "Tina", "But I've realized that luck is rarely a lightning strike.", video="talk")]
+    assert reader.wanted("what is luck, according to the talk?").defines == "luck"
+    assert reader.wanted("what was on the monitor?").defines is None  # a place asked, no definition
+    reading = reader.read("what is luck, according to the talk?", talk)
+    assert reading is not None and reading.answer.startswith("Luck is defined as"), reading
