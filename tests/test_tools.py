@@ -158,3 +158,16 @@ def test_a_clock_time_as_people_say_and_write_it():
     assert all(states_a_time(t) for t in ("make it 4.30", "at 5", "4:30 PM", "half past, at noon"))
     assert not any(states_a_time(t) for t in ("it cost $4.30", "version 1.25.3", "I bought 3 apples"))
 
+
+
+def test_a_request_to_be_told_is_a_question_put_and_tells_nothing_of_its_speaker():
+    from agent.tools.talk import _asking
+    from memory.records import UTTERANCE, MemoryRecord
+
+    def line(said: str, acts: list[str]) -> MemoryRecord:
+        return MemoryRecord("event", UTTERANCE, "ns", f"Maria: {said}", at(1, 9), at(1, 9), "v",
+                            attrs={"said": said, "acts": acts})
+
+    assert _asking(line("Could you tell me more about how you organized the run?", ["request"]), ["run"], "")
+    assert not _asking(line("Could you send me the budget by Monday?", ["request"]), ["budget"], "")  # wants it done
+    assert not _asking(line("I ran a 5K for the shelter.", []), ["run"], "")

@@ -120,12 +120,19 @@ def _focus(words: str, topic: Sequence[str], query: str = "") -> str:
     return best if _overlap(topic, best) > 0 else words
 
 
+# "could you tell me more about ...?": a request to be told, which is a question put
+_TELL_ME = re.compile(r"\b(?:could|can|would|will)\s+you\s+(?:please\s+)?(?:tell|share|explain|describe|say|show)\b",
+                      re.IGNORECASE)
+
+
 def _asking(record: MemoryRecord, topic: Sequence[str], query: str) -> bool:
     """Whether a line's part about the topic is a question its speaker put ("what challenges
     did you meet?"): it tells nothing of the speaker's own. A request ("could you send the
-    budget?") tells what they want."""
-    return "request" not in record.attrs.get("acts", []) and \
-        _focus(record.attrs.get("said", record.text), topic, query).rstrip().endswith("?")
+    budget?") tells what they want, unless what it asks is to be told ("could you tell me
+    more about the run?")."""
+    line = _focus(record.attrs.get("said", record.text), topic, query)
+    return line.rstrip().endswith("?") and (
+        "request" not in record.attrs.get("acts", []) or _TELL_ME.search(line) is not None)
 
 
 def _answer_to(ctx: ToolContext, turn: MemoryRecord, speaker: str | None) -> MemoryRecord | None:
