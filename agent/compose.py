@@ -57,6 +57,8 @@ CLEAR_LINE = 0.5  # a line read this strongly, naming all the question is about,
 # answer a question asks for is read out of it when the question wants a name, a place, a
 # date, a number or a thing rather than the words themselves.
 QUOTING_TOOLS = ("said", "read", "speech_acts", "reflect")
+# Tools whose lines answer "who ...?" by their speakers or the people they name (who_answers).
+SPEAKER_TOOLS = ("said", "speech_acts", "read")
 # Verbs of meeting people: "who did I talk to / meet / see?" asks for the people tool's list.
 MEETING = {None, "meet", "talk", "speak", "chat", "see", "visit", "call", "phone", "join", "run", "bump", "hang",
            "come", "spend", "sit", "eat", "have", "be", "do", "go", "get"}
@@ -81,8 +83,8 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | Non
     if best is not None:
         claim = best.value if isinstance(best.value, str) else best.answer
         answer, named = best.answer, ""
-        if plan.answer_type == "person" and best.tool in ("said", "speech_acts", "read"):
-            named = _who(plan, best)  # "who asked me to buy groceries?": whoever the line is by or names
+        if plan.answer_type == "person" and best.tool in SPEAKER_TOOLS:
+            named = who_answers(plan, best)  # "who asked me to buy groceries?": whoever the line is by or names
             answer = named or answer
         elif reading is not None and best.tool == "people" and reading.kind == "person" and plan.objects \
                 and plan.verb not in MEETING:
@@ -144,7 +146,9 @@ def _read_draft(reading: Reading, support: Sequence[Evidence], why: str) -> Draf
                  claim=reading.answer, reading=reading.score)
 
 
-def _who(plan: QueryPlan, result: ToolResult) -> str:
+def who_answers(plan: QueryPlan, result: ToolResult) -> str:
+    """Who a line-finding tool's lines answer "who ...?" with: their speakers when the question
+    asks who said, asked or told, else the people they name."""
     speakers = [e.record.attrs.get("speaker_name") for e in result.support if e.record.kind == UTTERANCE]
     spoke = list(dict.fromkeys(s for s in speakers if s))
     if plan.verb in SPEAKING_VERBS and spoke:

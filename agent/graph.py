@@ -22,7 +22,15 @@ from langgraph.runtime import Runtime
 from langgraph.types import Send
 
 from agent.citing import CLOSEST_ALIGNMENT, RELATED_ALIGNMENT, cited
-from agent.compose import QUOTING_TOOLS, abstain_options, answering, key_terms, typed_option_scores
+from agent.compose import (
+    QUOTING_TOOLS,
+    SPEAKER_TOOLS,
+    abstain_options,
+    answering,
+    key_terms,
+    typed_option_scores,
+    who_answers,
+)
 from agent.compose import draft as compose_draft
 from agent.config import AgentConfig
 from agent.llm import ChatModel
@@ -181,6 +189,9 @@ def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     found = answering(state.results)
     if found is not None and found.tool not in QUOTING_TOOLS + ("people",):
         return {"reading": None, "wanted": None}  # a tool's typed answer (a place, a count, a moment) stands: nothing to read
+    if found is not None and state.plan.answer_type == "person" and found.tool in SPEAKER_TOOLS \
+            and who_answers(state.plan, found):
+        return {"reading": None, "wanted": None}  # "who said ...?": the line's speaker answers, nothing to read
     ops, reader = runtime.context.operators, runtime.context.reader
 
     def words_around(record):  # the rest of a screen's text, the turns either side of a line
