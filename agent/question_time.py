@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from agent.plan import TimeSlot
-from memory.language import date_span, parse_date
+from memory.language import TIME_UNITS, date_span, parse_date
 
 # Hours of the day that day parts and meals name (general English, not a world's vocabulary).
 DAY_PARTS: dict[str, tuple[float, float]] = {
@@ -22,9 +22,8 @@ _TODAY = {"today": 0, "tonight": 0, "yesterday": -1, "this": 0, "last": -1}
 # Subordinators that relate the question's time to an event ("after I got home", "once I'd eaten").
 _MARKS = {"after": "after", "since": "after", "once": "after", "before": "before", "until": "before",
           "till": "before", "when": "during", "while": "during", "whilst": "during"}
-# Units a length of time is counted in ("for 4 years", "over two weeks").
-_UNITS = {"second", "minute", "hour", "day", "night", "week", "weekend", "fortnight", "month", "year", "decade",
-          "century"}
+# Units a length of time is counted in ("for 4 years", "over two weeks", "for three nights").
+_UNITS = TIME_UNITS | {"night", "weekend"}
 # Verbs that end a stay or an activity: "when I leave the office" places the question after it.
 _ENDING = {"leave", "finish", "exit", "quit", "end", "wrap", "done", "complete"}
 # Verbs whose complement is something said or intended: a time inside it is its content.

@@ -35,7 +35,7 @@ from agent.wanted import (
     word_stem,
 )
 from memory.builder import spelled_out
-from memory.language import STOP, date_phrase, looks_ahead, parse_date, s_stem
+from memory.language import STOP, TIME_UNITS, date_phrase, looks_ahead, parse_date, s_stem
 from memory.records import (
     CLIP_CAPTION,
     DAY_SUMMARY,
@@ -54,7 +54,7 @@ _LABELS = {"person": {"PERSON", "ORG"}, "place": {"GPE", "LOC", "FAC"}, "date": 
            "number": {"CARDINAL", "QUANTITY", "PERCENT"}, "money": {"MONEY"}, "duration": {"DATE", "TIME"},
            "organisation": {"ORG"}}
 # Units that make a date or time expression a length of time ("two decades", "4 years").
-_UNITS = {"second", "minute", "hour", "day", "week", "fortnight", "month", "year", "decade", "century", "while"}
+_UNITS = TIME_UNITS | {"while"}  # "for a while"
 _COLOURS = {"black", "white", "grey", "gray", "silver", "red", "orange", "yellow", "gold", "green", "blue", "navy",
             "purple", "violet", "pink", "brown", "beige", "cream", "teal", "turquoise", "maroon", "tan"}
 # Words of courtesy a reply opens with; a sentence of them is no answer ("Thanks, Maria!").

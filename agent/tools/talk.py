@@ -79,13 +79,14 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
     words, who = record.attrs.get("said", record.text), speaker_of(record)
     claim = f"{who}: {words}"
     fix = CORRECTION_CUE.search(words)
-    support = [top, *([asked] if asked else [])]
-    answer = f'{who} said: "{_focus(words, topic, query)}" ({moment_phrase(record.wall_start, ctx.at)})'
+    support, when = [top, *([asked] if asked else [])], moment_phrase(record.wall_start, ctx.at)
     if fix is not None and len(words) - fix.end() > 3:  # "at 2. Actually, no, it moved to 5": what it became
         claim = f"{who}: {words[fix.end():]}"
         first = words[:fix.start()].strip()
-        answer = f'{who} corrected it: "{words[fix.start():].strip()}" ({moment_phrase(record.wall_start, ctx.at)}' + \
+        answer = f'{who} corrected it: "{words[fix.start():].strip()}" ({when}' + \
             (f'; first said "{_focus(first, topic, query)}")' if first else ")")
+    else:
+        answer = f'{who} said: "{_focus(words, topic, query)}" ({when})'
     for later in ctx.operators.follow_up_turns(record, ctx.at):
         if CORRECTION_CUE.search(later.attrs.get("said", "")):
             support.append(Evidence(later, top.score, "said"))

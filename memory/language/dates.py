@@ -55,6 +55,8 @@ def date_span(text: str, at: datetime, prefer: str = "past") -> tuple[datetime, 
     return start, start.replace(year=start.year + 1)
 
 
+# The units a length of time is counted in ("4 years", "two decades", "a fortnight").
+TIME_UNITS = frozenset({"second", "minute", "hour", "day", "week", "fortnight", "month", "year", "decade", "century"})
 _WEEKDAYS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
 _FUTURE_AUX = {"will", "'ll", "shall", "wo"}  # "wo" is spaCy's "won't"
 _PRESENT_BE = {"is", "are", "am", "'m", "'re", "'s"}
