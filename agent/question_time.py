@@ -70,12 +70,14 @@ def time_slot(doc, at: datetime | None) -> tuple[TimeSlot, set[int], set[int]]:
                 part, hours = w, DAY_PARTS[w]
         if "yesterday" in words or ("last" in words and "night" in words):
             day_offset = -1
-        elif at is not None and not part and ent.label_ == "DATE" and (span := date_span(ent.text, at)) is not None:
+        # a day inside what was asked or planned ("expecting me to bring on Friday") is the coming one
+        prefer = "future" if _reported(ent.root) else "past"
+        if at is not None and not part and ent.label_ == "DATE" and (span := date_span(ent.text, at, prefer)) is not None:
             clock_start, clock_end = span  # "in January 2022", "this week", "last month": all of it, not one day
         elif any(w in ("today", "tonight", "this") for w in words):
             day_offset = 0 if day_offset is None else day_offset
         elif at is not None and not part:
-            parsed = parse_date(ent.text, at)
+            parsed = parse_date(ent.text, at, prefer)
             if parsed is not None:
                 if any(c.isdigit() for c in ent.text) and ent.label_ == "TIME":
                     clock_start, clock_end = parsed - timedelta(minutes=30), parsed + timedelta(minutes=30)

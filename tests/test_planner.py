@@ -172,6 +172,12 @@ def test_a_day_ahead_is_a_plan_and_its_span_is_kept(planner):
     assert planner.plan("how long was I at the office for two hours?", AT, None, KNOWN).time.ahead is None
 
 
+def test_a_weekday_inside_what_was_promised_is_the_coming_one(planner):
+    plan = planner.plan("what did I promise to do on Friday?", AT, None, KNOWN)  # asked on a Wednesday
+    assert plan.intent == "commitments" and plan.time.ahead == (datetime(2026, 3, 6), datetime(2026, 3, 7))
+    assert planner.plan("what did I eat on Friday?", AT, None, KNOWN).time.day_offset == -5  # what happened: the last
+
+
 def test_a_time_clause_before_the_comma_is_no_statement(planner):
     plan = planner.plan("after I saw Bob left, where did I go?", AT, None, KNOWN)  # a mark on the clause above
     assert plan.time.relation == "after" and plan.time.anchor and "Bob" in plan.time.anchor
