@@ -148,12 +148,14 @@ def _read_draft(reading: Reading, support: Sequence[Evidence], why: str) -> Draf
 
 def who_answers(plan: QueryPlan, result: ToolResult) -> str:
     """Who a line-finding tool's lines answer "who ...?" with: their speakers when the question
-    asks who said, asked or told, else the people they name."""
+    asks who said, asked or told, else the people they name; never one the question names
+    ("who inspired John?" is not answered by John's own line)."""
+    named_in_question = {p.lower() for p in plan.people}
     speakers = [e.record.attrs.get("speaker_name") for e in result.support if e.record.kind == UTTERANCE]
-    spoke = list(dict.fromkeys(s for s in speakers if s))
+    spoke = list(dict.fromkeys(s for s in speakers if s and s.lower() not in named_in_question))
     if plan.verb in SPEAKING_VERBS and spoke:
         return ", ".join(spoke)
-    named = [n for n in result.names if n not in spoke]
+    named = [n for n in result.names if n not in spoke and n.lower() not in named_in_question]
     return ", ".join(named or spoke)
 
 

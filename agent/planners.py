@@ -156,6 +156,9 @@ class DeterministicPlanner:
             constraints.append("last")
         if parse.in_hand:  # what someone held: read from the boxes (memory.holding)
             constraints.append(IN_MY_HAND if parse.in_hand == WEARER else IN_ANOTHER_HAND)
+        if people and WEARER not in (*parse.people, speaker, listener):
+            # "who inspired John?": whom the wearer met does not say (the people tool lists the wearer's company)
+            allowed = tuple(i for i in allowed if i != "people" or i == intent)
         # the intents a model may still choose among: those the classifier cannot tell from the chosen one
         close = [i for i in sorted(allowed, key=lambda i: -scores.get(i, 0.0))
                  if scores[intent] - scores.get(i, 0.0) < self.unsure_margin]

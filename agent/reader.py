@@ -479,7 +479,7 @@ class EvidenceReader:
             if reply and not bonus and chunk.root.dep_ == "attr" and chunk.root.head.lemma_ == "be":
                 bonus = OBJECT_BONUS
             if want.hint and len(chunk) > 1 and (chunk.root.lemma_.lower() == want.hint or want.hint in chunk.text.lower()):
-                bonus += 0.15
+                bonus += OBJECT_BONUS  # "what kind of flooring?": "Marley flooring" names one
             if bonus:
                 out.append((_without_determiners(doc, chunk), bonus))
         return out + [(clause, OBJECT_BONUS) for clause in complements(doc, sent, want.verb)] \
@@ -505,14 +505,17 @@ class EvidenceReader:
         or the object of one of its prepositions ("originally from Chicago" for "where is
         she from?")."""
         head = span.root
-        if head.dep_ == "pobj" and head.head.lower_ in want.preps:
-            return 0.2
+        if head.dep_ == "pobj" and head.head.lower_ in want.preps and \
+                want.verb in (None, head.head.head.lemma_.lower()):
+            return 0.2  # of the question's own verb: not "on the hunt for the ideal spot" for "looking for"
         if want.verb is None:
             return 0.0
         if want.subject and head.dep_ == "nsubj" and head.head.lemma_.lower() == want.verb:
             return OBJECT_BONUS  # "who presented the film?": "Acme Films presents"
         while head.dep_ in _OBJECTS | {"prep", "pcomp", "conj", "appos", "compound", "amod"} and head.head is not head:
             head = head.head
+            if head.dep_ == "prep" and want.preps and head.lower_ not in want.preps:
+                return 0.0  # "what is she looking for?": not "on stage" in "you look badass on stage"
             if head.pos_ in ("VERB", "AUX"):
                 return OBJECT_BONUS if head.lemma_.lower() == want.verb else 0.0
         return OBJECT_BONUS if head.lemma_.lower() == want.verb else 0.0

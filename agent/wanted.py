@@ -143,7 +143,10 @@ def _wanted(doc) -> Wanted:
     if verb in _QUOTING and head is None:  # "what did she say?"; "what books has he read?" asks for books
         return Wanted("quote", verb=verb, words=words)
     # "what is luck?": the question word is the copula's complement, the noun its subject
-    defined = [t for t in copula if t.dep_ == "nsubj"] if head is None and toks[wh_at].dep_ == "attr" else []
+    # (a general noun: "what is John's position?", "what is the key word?" ask for a particular)
+    defined = [t for t in copula if t.dep_ == "nsubj" and not any(
+        c.dep_ == "poss" or c.lower_ in ("the", "this", "that", "these", "those") for c in t.children)] \
+        if head is None and toks[wh_at].dep_ == "attr" else []
     return Wanted("thing", hint=head.lemma_.lower() if head is not None else None, verb=verb, words=words, many=many,
                   defines=token_stem(defined[0]) if defined else None)
 

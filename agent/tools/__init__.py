@@ -118,7 +118,8 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
         return [ToolCall("habit", {"thing": thing or t.part if after is None else None, "after_part": after,
                                    "within": within})]
     if intent == "speech":
-        return [ToolCall("said", {"topic": terms, "speaker": plan.speaker, "query": query, "verb": plan.verb})]
+        return [ToolCall("said", {"topic": terms, "speaker": plan.speaker, "query": query, "verb": plan.verb,
+                                  "about": plan.people[0] if len(plan.people) == 1 else None})]
     if intent == "people":
         return [ToolCall("people", {"by_phone": plan.verb in CALLING_VERBS})]
     if intent in ("requests", "commitments"):

@@ -99,20 +99,21 @@ class ToolContext:
 
     def records(self, kinds: tuple[str, ...], store: str = "event", after: datetime | None = None,
                 before: datetime | None = None, mentions: Sequence[str] | None = None,
-                hours: tuple[float, float] | None = None, places: Sequence[str] = ()) -> list[MemoryRecord]:
+                hours: tuple[float, float] | None = None, places: Sequence[str] = (),
+                limit: int | None = None) -> list[MemoryRecord]:
         """This namespace's records of these kinds in the window (begun in `hours`, at one of
-        `places`, when given), the newest `recall` of them in time order; with `mentions`,
-        only those whose text has all the words of one of the phrases (found through the
-        text index)."""
+        `places`, when given), the newest `recall` (or `limit`) of them in time order; with
+        `mentions`, only those whose text has all the words of one of the phrases (found
+        through the text index)."""
         flt = self.filter(kinds, after, before, mentions, hours)
         if places:
             flt = replace(flt, attrs_in=(("place", tuple(places)),))
-        return self.newest(self.operators.store(store), flt)
+        return self.newest(self.operators.store(store), flt, limit)
 
-    def newest(self, store, flt: RecordFilter) -> list[MemoryRecord]:
-        """The newest `recall` records `flt` keeps, in time order: a tool's read costs the
-        same after a day of memory and after a year."""
-        return order_by_time(store.query(flt, limit=self.recall, newest_first=True))
+    def newest(self, store, flt: RecordFilter, limit: int | None = None) -> list[MemoryRecord]:
+        """The newest `recall` (or `limit`) records `flt` keeps, in time order: a tool's read
+        costs the same after a day of memory and after a year."""
+        return order_by_time(store.query(flt, limit=min(limit or self.recall, self.recall), newest_first=True))
 
     def filter(self, kinds: tuple[str, ...], after: datetime | None = None, before: datetime | None = None,
                mentions: Sequence[str] | None = None, hours: tuple[float, float] | None = None) -> RecordFilter:

@@ -32,6 +32,11 @@ def _is_wearer(record: MemoryRecord) -> bool:
     return bool(record.attrs.get("is_wearer")) or spoken_by(record, WEARER)
 
 
+def _names(record: MemoryRecord, name: str) -> bool:
+    """A line that names the person (a turn's words, or a record's text)."""
+    return name.lower() in record.text.lower()
+
+
 def _overlap(terms: Sequence[str], text: str) -> float:
     """The share of the terms' words the text holds, compared as `s_stem`s."""
     if not terms:
@@ -41,11 +46,15 @@ def _overlap(terms: Sequence[str], text: str) -> float:
 
 
 def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act: str | None = None,
-         query: str = "", verb: str | None = None) -> ToolResult:
+         query: str = "", verb: str | None = None, about: str | None = None) -> ToolResult:
     """What someone said about a topic; the latest best match, and a correction by the same
     speaker shortly after overrides it ("at 3. Actually, no, 5"). `verb`: the question's; with
     no topic, its forms are the topic ("what did she realise?": the line that says "realized"),
-    unless it only says that someone spoke ("what did she say?")."""
+    unless it only says that someone spoke ("what did she say?"). `about`: the one person a
+    question names without making them the speaker ("what is Gina's attitude to it?"): their
+    own words or a line that names them answer, not another's line on the topic."""
+    mentioned = about if about and about != WEARER and not speaker else None
+    speaker = speaker or mentioned
     if not topic and verb and verb not in SPEAKING_VERBS:
         topic = list(ctx.operators.kinds.verb_forms(verb))
     attrs = (("speaker_name", speaker),) if speaker and speaker != WEARER else ()
@@ -59,7 +68,8 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
         talks = {e.record.video_id for e in named}
         # Diarisation can split one voice: unnamed turns in a recording where the person spoke may be theirs.
         unnamed = [e for e in hits if e.record.video_id in talks and not e.record.attrs.get("speaker_name")]
-        hits = named + unnamed if named else hits
+        naming = [e for e in everyone if mentioned and e not in named and _names(e.record, mentioned)]
+        hits = named + unnamed + naming if named or naming else hits
     acts = {"commitment": ("commitment", "intention")}.get(act or "", (act,) if act else ())
     if not hits:
         return ToolResult("said", "", [], False, note="no utterance retrieved")
@@ -96,8 +106,7 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
     on_topic = _overlap(topic, " ".join(e.record.text for e in support))
     matched_act = any(a in record.attrs.get("acts", []) for a in acts)
     # A named speaker who never said it: what someone else said is not an answer.
-    by_them = not speaker or speaker == WEARER or spoken_by(record, speaker) \
-        or speaker.lower() in record.text.lower()
+    by_them = not speaker or speaker == WEARER or spoken_by(record, speaker) or _names(record, speaker)
     names = [n for e in support for n in ctx.people_in(e.record.attrs.get("said", e.record.text))]
     asked_only = record.id in asking
     return ToolResult("said", answer, support, (on_topic > 0 or matched_act) and by_them and not asked_only, claim,

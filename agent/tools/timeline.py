@@ -7,11 +7,19 @@ from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 
 from agent.question_time import DAY_PARTS
-from agent.tools.base import FINE_KINDS, ToolContext, ToolResult, evidence, in_hours, moment_phrase
+from agent.tools.base import ToolContext, ToolResult, evidence, in_hours, moment_phrase
 from agent.tools.talk import read, said
 from agent.wanted import KIND_NOUNS
 from memory.language import date_phrase, normalise, states_a_time, verb_forms
-from memory.records import ENTITY_SIGHTING, RECORDING, UTTERANCE, MemoryRecord, order_by_time, time_order
+from memory.records import (
+    ENTITY_SIGHTING,
+    RECORDING,
+    TEXT_SIGHTING,
+    UTTERANCE,
+    MemoryRecord,
+    order_by_time,
+    time_order,
+)
 
 
 def _day_label(day: date) -> str:
@@ -34,8 +42,15 @@ def where_was_i(ctx: ToolContext) -> ToolResult:
                       evidence([chosen], "where_was_i"), True, chosen.attrs["place"], "place visited in the window")
 
 
-def moments(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = ()) -> list[MemoryRecord]:
-    """Fine records mentioning any of the terms, inside the window, hours and places asked."""
+LATEST_SEEN = 200  # sightings and signs read when only the latest moment is asked, not every day's
+
+
+def moments(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = (),
+            every_day: bool = True) -> list[MemoryRecord]:
+    """Fine records mentioning any of the terms, inside the window, hours and places asked, in
+    time order. Without `every_day` (a clock time is asked: the latest moment, or a date a line
+    tells) every line said but only the newest LATEST_SEEN of the signs and sightings: a
+    word seen all day ("office") is read a few thousand times otherwise."""
     after, before = ctx.window()
     wanted = {normalise(t) for t in terms if t} - {""}
     if not wanted:
@@ -43,8 +58,11 @@ def moments(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = ()) 
     found = []
     hours = ctx.time.hours  # the store filters hours (to the minute, as in_hours) and places
     forms = wanted | {form for w in wanted if " " not in w for form in verb_forms(w)}
-    for r in (ctx.records(FINE_KINDS[:2], "event", after, before, forms, hours, places)
-              + ctx.records((ENTITY_SIGHTING,), "entity", after, before, forms, hours, places)):
+    seen = None if every_day else LATEST_SEEN
+    records = ctx.records((UTTERANCE,), "event", after, before, forms, hours, places) \
+        + ctx.records((TEXT_SIGHTING,), "event", after, before, forms, hours, places, limit=seen) \
+        + ctx.records((ENTITY_SIGHTING,), "entity", after, before, forms, hours, places, limit=seen)
+    for r in order_by_time(records):
         words = set(normalise(r.text).split()) | set(normalise(r.attrs.get("entity", "")).split())
         if any(all(_inflected(x, words) for x in w.split()) for w in wanted):
             found.append(r)
@@ -80,7 +98,7 @@ def when(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = (), ans
             return ToolResult("when", answer, evidence([arrival], "when"), True,
                               day if answer_type == "date" else arrival.wall_start, "arrival")
         terms, places = list(places), ()  # never there: perhaps someone spoke or wrote of going
-    found = moments(ctx, terms, places)
+    found = moments(ctx, terms, places, every_day=answer_type == "date")
     if not found:
         return ToolResult("when", "", [], False, note="no moment matches")
     if (told := _told_date(ctx, found, terms)) is not None:
