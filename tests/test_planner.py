@@ -178,6 +178,11 @@ def test_a_weekday_inside_what_was_promised_is_the_coming_one(planner):
     assert planner.plan("what did I eat on Friday?", AT, None, KNOWN).time.day_offset == -5  # what happened: the last
 
 
+def test_whom_the_wearer_met_does_not_answer_who_did_something_to_another(planner):
+    assert "people" not in planner.plan("who inspired John to start volunteering?", AT, None, KNOWN).alternatives
+    assert planner.plan("who did I talk to at the cafe?", AT, None, KNOWN).intent == "people"
+
+
 def test_a_time_clause_before_the_comma_is_no_statement(planner):
     plan = planner.plan("after I saw Bob left, where did I go?", AT, None, KNOWN)  # a mark on the clause above
     assert plan.time.relation == "after" and plan.time.anchor and "Bob" in plan.time.anchor

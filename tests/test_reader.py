@@ -77,6 +77,16 @@ def test_the_object_of_the_questions_verb_is_the_thing_asked(reader):
     assert reader.read("what does the speaker teach?", evidence).answer == "entrepreneurship"
 
 
+def test_a_kind_of_thing_names_it_and_a_preposition_belongs_to_the_questions_verb(reader):
+    evidence = [turn(1, "Jon", "I'm on the hunt for the ideal spot for my dance studio!"),
+                turn(2, "Jon", "Yeah, good flooring's crucial. I'm after Marley flooring, which studios use.")]
+    # "for the ideal spot" hangs off "hunt", not off the question's "looking for"
+    assert reader.read("what kind of flooring is Jon looking for in his dance studio?", evidence).answer \
+        == "Marley flooring"
+    assert reader.wanted("what is John's position on the team?").defines is None  # a particular, not a definition
+    assert reader.wanted("what is luck?").defines == "luck"
+
+
 def test_a_length_of_time_and_a_relative_date_are_read_as_such(reader):
     evidence = [turn(1, "Tina", "I've spent nearly two decades observing what makes people luckier than others.")]
     assert "two decades" in reader.read("how long has she been observing what makes people lucky?", evidence).answer

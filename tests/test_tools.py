@@ -2,9 +2,11 @@
 called directly with typed slots, so a wrong answer fails here before any planner runs."""
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime
 
-from agent.plan import TimeSlot
+from agent.compose import who_answers
+from agent.plan import QueryPlan, TimeSlot
 from agent.tools import ToolCall, calls_for
 from agent.tools.base import ToolContext
 from agent.tools.premise import premise_check
@@ -100,6 +102,16 @@ def test_said_follows_corrections_and_speakers(agent):  # noqa: F811
     assert 'first said "The plumber comes at three."' in plumber.answer
     budget = said(ctx_at(agent, at(2, 22), TimeSlot(day_offset=0)), ["send"], "Bob")
     assert "budget" in budget.value
+
+
+def test_the_person_a_question_names_is_whose_words_answer(agent):  # noqa: F811
+    # "what did Bob think of the plumber?": Alice's line on the plumber is not Bob's
+    assert not said(ctx_at(agent, at(1, 22)), ["plumber"], about="Bob").found
+    alice = said(ctx_at(agent, at(1, 22)), ["plumber"], about="Alice")
+    assert alice.found and "Alice" in alice.answer
+    # "who inspired Alice ...?" is never answered by Alice's own line
+    asked = QueryPlan("speech", "person", people=["Alice"], verb="inspire")
+    assert who_answers(asked, alice) == "" and who_answers(replace(asked, people=[]), alice) == "Alice"
 
 
 def test_people_requests_commitments_and_reading(agent):  # noqa: F811
