@@ -23,7 +23,7 @@ from agent.state import RELATED, Evidence
 from agent.wanted import asks
 from memory.records import MemoryRecord
 
-CITED = 5  # the records an answer cites at most, its own first (more when its own are more)
+CITED = 8  # the records an answer cites at most, its own first (more when its own are more)
 CONSIDERED = 16  # the records looked at, best first, that are weighed for citing (each is parsed)
 RELATED_ALIGNMENT = 0.5  # the share of the question's words a record must hold to be cited beside the answer
 CLOSEST_ALIGNMENT = 0.34  # ... to be cited under an abstention, as the closest memory came
