@@ -85,6 +85,9 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | Non
         answer, named = best.answer, ""
         if plan.answer_type == "person" and best.tool in SPEAKER_TOOLS:
             named = who_answers(plan, best)  # "who asked me to buy groceries?": whoever the line is by or names
+            if not named and reading is not None and reading.kind == "person":
+                # "who inspired Maria?": no one her lines are by or name but the one asked about; "my aunt" is read
+                return _read_draft(reading, best.support, f"(in {best.tool}'s lines: {best.note})")
             answer = named or answer
         elif reading is not None and best.tool == "people" and reading.kind == "person" and plan.objects \
                 and plan.verb not in MEETING:

@@ -35,6 +35,7 @@ from agent.wanted import (
     word_stem,
 )
 from memory.builder import spelled_out
+from memory.kinds import Kinds
 from memory.language import STOP, TIME_UNITS, date_phrase, looks_ahead, parse_date, s_stem
 from memory.records import (
     CLIP_CAPTION,
@@ -224,8 +225,18 @@ def _defines(sent, stem: str) -> bool:
 class EvidenceReader:
     """Reads a `Reading` out of ranked evidence for a question (see the module's docstring)."""
 
-    def __init__(self, nlp: SpacyPipeline | None = None):
+    def __init__(self, nlp: SpacyPipeline | None = None, kinds: Kinds | None = None):
         self.nlp = nlp or SpacyPipeline()
+        self.kinds = kinds  # WordNet: "my aunt" names someone for "who" (none: names only)
+        self._people_nouns: dict[str, bool] = {}
+
+    def _names_a_person(self, noun: str) -> bool:
+        """Whether a common noun is a kind of person ("aunt", "coach"), asked once per noun."""
+        if self.kinds is None:
+            return False
+        if noun not in self._people_nouns:
+            self._people_nouns[noun] = self.kinds.is_a(noun, "person")
+        return self._people_nouns[noun]
 
     def wanted(self, question: str) -> Wanted:
         return wanted(self.nlp, question)
@@ -418,7 +429,7 @@ class EvidenceReader:
                                 if i not in inside), default=None)
                 near = (0.5 if borrowed else 0.3) if distance is None else 1.0 / (1.0 + distance / 4)
                 score = weight * (0.45 * sent_align + 0.2 * record_align + 0.35 * near) + bonus * weight
-                text = self._answer_text(want, span, e.record.wall_start)
+                text = _as_said_by(self._answer_text(want, span, e.record.wall_start), e.record)
                 if want.kind == "code":
                     text = _as_written(text, e.record)
                 if text:
@@ -456,6 +467,10 @@ class EvidenceReader:
             elif kind == "date":
                 spans = [s for s in spans if not any(s_stem(t.lemma_.lower()) in _UNITS for t in s)
                          or any(t.lower_ in ("ago", "last", "next", "yesterday") for t in s)]
+            if kind == "person":  # "my aunt", "Maria's coach": someone named by whose they are
+                spans += [c for c in sent.noun_chunks
+                          if c.root.pos_ == "NOUN" and any(t.dep_ == "poss" for t in c.root.children)
+                          and self._names_a_person(c.root.lemma_.lower())]
             if kind == "number":  # "press one", "pin 7316": a number spaCy leaves bare or calls a year
                 spans += [doc[t.i:t.i + 1] for t in sent if t.like_num and t.pos_ == "NUM"
                           and not any(s.start <= t.i < s.end for s in spans)]
@@ -533,6 +548,16 @@ class EvidenceReader:
             if when is not None and relative:
                 return date_phrase(text, when, said_at)
         return text
+
+
+def _as_said_by(text: str, record: MemoryRecord) -> str:
+    """A span in its speaker's first person told from outside: "my aunt", said by Maria, is
+    "Maria's aunt"."""
+    first, _, rest = text.partition(" ")
+    speaker = record.attrs.get("speaker_name") if record.kind == UTTERANCE else None
+    if speaker and rest and first.lower() in ("my", "our"):
+        return f"{speaker}'s {rest}"
+    return text
 
 
 def _listed(chosen: Reading, readings: Sequence[Reading]) -> Reading:

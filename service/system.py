@@ -20,6 +20,7 @@ from agent.graph import AgentContext, MemoryAgent
 from agent.llm import ChatModel, make_chat_model
 from agent.planners import make_planner
 from agent.question_nlp import SpacyPipeline
+from agent.reader import EvidenceReader
 from agent.reasoning import EvidenceReasoner
 from agent.state import AgentAnswer
 from agent.summaries import LLMSummarizer
@@ -227,6 +228,7 @@ class MemlensSystem:
                     config=self.config.agent,
                     planner=make_planner(self.config.agent, memory.embedder, chat),
                     chat=chat,
+                    reader=EvidenceReader(kinds=memory.kinds),
                     skills=self._skill_answerers(memory),
                 ))
             return self._agent

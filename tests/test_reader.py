@@ -458,3 +458,11 @@ def test_what_a_thing_is_is_the_line_that_says_it_is(reader):
     assert reader.wanted("what was on the monitor?").defines is None  # a place asked, no definition
     reading = reader.read("what is luck, according to the talk?", talk)
     assert reading is not None and reading.answer.startswith("Luck is defined as"), reading
+
+
+def test_who_is_read_from_a_role_noun_told_from_outside(kinds):
+    reader = EvidenceReader(SpacyPipeline(), kinds=kinds)
+    evidence = [turn(1, "Maria", "I started volunteering to help. My aunt believed in volunteering, so I'm "
+                                 "inspired by her."), turn(2, "John", "Thanks, Maria! That's great.")]
+    assert reader.read("who inspired Maria to start volunteering?", evidence).answer == "Maria's aunt"
+    assert EvidenceReader(SpacyPipeline()).read("who inspired Maria to start volunteering?", evidence) is None  # names only
