@@ -35,7 +35,7 @@ from agent.compose import draft as compose_draft
 from agent.config import AgentConfig
 from agent.llm import ChatModel
 from agent.llm_reasoning import model_draft
-from agent.plan import Planner, Vocabulary
+from agent.plan import WEARER, Planner, QueryPlan, Vocabulary
 from agent.reader import QUOTE_KINDS, SPAN_KINDS, EvidenceReader, unmet
 from agent.reasoning import Draft, EvidenceReasoner, evidence_text
 from agent.scope import recording_word, resolve, scoped
@@ -122,13 +122,20 @@ def understand(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
 def ground(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     """Resolve an anchor ("the day Bob asked for the slides", "after I got home") to the
     time it names, so tools see a plain window."""
-    time = state.plan.time
+    time, told = state.plan.time, {}
+    if time.end is not None and state.at is not None and _of_someone_else(state.plan) and \
+            not _tool_context(runtime.context, state.namespace, state.at, time).remembers_before(time.end):
+        # "where did Caroline move from 4 years ago?": before memory began, so a time she told of
+        told = {"plan": replace(state.plan, time=replace(time, start=None, end=None)),
+                "trace": [f"ground: {time.start:%Y-%m-%d} to {time.end:%Y-%m-%d} is before memory began: "
+                          f"a time told of, not a window"]}
+        time = told["plan"].time
     if time.anchor is None or state.at is None:
-        return {}
+        return told
     ctx = _tool_context(runtime.context, state.namespace, state.at, replace(time, anchor=None, relation=None))
     record = ctx.locate(time.anchor, latest=True)  # "after I left the office": the most recent time
     if record is None:
-        return {"trace": [f"ground: '{time.anchor}' not found"]}
+        return {**told, "trace": [*told.get("trace", []), f"ground: '{time.anchor}' not found"]}
     if time.relation == "day_of":
         time = replace(time, day_offset=(record.wall_start.date() - state.at.date()).days)
     elif time.relation == "during":  # "while we were in the kitchen", "when I was checking my email": that stay
@@ -141,8 +148,13 @@ def ground(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         time = replace(time, start=record.wall_end, end=record.wall_end + timedelta(hours=6), day_offset=None)
     elif time.relation == "before":
         time = replace(time, start=record.wall_start - timedelta(hours=6), end=record.wall_start, day_offset=None)
-    return {"plan": replace(state.plan, time=time), "anchored": record.id,
+    return {"plan": replace(state.plan, time=time), "anchored": record.id,  # (a told span is gone from `time`)
             "trace": [f"ground: '{time.anchor}' -> {record.wall_start:%Y-%m-%d %H:%M}"]}
+
+
+def _of_someone_else(plan: QueryPlan) -> bool:
+    """The question is about another person's doings, which memory holds as they told them."""
+    return bool(plan.people) and plan.speaker != WEARER and WEARER not in plan.people
 
 
 def scope(state: AgentState, runtime: Runtime[AgentContext]) -> dict:

@@ -183,3 +183,10 @@ def test_a_request_to_be_told_is_a_question_put_and_tells_nothing_of_its_speaker
     assert _asking(line("Could you tell me more about how you organized the run?", ["request"]), ["run"], "")
     assert not _asking(line("Could you send me the budget by Monday?", ["request"]), ["budget"], "")  # wants it done
     assert not _asking(line("I ran a 5K for the shelter.", []), ["run"], "")
+
+
+def test_a_span_before_memory_began_is_a_time_told_of_not_a_window(agent):  # noqa: F811
+    told = agent.ask("Where did Bob move from in 2019?", "me", at(3, 22))  # only Bob could have told it
+    assert any("before memory began" in step for step in told.trace)
+    mine = agent.ask("Where did I go in 2019?", "me", at(3, 22))  # the wearer's own year: nothing remembered
+    assert not any("before memory began" in step for step in mine.trace) and mine.abstained

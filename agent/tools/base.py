@@ -13,6 +13,7 @@ from memory.language import STOP, normalise
 from memory.records import (
     ENTITY_SIGHTING,
     PLACE_VISIT,
+    RECORDING,
     TEXT_SIGHTING,
     UTTERANCE,
     MemoryRecord,
@@ -109,6 +110,12 @@ class ToolContext:
         if places:
             flt = replace(flt, attrs_in=(("place", tuple(places)),))
         return self.newest(self.operators.store(store), flt, limit)
+
+    def remembers_before(self, moment: datetime) -> bool:
+        """Whether a recording of this namespace began before `moment`: a span that ends before
+        the first is no time anything was seen or heard, only one someone told of."""
+        flt = RecordFilter(namespace=self.namespace, kinds=(RECORDING,), before=moment)
+        return bool(self.operators.store("event").query(flt, limit=1, newest_first=True))
 
     def newest(self, store, flt: RecordFilter, limit: int | None = None) -> list[MemoryRecord]:
         """The newest `recall` (or `limit`) records `flt` keeps, in time order: a tool's read
