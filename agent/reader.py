@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from agent.attribution import about, called_out, heading
+from agent.plan import WEARER
 from agent.question_nlp import SpacyPipeline
 from agent.state import Evidence
 from agent.tools.talk import speaker_of
@@ -429,7 +430,9 @@ class EvidenceReader:
                                 if i not in inside), default=None)
                 near = (0.5 if borrowed else 0.3) if distance is None else 1.0 / (1.0 + distance / 4)
                 score = weight * (0.45 * sent_align + 0.2 * record_align + 0.35 * near) + bonus * weight
-                text = _as_said_by(self._answer_text(want, span, e.record.wall_start), e.record)
+                text = self._answer_text(want, span, e.record.wall_start)
+                if want.kind not in QUOTE_KINDS:  # a quote stays as said
+                    text = _as_said_by(text, e.record)
                 if want.kind == "code":
                     text = _as_written(text, e.record)
                 if text:
@@ -552,12 +555,12 @@ class EvidenceReader:
 
 def _as_said_by(text: str, record: MemoryRecord) -> str:
     """A span in its speaker's first person told from outside: "my aunt", said by Maria, is
-    "Maria's aunt"."""
+    "Maria's aunt"; said by the wearer, "your aunt"."""
     first, _, rest = text.partition(" ")
     speaker = record.attrs.get("speaker_name") if record.kind == UTTERANCE else None
-    if speaker and rest and first.lower() in ("my", "our"):
-        return f"{speaker}'s {rest}"
-    return text
+    if not (speaker and rest and first.lower() in ("my", "our")):
+        return text
+    return f"your {rest}" if speaker == WEARER or record.attrs.get("is_wearer") else f"{speaker}'s {rest}"
 
 
 def _listed(chosen: Reading, readings: Sequence[Reading]) -> Reading:

@@ -466,3 +466,12 @@ def test_who_is_read_from_a_role_noun_told_from_outside(kinds):
                                  "inspired by her."), turn(2, "John", "Thanks, Maria! That's great.")]
     assert reader.read("who inspired Maria to start volunteering?", evidence).answer == "Maria's aunt"
     assert EvidenceReader(SpacyPipeline()).read("who inspired Maria to start volunteering?", evidence) is None  # names only
+
+
+def test_a_first_person_span_is_told_from_outside_but_a_quote_stays_as_said(kinds):
+    reader = EvidenceReader(SpacyPipeline(), kinds=kinds)
+    mine = turn(1, "me", "My brother gave me the keys this morning.")
+    assert reader.read("who gave me the keys?", [mine]).answer == "your brother"
+    line = reader.read("what did Maria say about volunteering?",
+                       [turn(2, "Maria", "My aunt believed in volunteering.")])
+    assert (line.kind, line.answer) == ("quote", "My aunt believed in volunteering")
