@@ -20,9 +20,9 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 
 from agent.attribution import about, called_out, heading
-from agent.plan import WEARER
 from agent.question_nlp import SpacyPipeline
 from agent.state import Evidence
+from agent.told import as_said_by, as_written, how_told, prepared
 from agent.tools.talk import speaker_of
 from agent.verb_spans import complements, of_the_act
 from agent.wanted import (
@@ -35,7 +35,6 @@ from agent.wanted import (
     wanted,
     word_stem,
 )
-from memory.builder import spelled_out
 from memory.kinds import Kinds
 from memory.language import STOP, TIME_UNITS, date_phrase, looks_ahead, parse_date, s_stem
 from memory.records import (
@@ -63,7 +62,6 @@ _COLOURS = {"black", "white", "grey", "gray", "silver", "red", "orange", "yellow
 _COURTESY = {"thanks", "thank", "congrats", "congratulations", "sorry", "cheers", "hey", "hi", "hello", "bye", "wow"}
 _OBJECTS = {"dobj", "attr", "oprd", "pobj", "dative", "acomp", "xcomp", "ccomp", "npadvmod", "nsubjpass"}
 _REASON_CUE = re.compile(r"(?:\b(?:because|since|so that|so|in order to|due to|cuz|coz)\b|'cause\b)\s*", re.IGNORECASE)
-_MOSTLY_CAPITALS = re.compile(r"^[^a-z]*$")
 _NOT_THINGS = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"}
 
 # Records written from other records (captions, roll-ups): their words are second-hand, so
@@ -92,7 +90,6 @@ MIN_READING = 0.25  # a reading weaker than this is no reading: its words barely
 LISTED = 5  # the most things a list reading names
 LIST_SHARE = 0.75  # ... each read at least this strongly against the best
 EVIDENCE_READ = 12  # the best records read: the answer is near the top or not found by reading
-ACRONYM = 3  # a line of one word in capitals this short stays in capitals (an acronym: "BBC", "IBM")
 HINT_BONUS = 0.25  # a candidate right after the noun naming the asked kind ("pin 7316")
 SPEAKER_BONUS = 0.25  # what the speaker of a line gains when the question asks who did something
 CONTINUED = 2.0  # seconds between one speaker's turns that may be one sentence cut at a pause
@@ -121,7 +118,7 @@ class Reading:
 
     def statement(self) -> str:
         """The answer with where it came from, as a short sentence."""
-        told = _told(self.evidence.record)
+        told = how_told(self.evidence.record)
         return f'{self.answer} ({told} "{self.sentence}", {self.evidence.record.wall_start:%a %d %b %H:%M})' if told \
             else f"{self.answer} ({self.sentence}, {self.evidence.record.wall_start:%a %d %b %H:%M})"
 
@@ -130,7 +127,7 @@ class Reading:
         if self.kind not in QUOTE_KINDS:
             return self.answer
         record = self.evidence.record
-        told = _told(record)
+        told = how_told(record)
         if record.kind == UTTERANCE:
             return f'{told}: "{self.answer}" (at {record.wall_start:%H:%M})'
         return f'"{self.answer}" ({told} at {record.wall_start:%H:%M})' if told else \
@@ -179,37 +176,6 @@ def _once_each(around: Callable[[MemoryRecord], Sequence[MemoryRecord]]) -> Call
             known[key] = around(record)
         return known[key]
     return cached
-
-
-def _as_written(text: str, record: MemoryRecord) -> str:
-    """A span as the record wrote it (a code read off a sign keeps its capitals: "AB12CD")."""
-    written = " ".join([record.text, *record.attrs.get("block", ())])
-    found = re.search(re.escape(text), written, re.IGNORECASE)
-    return found[0] if found else text
-
-
-def _told(record: MemoryRecord) -> str:
-    """How a record's words came: "Sheila said", "read", or "" for what was seen."""
-    if record.kind == UTTERANCE:
-        return f"{speaker_of(record)} said"
-    return "read" if record.kind == TEXT_SIGHTING else ""
-
-
-def _prepared(record, spell: bool = True) -> str:
-    """The words a record contributes, as the parser reads them best: an utterance without
-    its speaker, a sign in capitals in title case (spaCy's entities need case), its acronyms
-    kept, and its run-together words spelled out unless `spell` is off (a code: "AB12CD")."""
-    if record.kind == UTTERANCE:
-        text = record.attrs.get("said") or record.text
-    elif record.kind == TEXT_SIGHTING:  # each line of the block
-        text = ". ".join((spelled_out(line) if spell else None) or line for line in record.attrs.get("block") or
-                         [record.attrs.get("line", record.text)])
-    else:
-        text = record.text
-    if not (_MOSTLY_CAPITALS.match(text) and any(c.isalpha() for c in text)):
-        return text
-    # in title case, but a line of one short word in capitals is an acronym, a logo ("BBC" is no "Bbc")
-    return ". ".join(line if len(line.strip(" .")) <= ACRONYM else line.title() for line in text.split(". "))
 
 
 _DEFINING = {"be", "define", "mean"}  # "luck is ...", "luck is defined as ...", "luck means ..."
@@ -273,7 +239,7 @@ class EvidenceReader:
         ranks = [0 if want.source is not None and e.record.video_id == want.source else
                  sum(o.record.kind == e.record.kind for o in top[:n]) for n, e in enumerate(top)]
         sentences = [self._sentence_of(e.record, around, spell) for e in top]
-        self.nlp.prefetch([*sentences, *(_prepared(e.record) for e in top)])  # one batch, not a parse per record
+        self.nlp.prefetch([*sentences, *(prepared(e.record) for e in top)])  # one batch, not a parse per record
         for rank, e, sentence in zip(ranks, top, sentences):
             for reading in self._read_record(want, e, rank, text=sentence):
                 readings.setdefault(reading.answer.lower(), []).append(reading)
@@ -284,12 +250,12 @@ class EvidenceReader:
             aligned = sorted(((self.alignment(want, e.record), rank, e) for rank, e in zip(ranks, top)),
                              key=lambda a: (-a[0], a[1]))
             context = [a for a in aligned if a[0] >= CONTEXT_ALIGNMENT][:CONTEXT_READ]
-            self.nlp.prefetch(_prepared(n, spell) for _, _, e in context for n in around(e.record) if n.id not in seen)
+            self.nlp.prefetch(prepared(n, spell) for _, _, e in context for n in around(e.record) if n.id not in seen)
             for alignment, rank, e in context:
                 for near in around(e.record):
                     if near.id not in seen:
                         for reading in self._read_record(want, Evidence(near, e.score, "context"), rank, alignment,
-                                                         text=_prepared(near, spell)):
+                                                         text=prepared(near, spell)):
                             readings.setdefault(reading.answer.lower(), []).append(reading)
         if not readings:  # no thing the question's verb acts on: the line that meets the question best
             return self.read(question, evidence, replace(want, kind="quote"), around) if want.kind == "thing" else None
@@ -316,7 +282,7 @@ class EvidenceReader:
         speaker stands for the "you" it was asked of), and the reply is read as if it said it."""
         out = []
         for rank, e in zip(ranks, top):
-            line = _prepared(e.record)
+            line = prepared(e.record)
             if e.record.kind != UTTERANCE or not asks(line):
                 continue
             reply = reply_to(e.record)  # read as a reply though it may be among the evidence already
@@ -337,14 +303,14 @@ class EvidenceReader:
 
     def alignments(self, want: Wanted, records: Sequence[MemoryRecord]) -> list[float]:
         """`alignment` of each record, their texts parsed in one batch."""
-        self.nlp.prefetch(_prepared(r) for r in records)
+        self.nlp.prefetch(prepared(r) for r in records)
         return [self.alignment(want, r) for r in records]
 
     def alignment(self, want: Wanted, record: MemoryRecord) -> float:
         """The share of the question's words a record holds, its speaker's name among them."""
         if not want.words:
             return 0.0
-        return self._aligned_share(want, record, self.nlp(_prepared(record)))
+        return self._aligned_share(want, record, self.nlp(prepared(record)))
 
     @staticmethod
     def _aligned_share(want: Wanted, record: MemoryRecord, *docs) -> float:
@@ -362,7 +328,7 @@ class EvidenceReader:
         diarisation may give its halves to two voices; the turns right before a line that
         starts mid-sentence (in lower case), and right after one that stops mid-sentence (the
         same voice going on, or any voice going on in lower case), are read with it."""
-        text = _prepared(record, spell)
+        text = prepared(record, spell)
         if record.kind != UTTERANCE or around is None or (not text[:1].islower() and text.rstrip().endswith(_ENDS)):
             return text  # a whole sentence (or more) as it stands: no neighbour is asked for
         turns = sorted((r for r in around(record) if r.kind == UTTERANCE), key=lambda r: r.wall_start)
@@ -370,14 +336,14 @@ class EvidenceReader:
         after = [r for r in turns if r.wall_start > record.wall_start][:CONTINUED_TURNS]
         lines, first, last = [text], record, record
         for turn in before:
-            said = _prepared(turn)
+            said = prepared(turn)
             if not lines[0][:1].islower() or said.rstrip().endswith(_ENDS) or \
                     (first.wall_start - turn.wall_end).total_seconds() > CONTINUED:
                 break
             lines.insert(0, said)
             first = turn
         for turn in after:
-            said = _prepared(turn)
+            said = prepared(turn)
             if lines[-1].rstrip().endswith(_ENDS) or (turn.wall_start - last.wall_end).total_seconds() > CONTINUED \
                     or not (speaker_of(turn) == speaker_of(last) or said[:1].islower()):
                 break
@@ -393,7 +359,7 @@ class EvidenceReader:
         asks, so a bare noun phrase or what its speaker says they are is the answer."""
         if want.kind == "person" and e.record.kind == ENTITY_SIGHTING and e.record.attrs.get("source") != "face":
             return []  # "who": a thing seen (a logo, a word on a sign) is no one; a face seen is someone
-        doc = self.nlp(text or _prepared(e.record))
+        doc = self.nlp(text or prepared(e.record))
         weight = (DERIVED_WEIGHT if e.record.kind in DERIVED else 1.0) / (1.0 + 0.15 * rank)
         if borrowed and not reply:
             weight *= CONTEXT_WEIGHT
@@ -432,9 +398,9 @@ class EvidenceReader:
                 score = weight * (0.45 * sent_align + 0.2 * record_align + 0.35 * near) + bonus * weight
                 text = self._answer_text(want, span, e.record.wall_start)
                 if want.kind not in QUOTE_KINDS:  # a quote stays as said
-                    text = _as_said_by(text, e.record)
+                    text = as_said_by(text, e.record)
                 if want.kind == "code":
-                    text = _as_written(text, e.record)
+                    text = as_written(text, e.record)
                 if text:
                     out.append(Reading(text, want.kind, e, sent.text.strip(), round(min(score, 1.0), 4)))
         speaker = e.record.attrs.get("speaker_name") if e.record.kind == UTTERANCE else None
@@ -551,16 +517,6 @@ class EvidenceReader:
             if when is not None and relative:
                 return date_phrase(text, when, said_at)
         return text
-
-
-def _as_said_by(text: str, record: MemoryRecord) -> str:
-    """A span in its speaker's first person told from outside: "my aunt", said by Maria, is
-    "Maria's aunt"; said by the wearer, "your aunt"."""
-    first, _, rest = text.partition(" ")
-    speaker = record.attrs.get("speaker_name") if record.kind == UTTERANCE else None
-    if not (speaker and rest and first.lower() in ("my", "our")):
-        return text
-    return f"your {rest}" if speaker == WEARER or record.attrs.get("is_wearer") else f"{speaker}'s {rest}"
 
 
 def _listed(chosen: Reading, readings: Sequence[Reading]) -> Reading:

@@ -1,0 +1,55 @@
+"""How a record's words are told: who said them or that they were read, as written (a code
+keeps its capitals), as the parser reads them best, and a speaker's first person told from
+outside ("my aunt", said by Maria, is "Maria's aunt")."""
+from __future__ import annotations
+
+import re
+
+from agent.plan import WEARER
+from agent.tools.talk import speaker_of
+from memory.builder import spelled_out
+from memory.records import TEXT_SIGHTING, UTTERANCE, MemoryRecord
+
+MOSTLY_CAPITALS = re.compile(r"^[^a-z]*$")
+ACRONYM = 3  # a line of one word in capitals this short stays in capitals (an acronym: "BBC", "IBM")
+
+
+def as_written(text: str, record: MemoryRecord) -> str:
+    """A span as the record wrote it (a code read off a sign keeps its capitals: "AB12CD")."""
+    written = " ".join([record.text, *record.attrs.get("block", ())])
+    found = re.search(re.escape(text), written, re.IGNORECASE)
+    return found[0] if found else text
+
+
+def how_told(record: MemoryRecord) -> str:
+    """How a record's words came: "Sheila said", "read", or "" for what was seen."""
+    if record.kind == UTTERANCE:
+        return f"{speaker_of(record)} said"
+    return "read" if record.kind == TEXT_SIGHTING else ""
+
+
+def prepared(record, spell: bool = True) -> str:
+    """The words a record contributes, as the parser reads them best: an utterance without
+    its speaker, a sign in capitals in title case (spaCy's entities need case), its acronyms
+    kept, and its run-together words spelled out unless `spell` is off (a code: "AB12CD")."""
+    if record.kind == UTTERANCE:
+        text = record.attrs.get("said") or record.text
+    elif record.kind == TEXT_SIGHTING:  # each line of the block
+        text = ". ".join((spelled_out(line) if spell else None) or line for line in record.attrs.get("block") or
+                         [record.attrs.get("line", record.text)])
+    else:
+        text = record.text
+    if not (MOSTLY_CAPITALS.match(text) and any(c.isalpha() for c in text)):
+        return text
+    # in title case, but a line of one short word in capitals is an acronym, a logo ("BBC" is no "Bbc")
+    return ". ".join(line if len(line.strip(" .")) <= ACRONYM else line.title() for line in text.split(". "))
+
+
+def as_said_by(text: str, record: MemoryRecord) -> str:
+    """A span in its speaker's first person told from outside: "my aunt", said by Maria, is
+    "Maria's aunt"; said by the wearer, "your aunt"."""
+    first, _, rest = text.partition(" ")
+    speaker = record.attrs.get("speaker_name") if record.kind == UTTERANCE else None
+    if not (speaker and rest and first.lower() in ("my", "our")):
+        return text
+    return f"your {rest}" if speaker == WEARER or record.attrs.get("is_wearer") else f"{speaker}'s {rest}"
