@@ -216,9 +216,8 @@ def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         want = reader.within(want, state.scope.word, named.video_id)
     if found is not None and found.tool in QUOTING_TOOLS:  # the short answer inside the lines the tool chose
         reading = reader.read(state.question, list(found.support), want, around=words_around, reply_to=reply_to)
-    # (the acts the tagger found are chosen by who asked or promised, not by the question's words)
     unrelated = found is None or found.tool not in QUOTING_TOOLS or \
-        found.tool != "speech_acts" and not any(reader.alignment(want, e.record) for e in found.support)
+        not found.by_act and not any(reader.alignment(want, e.record) for e in found.support)
     # every tool's evidence, every channel's search, the best of each word channel: when the
     # tool's lines share no word with the question, or hold no span of the kind it asks for
     if reading is None and (unrelated or want.kind in SPAN_KINDS):

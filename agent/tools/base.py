@@ -43,6 +43,7 @@ class ToolResult:
     note: str = ""
     raw: list[float] | None = None  # per-option preference in [0, 1] when the tool can judge options
     names: list[str] = field(default_factory=list)  # people the supporting text mentions (not who spoke)
+    by_act: bool = False  # support chosen by who asked or promised whom, not by the question's words
 
 
 @dataclass

@@ -7,12 +7,13 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 
+from agent.attribution import about as by_or_about
 from agent.plan import ASKING_VERBS, SPEAKING_VERBS, WEARER
 from agent.reasoning import evidence_text
 from agent.state import Evidence
 from agent.tools.base import ToolContext, ToolResult, in_hours, moment_phrase
 from memory.conversation import CORRECTION_CUE
-from memory.language import normalise, s_forms, s_stem
+from memory.language import normalise, ordinal_of, s_forms, s_stem
 from memory.records import ENTITY_SIGHTING, RECORDING, TEXT_SIGHTING, UTTERANCE, MemoryRecord, order_by_time
 
 READ_COSINE = 0.3  # a text block this close in meaning to the question is about it
@@ -32,17 +33,19 @@ def _is_wearer(record: MemoryRecord) -> bool:
     return bool(record.attrs.get("is_wearer")) or spoken_by(record, WEARER)
 
 
-def _names(record: MemoryRecord, name: str) -> bool:
-    """A line that names the person (a turn's words, or a record's text)."""
-    return name.lower() in record.text.lower()
-
-
 def _overlap(terms: Sequence[str], text: str) -> float:
     """The share of the terms' words the text holds, compared as `s_stem`s."""
     if not terms:
         return 0.0
     have, words = {s_stem(w) for w in normalise(text).split()}, [w for t in terms for w in normalise(t).split()]
     return sum(s_stem(w) in have for w in words) / max(len(words), 1)
+
+
+def _unsaid_ordinals(topic: Sequence[str], support: Sequence[Evidence]) -> list[str]:
+    """The ordinals of the topic no cited line says: "Nate's third screenplay" is one of
+    several, and a line on "my screenplay" does not say which; the topic is not met."""
+    said_words = {w for e in support for w in normalise(e.record.text).split()}
+    return [w for t in topic for w in normalise(t).split() if ordinal_of(w) and w not in said_words]
 
 
 def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act: str | None = None,
@@ -68,7 +71,7 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
         talks = {e.record.video_id for e in named}
         # Diarisation can split one voice: unnamed turns in a recording where the person spoke may be theirs.
         unnamed = [e for e in hits if e.record.video_id in talks and not e.record.attrs.get("speaker_name")]
-        naming = [e for e in everyone if mentioned and e not in named and _names(e.record, mentioned)]
+        naming = [e for e in everyone if mentioned and e not in named and by_or_about(e.record, [mentioned.lower()])]
         hits = named + unnamed + naming if named or naming else hits
     acts = {"commitment": ("commitment", "intention")}.get(act or "", (act,) if act else ())
     if not hits:
@@ -106,9 +109,11 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
     on_topic = _overlap(topic, " ".join(e.record.text for e in support))
     matched_act = any(a in record.attrs.get("acts", []) for a in acts)
     # A named speaker who never said it: what someone else said is not an answer.
-    by_them = not speaker or speaker == WEARER or spoken_by(record, speaker) or _names(record, speaker)
+    by_them = not speaker or speaker == WEARER or spoken_by(record, speaker) or by_or_about(record, [speaker.lower()])
     names = [n for e in support for n in ctx.people_in(e.record.attrs.get("said", e.record.text))]
     asked_only = record.id in asking
+    if unsaid := _unsaid_ordinals(topic, support):  # not the one asked about: no answer, not a loose one
+        return ToolResult("said", "", [], False, note=f"no line{f' by {speaker}' if speaker else ''} says {unsaid[0]!r}")
     return ToolResult("said", answer, support, (on_topic > 0 or matched_act) and by_them and not asked_only, claim,
                       f"speaker-attributed transcript (topic {on_topic:.2f}{'' if by_them else f', not by {speaker}'}"
                       f"{', only a question they asked' if asked_only else ''})",
@@ -238,7 +243,8 @@ def speech_acts(ctx: ToolContext, act: str, speaker: str | None = None, topic: S
         return ToolResult("speech_acts", "", [], False, note=f"no {act} remembered")
     lines = [f'{speaker_of(r)}: "{r.attrs.get("said", r.text)}" ({r.wall_start:%a %H:%M})' for r in turns]
     return ToolResult("speech_acts", "; ".join(lines), [Evidence(r, 1.0, "speech_acts") for r in turns], True,
-                      "; ".join(f"{speaker_of(r)}: {r.attrs.get('said', r.text)}" for r in turns), f"{len(turns)} {act}(s)")
+                      "; ".join(f"{speaker_of(r)}: {r.attrs.get('said', r.text)}" for r in turns), f"{len(turns)} {act}(s)",
+                      by_act=True)
 
 
 def _everything_read(ctx: ToolContext) -> ToolResult:

@@ -1,0 +1,49 @@
+"""Whose words answer what someone said, over a real memory of a short conversation: a
+name only called out to marks the listener, and an ordinal no line says is another thing."""
+from __future__ import annotations
+
+import os
+from datetime import datetime
+
+import pytest
+
+from agent.plan import TimeSlot
+from agent.tools.base import ToolContext
+from agent.tools.talk import said
+
+THREAD = """## Session 1 | 2026-03-02T19:00
+Jon: Hey Maya, I finally finished my first screenplay last week.
+Maya: Thanks, Jon! My pottery class starts on Monday and I love working the clay.
+Jon: Maybe I'll write a drama myself some day.
+Maya: That sounds great, you should.
+"""
+
+
+@pytest.fixture(scope="module")
+def ctx(tmp_path_factory):
+    from service.config import load_config
+    from service.system import MemlensSystem
+
+    root = tmp_path_factory.mktemp("said")
+    path = root / "thread.txt"
+    path.write_text(THREAD)
+    system = MemlensSystem(load_config(env={**os.environ, "MEMLENS_HOME": str(root / "home")}))
+    system.ingest_transcript(path, "chat")
+    agent = system.agent
+    yield ToolContext(agent.context.retriever, agent.context.operators, "chat", datetime(2026, 3, 3, 9), TimeSlot())
+    system.close()
+
+
+def test_a_name_only_called_out_to_is_the_listener_not_whose_words_answer(ctx):
+    # "what does Jon think of pottery?": Maya thanks Jon, then speaks of her own class
+    assert not said(ctx, ["pottery class"], about="Jon").found
+    maya = said(ctx, ["pottery class"], about="Maya")
+    assert maya.found and "pottery" in maya.answer and maya.answer.startswith("Maya")
+
+
+def test_an_ordinal_no_line_says_is_another_thing_than_the_one_said(ctx):
+    first = said(ctx, ["first screenplay"], about="Jon")
+    assert first.found and "first screenplay" in first.answer
+    # "what is Jon's third screenplay about?": his line on a screenplay does not say which
+    third = said(ctx, ["third screenplay"], about="Jon")
+    assert not third.found and not third.support and "'third'" in third.note
