@@ -18,12 +18,13 @@ def about(record: MemoryRecord, people: Collection[str]) -> bool:
     is the speaker's own ("Hey Tim, I scored 40 points" is not about Tim's points)."""
     by = (record.attrs.get("speaker_name") or "").lower()
     said = (record.attrs.get("said") or record.text).lower()
-    for name in people:
-        if name in by.split() or name == by:
-            return True
-        if any(not called_out(said, m.start(), m.end()) for m in re.finditer(rf"\b{re.escape(name)}\b", said)):
-            return True
-    return False
+    return any(name in by.split() or name == by or spoken_of(said, name) for name in people)
+
+
+def spoken_of(text: str, name: str) -> bool:
+    """Whether a text names someone other than only calling out to them ("Thanks, Tim!")."""
+    return any(not called_out(text, m.start(), m.end())
+               for m in re.finditer(rf"\b{re.escape(name)}\b", text, re.IGNORECASE))
 
 
 def called_out(text: str, start: int, end: int) -> bool:

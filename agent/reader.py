@@ -24,7 +24,7 @@ from agent.question_nlp import SpacyPipeline
 from agent.state import Evidence
 from agent.told import as_said_by, as_written, how_told, prepared
 from agent.tools.talk import speaker_of
-from agent.verb_spans import complements, of_the_act
+from agent.verb_spans import complements, numbered_items, of_the_act, verbless_phrase, without_determiners
 from agent.wanted import (
     Wanted,
     asks,
@@ -58,10 +58,9 @@ _LABELS = {"person": {"PERSON", "ORG"}, "place": {"GPE", "LOC", "FAC"}, "date": 
 _UNITS = TIME_UNITS | {"while"}  # "for a while"
 _COLOURS = {"black", "white", "grey", "gray", "silver", "red", "orange", "yellow", "gold", "green", "blue", "navy",
             "purple", "violet", "pink", "brown", "beige", "cream", "teal", "turquoise", "maroon", "tan"}
-# Words of courtesy a reply opens with; a sentence of them is no answer ("Thanks, Maria!").
-_COURTESY = {"thanks", "thank", "congrats", "congratulations", "sorry", "cheers", "hey", "hi", "hello", "bye", "wow"}
 _OBJECTS = {"dobj", "attr", "oprd", "pobj", "dative", "acomp", "xcomp", "ccomp", "npadvmod", "nsubjpass"}
 _REASON_CUE = re.compile(r"(?:\b(?:because|since|so that|so|in order to|due to|cuz|coz)\b|'cause\b)\s*", re.IGNORECASE)
+_KIND_ROOTS = {"person": "person", "place": "location"}  # WordNet's root of the nouns naming one of a kind
 _NOT_THINGS = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"}
 
 # Records written from other records (captions, roll-ups): their words are second-hand, so
@@ -195,18 +194,22 @@ class EvidenceReader:
     def __init__(self, nlp: SpacyPipeline | None = None, kinds: Kinds | None = None):
         self.nlp = nlp or SpacyPipeline()
         self.kinds = kinds  # WordNet: "my aunt" names someone for "who" (none: names only)
-        self._people_nouns: dict[str, bool] = {}
+        self._kind_nouns: dict[tuple[str, str], bool] = {}
 
-    def _names_a_person(self, noun: str) -> bool:
-        """Whether a common noun is a kind of person ("aunt", "coach"), asked once per noun."""
-        if self.kinds is None:
+    def _is_a(self, noun: str, kind: str | None) -> bool:
+        """Whether a common noun names one of a kind ("aunt" a person, "hometown" a location,
+        "pottery" an activity), asked of WordNet once per pair."""
+        if self.kinds is None or kind is None or noun == kind:
             return False
-        if noun not in self._people_nouns:
-            self._people_nouns[noun] = self.kinds.is_a(noun, "person")
-        return self._people_nouns[noun]
+        if (noun, kind) not in self._kind_nouns:
+            self._kind_nouns[noun, kind] = self.kinds.is_a(noun, kind)
+        return self._kind_nouns[noun, kind]
 
     def wanted(self, question: str) -> Wanted:
-        return wanted(self.nlp, question)
+        want = wanted(self.nlp, question)
+        if want.verb and self.kinds is not None:  # "who did I ring?": the line says "calling"
+            want = replace(want, same_acts=self.kinds.same_acts(want.verb))
+        return want
 
     def within(self, want: Wanted, named: str, source: str | None) -> Wanted:
         """What is wanted once the question is asked within the recording `named` ("the talk"),
@@ -314,11 +317,12 @@ class EvidenceReader:
 
     @staticmethod
     def _aligned_share(want: Wanted, record: MemoryRecord, *docs) -> float:
-        """The share of the question's words the parsed texts hold, the record's speaker among them."""
+        """The share of the question's words the parsed texts hold, the record's speaker among
+        them; a verb naming the same act holds the question's verb."""
         held = {w for w in (record.attrs.get("speaker_name") or "").lower().split()}
         for doc in docs:
-            held |= content_stems(doc)
-        return len(want.words & held) / len(want.words)
+            held |= _held(doc)
+        return len(want.met_in(held)) / len(want.words)
 
     @staticmethod
     def _sentence_of(record: MemoryRecord, around: Callable[[MemoryRecord], Sequence[MemoryRecord]] | None,
@@ -375,7 +379,7 @@ class EvidenceReader:
         for sent in doc.sents:
             if not asks_for_a_question(want.verb) and asks(sent.text):
                 continue  # "so what is luck?", "excited for the adoption?": a line that asks states nothing
-            held = content_stems(sent)
+            held = _held(sent)
             if want.kind in QUOTE_KINDS and (heading(e.record, sent.text) or not (borrowed or given) and topical
                                              and not topical & held):
                 continue  # a caption's heading, or a line meeting the question only in its people's names
@@ -383,9 +387,9 @@ class EvidenceReader:
             # for "the code"). The lines of one sign read together (a label over its value: "WIFI
             # PASSWORD" / "BLUEFOX42")
             region = [t for t in (doc if e.record.kind == TEXT_SIGHTING else sent) if not t.is_punct]
-            aligned = [t.i for t in region if token_stem(t) in want.words] or \
+            aligned = [t.i for t in region if want.met_in(_held(doc[t.i:t.i + 1]))] or \
                 [t.i for t in region if t.lemma_.lower() in naming]
-            sent_align = max(len(want.words & held) / len(want.words), borrowed, given)
+            sent_align = max(len(want.met_in(held)) / len(want.words), borrowed, given)
             if not aligned and record_align == 0:
                 continue
             for span, bonus in self._candidates(want, doc, sent, e.record.wall_start, reply):
@@ -425,7 +429,7 @@ class EvidenceReader:
             if want.defines and _defines(sent, want.defines):  # "what is luck?": "Luck is defined as ..."
                 return [(sent, OBJECT_BONUS)]
             return [(sent, ASKED_LINE if asked else 0.0)]  # "what did she ask?": the line that asks
-        fragment = _fragment(doc, sent) if reply else None  # "The Minnesota Wolves!": a reply's answer, whatever its label
+        fragment = verbless_phrase(doc, sent) if reply else None  # "The Minnesota Wolves!": a reply's answer, whatever its label
         if kind in _LABELS:
             spans = [ent for ent in sent.ents if ent.label_ in _LABELS[kind]]
             if fragment is not None and kind in ("person", "place", "organisation") and \
@@ -436,10 +440,10 @@ class EvidenceReader:
             elif kind == "date":
                 spans = [s for s in spans if not any(s_stem(t.lemma_.lower()) in _UNITS for t in s)
                          or any(t.lower_ in ("ago", "last", "next", "yesterday") for t in s)]
-            if kind == "person":  # "my aunt", "Maria's coach": someone named by whose they are
-                spans += [c for c in sent.noun_chunks
-                          if c.root.pos_ == "NOUN" and any(t.dep_ == "poss" for t in c.root.children)
-                          and self._names_a_person(c.root.lemma_.lower())]
+            # "my aunt", "Maria's coach", "my home country": someone or somewhere named by whose they are
+            spans += [c for c in sent.noun_chunks
+                      if c.root.pos_ == "NOUN" and any(t.dep_ == "poss" for t in c.root.children)
+                      and self._is_a(c.root.lemma_.lower(), _KIND_ROOTS.get(kind))]
             if kind == "number":  # "press one", "pin 7316": a number spaCy leaves bare or calls a year
                 spans += [doc[t.i:t.i + 1] for t in sent if t.like_num and t.pos_ == "NUM"
                           and not any(s.start <= t.i < s.end for s in spans)]
@@ -462,12 +466,15 @@ class EvidenceReader:
             bonus = self._object_bonus(want, chunk)
             if reply and not bonus and chunk.root.dep_ == "attr" and chunk.root.head.lemma_ == "be":
                 bonus = OBJECT_BONUS
-            if want.hint and len(chunk) > 1 and (chunk.root.lemma_.lower() == want.hint or want.hint in chunk.text.lower()):
-                bonus += OBJECT_BONUS  # "what kind of flooring?": "Marley flooring" names one
+            root = chunk.root.lemma_.lower()
+            if want.hint and (len(chunk) > 1 and (root == want.hint or want.hint in chunk.text.lower())
+                              or self._is_a(root, want.hint)):
+                bonus += OBJECT_BONUS  # "what kind of flooring?": "Marley flooring"; "what sports?": "basketball"
             if bonus:
-                out.append((_without_determiners(doc, chunk), bonus))
+                out.append((without_determiners(doc, chunk), bonus))
         return out + [(clause, OBJECT_BONUS) for clause in complements(doc, sent, want.verb)] \
-            + [(kept, OBJECT_BONUS) for kept in of_the_act(doc, chunks, want.verb)]
+            + [(kept, OBJECT_BONUS) for kept in of_the_act(doc, chunks, want.verb)] \
+            + [(without_determiners(doc, item), OBJECT_BONUS) for item in numbered_items(sent, want.numbered, chunks)]
 
     @staticmethod
     def _named_by_hint(want: Wanted, span) -> float:
@@ -494,15 +501,16 @@ class EvidenceReader:
             return 0.2  # of the question's own verb: not "on the hunt for the ideal spot" for "looking for"
         if want.verb is None:
             return 0.0
-        if want.subject and head.dep_ == "nsubj" and head.head.lemma_.lower() == want.verb:
+        acts = want.acts  # "who did I ring?": "thank you for calling Acme"
+        if want.subject and head.dep_ == "nsubj" and head.head.lemma_.lower() in acts:
             return OBJECT_BONUS  # "who presented the film?": "Acme Films presents"
         while head.dep_ in _OBJECTS | {"prep", "pcomp", "conj", "appos", "compound", "amod"} and head.head is not head:
             head = head.head
             if head.dep_ == "prep" and want.preps and head.lower_ not in want.preps:
                 return 0.0  # "what is she looking for?": not "on stage" in "you look badass on stage"
             if head.pos_ in ("VERB", "AUX"):
-                return OBJECT_BONUS if head.lemma_.lower() == want.verb else 0.0
-        return OBJECT_BONUS if head.lemma_.lower() == want.verb else 0.0
+                return OBJECT_BONUS if head.lemma_.lower() in acts else 0.0
+        return OBJECT_BONUS if head.lemma_.lower() in acts else 0.0
 
     @staticmethod
     def _answer_text(want: Wanted, span, said_at: datetime) -> str:
@@ -517,6 +525,12 @@ class EvidenceReader:
             if when is not None and relative:
                 return date_phrase(text, when, said_at)
         return text
+
+
+def _held(span) -> set[str]:
+    """The stems a span holds to meet a question's words: its content words, and its verbs,
+    even those spaCy counts as stop words ("calling" meets "ring")."""
+    return content_stems(span) | {token_stem(t) for t in span if t.pos_ == "VERB"}
 
 
 def _listed(chosen: Reading, readings: Sequence[Reading]) -> Reading:
@@ -562,21 +576,3 @@ def _same_ask(asked: Wanted, want: Wanted) -> bool:
     if asked.hint is None:  # "where are you from?": a place is a place; "what is it?" asks anything
         return asked.kind not in ("thing", *QUOTE_KINDS)
     return asked.hint == want.hint or word_stem(asked.hint, noun=True) in want.words
-
-
-def _fragment(doc, sent):
-    """The noun phrase a verbless sentence is ("The Minnesota Wolves!"), without its
-    determiners; None for a sentence with a verb."""
-    if any(t.pos_ in ("VERB", "AUX", "INTJ") or t.lower_ in _COURTESY for t in sent):  # "Thanks!", "Wow!" answer nothing
-        return None
-    chunk = next((c for c in sent.noun_chunks if c.root.dep_ == "ROOT"), None)
-    return _without_determiners(doc, chunk) if chunk is not None else None
-
-
-def _without_determiners(doc, chunk):
-    """A noun chunk without what leads it: "the", "her", "Ann's", a stray bracket."""
-    start = chunk.start
-    while start < chunk.end - 1 and (doc[start].pos_ in ("DET", "PRON", "PUNCT") or doc[start].dep_ in ("poss", "case")
-                                     or doc[start].tag_ == "POS"):
-        start += 1
-    return doc[start:chunk.end]

@@ -1,11 +1,16 @@
-"""Spans a question's verb governs in a line, beside its object: the clause it states ("what
-did she realize?" -> "self-care is really important") and what a noun made of it is of ("what
-does he collect?" -> "my sneaker collection"). English grammar read off spaCy's parse."""
+"""Spans a question's grammar picks in a line, beside its verb's object: the clause the verb
+states ("what did she realize?" -> "self-care is really important"), what a noun made of it is
+of ("what does he collect?" -> "my sneaker collection"), and the thing a line numbers as the
+question does ("what was option two?" -> "to speak with a customer advocate, press two").
+English grammar read off spaCy's parse."""
 from __future__ import annotations
 
 from agent.wanted import LIGHT_VERBS
+from memory.language import number_of
 
 COMPLEMENT_WORDS = 14  # the most words a clause the question's verb states may have to be an answer
+# Words of courtesy a reply opens with; a sentence of them is no answer ("Thanks, Maria!").
+COURTESY = {"thanks", "thank", "congrats", "congratulations", "sorry", "cheers", "hey", "hi", "hello", "bye", "wow"}
 NOMINAL_STEM = 4  # the shortest verb whose nouns ("collect" -> "collection") are read for what they are of
 
 
@@ -51,3 +56,31 @@ def of_the_act(doc, chunks, verb: str | None) -> list:
         of = next((c for c in root.children if c.dep_ == "prep" and c.lower_ == "of"), None)
         out += [doc[o.left_edge.i:o.right_edge.i + 1] for o in (of.children if of is not None else ()) if o.dep_ == "pobj"]
     return out
+
+
+def numbered_items(sent, number: int | None, chunks) -> list:
+    """The things a sentence pairs with the number a question's noun carries: "For billing,
+    press one" and "To speak with a customer advocate, press two" list a menu's options, so
+    "what was option two?" is "customer advocate". Every noun chunk of a sentence that says
+    the number, the number itself left out."""
+    if number is None or not any(number_of(t.lower_) == number for t in sent):
+        return []
+    return [chunk for chunk in chunks if not any(number_of(t.lower_) == number for t in chunk)]
+
+
+def verbless_phrase(doc, sent):
+    """The noun phrase a verbless sentence is ("The Minnesota Wolves!"), without its
+    determiners; None for a sentence with a verb."""
+    if any(t.pos_ in ("VERB", "AUX", "INTJ") or t.lower_ in COURTESY for t in sent):  # "Thanks!", "Wow!" answer nothing
+        return None
+    chunk = next((c for c in sent.noun_chunks if c.root.dep_ == "ROOT"), None)
+    return without_determiners(doc, chunk) if chunk is not None else None
+
+
+def without_determiners(doc, chunk):
+    """A noun chunk without what leads it: "the", "her", "Ann's", a stray bracket."""
+    start = chunk.start
+    while start < chunk.end - 1 and (doc[start].pos_ in ("DET", "PRON", "PUNCT") or doc[start].dep_ in ("poss", "case")
+                                     or doc[start].tag_ == "POS"):
+        start += 1
+    return doc[start:chunk.end]

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 
 from agent.plan import ASKING_VERBS
 from agent.question_nlp import SpacyPipeline, asked_degree, without_address
-from memory.language import STOP, s_stem, stem
+from memory.language import STOP, number_of, s_stem, stem
 
 # Nouns that name the kind of answer a "what / which <noun>" question wants (general English).
 KIND_NOUNS = {
@@ -48,6 +48,20 @@ class Wanted:
     subject: bool = False  # the question word is its verb's subject ("who presented it?": whoever presents)
     many: bool = False  # the noun naming the kind is plural ("what hobbies does she have?"): every one is asked
     defines: str | None = None  # "what is luck?": the stem of the noun a line saying what it is answers
+    same_acts: frozenset[str] = field(default_factory=frozenset)  # verbs naming its verb's act ("call" for "ring")
+    numbered: int | None = None  # the number its noun carries ("what was option two?"): the item a line numbers so
+
+    @property
+    def acts(self) -> frozenset[str]:
+        """The question's verb and the verbs that name the same act."""
+        return self.same_acts | {self.verb} if self.verb else frozenset()
+
+    def met_in(self, stems: set[str]) -> set[str]:
+        """The question's words among content stems; its verb is met by a verb naming the same act."""
+        met = set(self.words & stems)
+        if self.same_acts and any(word_stem(v) in stems for v in self.same_acts):
+            met.add(word_stem(self.verb))
+        return met & self.words
 
 
 def kind_words(want: Wanted) -> frozenset[str]:
@@ -144,11 +158,13 @@ def _wanted(doc) -> Wanted:
         return Wanted("quote", verb=verb, words=words)
     # "what is luck?": the question word is the copula's complement, the noun its subject
     # (a general noun: "what is John's position?", "what is the key word?" ask for a particular)
-    defined = [t for t in copula if t.dep_ == "nsubj" and not any(
+    numbered = next((number_of(c.lower_) for noun in (*nouns, *copula) for c in noun.children
+                     if c.dep_ == "nummod" and number_of(c.lower_) is not None), None)
+    defined = [t for t in copula if t.dep_ == "nsubj" and numbered is None and not any(
         c.dep_ == "poss" or c.lower_ in ("the", "this", "that", "these", "those") for c in t.children)] \
         if head is None and toks[wh_at].dep_ == "attr" else []
     return Wanted("thing", hint=head.lemma_.lower() if head is not None else None, verb=verb, words=words, many=many,
-                  defines=token_stem(defined[0]) if defined else None)
+                  defines=token_stem(defined[0]) if defined else None, numbered=numbered)
 
 
 def _clause_verb(tok):

@@ -23,7 +23,8 @@ from memory.wordnet_data import installed, wordnet_root
 # WordNet's roots of what one could see: bodies, and messages written or shown (a passport,
 # a note, a sign) rather than spoken or done (a talk, a meeting)
 VISIBLE_ROOTS = ("physical_entity.n.01", "written_communication.n.01", "visual_communication.n.01")
-WNID = re.compile(r"n\d{8}")  # a WordNet 3.0 noun by its offset, as ImageNet's class ids are
+WNID = re.compile(r"n\d{8}")
+SAME_ACT_SENSES = 4  # a verb's most frequent senses in which another verb may name the same act  # a WordNet 3.0 noun by its offset, as ImageNet's class ids are
 
 
 class Kinds:
@@ -32,6 +33,7 @@ class Kinds:
     def __init__(self, model_dir: Path | None):
         self.model_dir = model_dir
         self._lock = threading.RLock()  # nltk's reader seeks shared files: one query at a time
+        self._acts: dict[str, frozenset[str]] = {}
 
     @cached_property
     def available(self) -> bool:
@@ -151,6 +153,20 @@ class Kinds:
     def verb_forms(self, verb: str) -> tuple[str, ...]:
         """The verb's forms, its irregular ones among them ("feel" -> felt), when WordNet is there."""
         return tuple(dict.fromkeys(verb_forms(verb) + tuple(self._irregular_verbs.get(verb.lower(), ()))))
+
+    def same_acts(self, verb: str) -> frozenset[str]:
+        """One-word verbs that name the same act as `verb` in one of both verbs' few most
+        frequent senses ("ring" and "call", "purchase" and "buy", "start" and "begin"): a
+        question asks with one, the line says the other. Empty without WordNet."""
+        if not self.available or not verb.isalpha():
+            return frozenset()
+        with self._lock:
+            if verb not in self._acts:
+                senses = self._wordnet.synsets(verb, pos="v")[:SAME_ACT_SENSES]
+                self._acts[verb] = frozenset(
+                    other for sense in senses for lemma in sense.lemmas() if (other := lemma.name()) != verb
+                    and other.isalpha() and sense in self._wordnet.synsets(other, pos="v")[:SAME_ACT_SENSES])
+            return self._acts[verb]
 
     @cached_property
     def _irregular_verbs(self) -> dict[str, list[str]]:

@@ -130,7 +130,7 @@ class SqliteStore:
             mirrors = {namespace: self.partition(namespace) for namespace in dict.fromkeys(namespaces)}
             words = {namespace: self.words(namespace) for namespace in mirrors}
             with self.db.writing():
-                for record, vector in zip(records, vectors):
+                for record in records:
                     cursor = self.db.conn.execute(
                         f"INSERT INTO records({COLUMNS[4:]}) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
                         (record.store, record.kind, record.namespace, record.text, record.video_id,

@@ -466,6 +466,9 @@ def test_who_is_read_from_a_role_noun_told_from_outside(kinds):
                                  "inspired by her."), turn(2, "John", "Thanks, Maria! That's great.")]
     assert reader.read("who inspired Maria to start volunteering?", evidence).answer == "Maria's aunt"
     assert EvidenceReader(SpacyPipeline()).read("who inspired Maria to start volunteering?", evidence) is None  # names only
+    moved = [turn(3, "Caroline", "It's been four years since I moved from my home country.")]
+    assert reader.read("where did Caroline move from?", moved).answer == "Caroline's home country"  # a place, too
+    assert reader.read("who did Caroline move from?", moved) is None  # a country is no one
 
 
 def test_a_first_person_span_is_told_from_outside_but_a_quote_stays_as_said(kinds):
@@ -475,3 +478,32 @@ def test_a_first_person_span_is_told_from_outside_but_a_quote_stays_as_said(kind
     line = reader.read("what did Maria say about volunteering?",
                        [turn(2, "Maria", "My aunt believed in volunteering.")])
     assert (line.kind, line.answer) == ("quote", "My aunt believed in volunteering")
+
+
+def test_a_verb_naming_the_same_act_meets_the_questions_verb(kinds):
+    reader = EvidenceReader(SpacyPipeline(), kinds=kinds)
+    assert "call" in kinds.same_acts("ring") and "purchase" in kinds.same_acts("buy")
+    assert "eat" not in kinds.same_acts("ring")
+    menu = [turn(1, "S1", "Thank you for calling Acme Insurance."), turn(2, "S1", "For billing, press one.")]
+    assert reader.read("who did I ring?", menu).answer == "Acme Insurance"  # "calling" is ringing
+    assert EvidenceReader(SpacyPipeline()).read("who did I ring?", menu) is None  # without WordNet: no word met
+
+
+def test_a_numbered_item_is_what_the_line_saying_its_number_pairs_it_with(reader):
+    menu = [turn(1, "S1", "For a company directory, press four."),
+            turn(2, "S1", "To speak with a customer advocate, press two."),
+            turn(3, "S1", "For an operator, press zero.")]
+    assert reader.wanted("what was option 2?").numbered == 2 and reader.wanted("what was option 2?").defines is None
+    assert reader.read("what was option two on the phone menu?", menu).answer == "customer advocate"
+    assert reader.read("what was option four?", menu).answer == "company directory"
+    assert reader.read("what was option seven?", menu) is None  # no line says seven
+
+
+def test_things_of_the_asked_kind_are_read_by_what_they_are_a_kind_of(kinds):
+    reader = EvidenceReader(SpacyPipeline(), kinds=kinds)
+    lines = [turn(1, "Melanie", "Pottery is my favourite way to relax."),
+             turn(2, "Melanie", "I just finished a painting of a sunset."),
+             turn(3, "Melanie", "My car broke down again.")]
+    answer = reader.read("what activities does Melanie do?", lines).answer.lower()
+    assert "pottery" in answer and "painting" in answer and "car" not in answer
+    assert EvidenceReader(SpacyPipeline()).read("what activities does Melanie do?", lines) is None  # no kinds known

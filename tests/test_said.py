@@ -16,7 +16,9 @@ Jon: Hey Maya, I finally finished my first screenplay last week.
 Maya: Thanks, Jon! My pottery class starts on Monday and I love working the clay.
 Jon: Maybe I'll write a drama myself some day.
 Maya: That sounds great, you should.
+Jon: Thanks, Maya. When I was a kid my grandpa paid for my first camera.
 """
+AT = datetime(2026, 3, 3, 9)
 
 
 @pytest.fixture(scope="module")
@@ -30,7 +32,8 @@ def ctx(tmp_path_factory):
     system = MemlensSystem(load_config(env={**os.environ, "MEMLENS_HOME": str(root / "home")}))
     system.ingest_transcript(path, "chat")
     agent = system.agent
-    yield ToolContext(agent.context.retriever, agent.context.operators, "chat", datetime(2026, 3, 3, 9), TimeSlot())
+    yield ToolContext(agent.context.retriever, agent.context.operators, "chat", AT, TimeSlot(),
+                      people_in=agent.context.planner.people_in)
     system.close()
 
 
@@ -47,3 +50,11 @@ def test_an_ordinal_no_line_says_is_another_thing_than_the_one_said(ctx):
     # "what is Jon's third screenplay about?": his line on a screenplay does not say which
     third = said(ctx, ["third screenplay"], about="Jon")
     assert not third.found and not third.support and "'third'" in third.note
+
+
+def test_the_people_a_line_speaks_of_are_not_the_listener_it_thanks(ctx):
+    # "who paid for Jon's first camera?": not Maya, whom the line only thanks
+    camera = said(ctx, ["camera"], about="Jon")
+    assert camera.found and "Maya" not in camera.names
+    pottery = said(ctx, ["pottery class"], about="Maya")
+    assert "Jon" not in pottery.names

@@ -8,6 +8,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from agent.attribution import about as by_or_about
+from agent.attribution import spoken_of
 from agent.plan import ASKING_VERBS, SPEAKING_VERBS, WEARER
 from agent.reasoning import evidence_text
 from agent.state import Evidence
@@ -110,7 +111,9 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
     matched_act = any(a in record.attrs.get("acts", []) for a in acts)
     # A named speaker who never said it: what someone else said is not an answer.
     by_them = not speaker or speaker == WEARER or spoken_by(record, speaker) or by_or_about(record, [speaker.lower()])
-    names = [n for e in support for n in ctx.people_in(e.record.attrs.get("said", e.record.text))]
+    # the people the lines speak of; a name only called out to is the listener ("Thanks, John.")
+    names = [n for e in support for text in [e.record.attrs.get("said", e.record.text)]
+             for n in ctx.people_in(text) if spoken_of(text, n)]
     asked_only = record.id in asking
     if unsaid := _unsaid_ordinals(topic, support):  # not the one asked about: no answer, not a loose one
         return ToolResult("said", "", [], False, note=f"no line{f' by {speaker}' if speaker else ''} says {unsaid[0]!r}")
