@@ -181,6 +181,7 @@ class QuestionParse:
     one_past_event: bool = False  # "what did Bob ask": simple past, one event, not a disposition
     existential: bool = False  # "was there a table?": whether something was there at all
     in_hand: str | None = None  # whose hand: "what was I holding?" (WEARER), "what did she pick up?" ("someone")
+    what_was_at: bool = False  # "what was lying on the table?": a thing at a place, not the place's state
 
 
 # Words that open an address to the assistant rather than the question ("OK glasses, ...",
@@ -396,6 +397,19 @@ def _speech_act_shape(doc) -> tuple[bool, bool]:
     return intends, asked
 
 
+_AT = {"on", "in", "under", "beneath", "underneath", "behind", "beside", "inside", "above", "near", "by", "against"}
+
+
+def _asks_what_was_at(doc, root) -> bool:
+    """Whether the question word is what stood somewhere ("what was lying on the table?",
+    "what was in the box?"): the question is about a thing at that place, not the place."""
+    if root is None or any(c.dep_ == "dobj" for c in root.children):
+        return False
+    subject = any(c.lower_ in ("what", "which") and c.dep_ in ("nsubj", "nsubjpass") for c in root.children)
+    return subject and any(c.dep_ == "prep" and c.lower_ in _AT and any(g.dep_ == "pobj" for g in c.children)
+                           for c in root.children)
+
+
 def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
                    known_places: Collection[str] = (), known_people: Collection[str] = ()) -> QuestionParse:
     # "post-lunch" / "pre-dinner" are "after lunch" / "before dinner" to the parser; "pre-season"
@@ -425,7 +439,7 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
                           time=time, asking="".join(t.text_with_ws for t in doc if t.i not in anchored).strip(),
                           one_past_event=_simple_past(root),
                           existential=any(t.dep_ == "expl" and t.head == root for t in doc),
-                          in_hand=_asks_in_hand(doc, root))
+                          in_hand=_asks_in_hand(doc, root), what_was_at=_asks_what_was_at(doc, root))
     people: list[str] = []
     for ent in doc.ents:
         # a name that only modifies a noun names a thing: "the Harry Potter universe" asks about

@@ -197,8 +197,8 @@ class EvidenceReader:
         self._kind_nouns: dict[tuple[str, str], bool] = {}
 
     def _is_a(self, noun: str, kind: str | None) -> bool:
-        """Whether a common noun names one of a kind ("aunt" a person, "hometown" a location,
-        "pottery" an activity), asked of WordNet once per pair."""
+        """Whether a common noun names one of a kind ("aunt" a person, "hometown" a location),
+        asked of WordNet once per pair."""
         if self.kinds is None or kind is None or noun == kind:
             return False
         if (noun, kind) not in self._kind_nouns:
@@ -466,10 +466,8 @@ class EvidenceReader:
             bonus = self._object_bonus(want, chunk)
             if reply and not bonus and chunk.root.dep_ == "attr" and chunk.root.head.lemma_ == "be":
                 bonus = OBJECT_BONUS
-            root = chunk.root.lemma_.lower()
-            if want.hint and (len(chunk) > 1 and (root == want.hint or want.hint in chunk.text.lower())
-                              or self._is_a(root, want.hint)):
-                bonus += OBJECT_BONUS  # "what kind of flooring?": "Marley flooring"; "what sports?": "basketball"
+            if want.hint and len(chunk) > 1 and (chunk.root.lemma_.lower() == want.hint or want.hint in chunk.text.lower()):
+                bonus += OBJECT_BONUS  # "what kind of flooring?": "Marley flooring" names one
             if bonus:
                 out.append((without_determiners(doc, chunk), bonus))
         return out + [(clause, OBJECT_BONUS) for clause in complements(doc, sent, want.verb)] \

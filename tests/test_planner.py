@@ -183,6 +183,13 @@ def test_whom_the_wearer_met_does_not_answer_who_did_something_to_another(planne
     assert planner.plan("who did I talk to at the cafe?", AT, None, KNOWN).intent == "people"
 
 
+def test_what_was_on_a_thing_asks_for_another_thing_not_its_state(planner):
+    for question in ("what was lying on the table?", "what was in the box?"):
+        plan = planner.plan(question, AT, None, KNOWN)
+        assert plan.intent != "state" and "state" not in plan.alternatives, (question, plan)
+    assert planner.plan("what colour was the table?", AT, None, KNOWN).intent == "state"
+
+
 def test_a_time_clause_before_the_comma_is_no_statement(planner):
     plan = planner.plan("after I saw Bob left, where did I go?", AT, None, KNOWN)  # a mark on the clause above
     assert plan.time.relation == "after" and plan.time.anchor and "Bob" in plan.time.anchor

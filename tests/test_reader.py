@@ -498,12 +498,3 @@ def test_a_numbered_item_is_what_the_line_saying_its_number_pairs_it_with(reader
     assert reader.read("what was option four?", menu).answer == "company directory"
     assert reader.read("what was option seven?", menu) is None  # no line says seven
 
-
-def test_things_of_the_asked_kind_are_read_by_what_they_are_a_kind_of(kinds):
-    reader = EvidenceReader(SpacyPipeline(), kinds=kinds)
-    lines = [turn(1, "Melanie", "Pottery is my favourite way to relax."),
-             turn(2, "Melanie", "I just finished a painting of a sunset."),
-             turn(3, "Melanie", "My car broke down again.")]
-    answer = reader.read("what activities does Melanie do?", lines).answer.lower()
-    assert "pottery" in answer and "painting" in answer and "car" not in answer
-    assert EvidenceReader(SpacyPipeline()).read("what activities does Melanie do?", lines) is None  # no kinds known
