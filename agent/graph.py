@@ -215,7 +215,8 @@ def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     if named is not None:
         want = reader.within(want, state.scope.word, named.video_id)
     if found is not None and found.tool in QUOTING_TOOLS:  # the short answer inside the lines the tool chose
-        reading = reader.read(state.question, list(found.support), want, around=words_around, reply_to=reply_to)
+        reading = reader.read(state.question, list(found.support), want, around=words_around, reply_to=reply_to,
+                              chosen=found.by_act)
     unrelated = found is None or found.tool not in QUOTING_TOOLS or \
         not found.by_act and not any(reader.alignment(want, e.record) for e in found.support)
     # every tool's evidence, every channel's search, the best of each word channel: when the

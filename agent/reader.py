@@ -221,11 +221,14 @@ class EvidenceReader:
 
     def read(self, question: str, evidence: Sequence[Evidence], want: Wanted | None = None,
              around: Callable[[MemoryRecord], Sequence[MemoryRecord]] | None = None,
-             reply_to: Callable[[MemoryRecord], MemoryRecord | None] | None = None) -> Reading | None:
+             reply_to: Callable[[MemoryRecord], MemoryRecord | None] | None = None,
+             chosen: bool = False) -> Reading | None:
         """The best reading; `around` gives a record's neighbours (the rest of a screen, the
         turns either side), read as context of the best few records; `reply_to` the turn that
         answers a spoken line: a question put in the conversation that meets the one asked
-        ("Which team did you sign with?") is answered by its reply ("The Minnesota Wolves!")."""
+        ("Which team did you sign with?") is answered by its reply ("The Minnesota Wolves!").
+        `chosen`: the evidence was chosen by what it is, not by its words (the promises made to
+        Bob): each record meets the question most of the way, as a named recording's do."""
         want = want or self.wanted(question)
         if want.kind == "yes_no" or not want.words:
             return None
@@ -244,7 +247,7 @@ class EvidenceReader:
         sentences = [self._sentence_of(e.record, around, spell) for e in top]
         self.nlp.prefetch([*sentences, *(prepared(e.record) for e in top)])  # one batch, not a parse per record
         for rank, e, sentence in zip(ranks, top, sentences):
-            for reading in self._read_record(want, e, rank, text=sentence):
+            for reading in self._read_record(want, e, rank, text=sentence, given=SCOPE_ALIGNMENT if chosen else 0.0):
                 readings.setdefault(reading.answer.lower(), []).append(reading)
         if reply_to is not None and not asks_for_a_question(want.verb):
             for reading in self._read_replies(want, top, ranks, reply_to, around, spell):
@@ -356,11 +359,12 @@ class EvidenceReader:
         return " ".join(line.strip() for line in lines)
 
     def _read_record(self, want: Wanted, e: Evidence, rank: int, borrowed: float = 0.0,
-                     text: str | None = None, reply: bool = False) -> list[Reading]:
+                     text: str | None = None, reply: bool = False, given: float = 0.0) -> list[Reading]:
         """Readings of one record (or of `text`, its whole sentence). `borrowed`: the alignment
         of the record it is context of (a neighbour is read as if it said what its neighbour
         said, a little weaker); `reply`: the record answers a line that asked what the question
-        asks, so a bare noun phrase or what its speaker says they are is the answer."""
+        asks, so a bare noun phrase or what its speaker says they are is the answer; `given`:
+        how far it meets the question whatever its words (a named recording's, a chosen act's)."""
         if want.kind == "person" and e.record.kind == ENTITY_SIGHTING and e.record.attrs.get("source") != "face":
             return []  # "who": a thing seen (a logo, a word on a sign) is no one; a face seen is someone
         doc = self.nlp(text or prepared(e.record))
@@ -369,7 +373,8 @@ class EvidenceReader:
             weight *= CONTEXT_WEIGHT
         if want.people and not about(e.record, want.people):
             weight *= OTHER_PERSON_WEIGHT  # "where is Sheila from?" is answered by what Sheila said or what names her
-        given = SCOPE_ALIGNMENT if want.source is not None and e.record.video_id == want.source else 0.0
+        if want.source is not None and e.record.video_id == want.source:
+            given = SCOPE_ALIGNMENT
         record_align = max(self._aligned_share(want, e.record, doc), borrowed, given)
         # the noun naming the kind is the question's too: "what kind of picture?" is not "picture"
         question_words = want.words | ({word_stem(want.hint, noun=True)} if want.hint else set())
@@ -497,6 +502,8 @@ class EvidenceReader:
         if head.dep_ == "pobj" and head.head.lower_ in want.preps and \
                 want.verb in (None, head.head.head.lemma_.lower()):
             return 0.2  # of the question's own verb: not "on the hunt for the ideal spot" for "looking for"
+        if want.light and head.dep_ == "dobj" and head.head.dep_ == "ROOT":
+            return OBJECT_BONUS  # "which document did I say I'd get over to Bob?": "I'll send the schedule"
         if want.verb is None:
             return 0.0
         acts = want.acts  # "who did I ring?": "thank you for calling Acme"

@@ -27,6 +27,8 @@ KIND_NOUNS = {
 }
 # Verbs that ask for words said or shown ("what did the screen say?"): the answer is a quote.
 _QUOTING = {"say", "tell", "read", "write", "show", "mean", "announce", "ask", "reply", "answer", "mention"}
+# Verbs that report an act in their clause ("what did I say I'd bring?", "what did she promise to send?").
+_REPORTING = {"say", "tell", "mention", "promise", "agree", "offer", "decide", "plan"}
 # Verbs too light to locate an answer by ("what did she do", "what is it").
 LIGHT_VERBS = {"be", "do", "have", "get", "go", "make", "happen"}
 _WH = {"what", "which", "who", "whom", "whose", "where", "when", "why", "how"}
@@ -50,6 +52,7 @@ class Wanted:
     defines: str | None = None  # "what is luck?": the stem of the noun a line saying what it is answers
     same_acts: frozenset[str] = field(default_factory=frozenset)  # verbs naming its verb's act ("call" for "ring")
     numbered: int | None = None  # the number its noun carries ("what was option two?"): the item a line numbers so
+    light: bool = False  # its act is a light verb ("get it over to Bob"): a line's own main verb stands for it
 
     @property
     def acts(self) -> frozenset[str]:
@@ -105,10 +108,23 @@ def wanted(nlp: SpacyPipeline, question: str) -> Wanted:
     return replace(_wanted(doc), preps=preps, people=people)
 
 
+def _reported_act(verb_token):
+    """The act a reporting verb's clause names ("what did I say I'd bring?": bring; "what did
+    she promise to send?": send), or None."""
+    if verb_token is None or verb_token.lemma_.lower() not in _REPORTING:
+        return None
+    return next((c for c in verb_token.children if c.dep_ in ("ccomp", "xcomp") and c.pos_ in ("VERB", "AUX")), None)
+
+
 def _wanted(doc) -> Wanted:
     toks = [t for t in doc if not t.is_punct]
     lowers = [t.lower_ for t in toks]
-    verb = next((t.lemma_.lower() for t in toks if t.pos_ == "VERB" and t.lemma_.lower() not in LIGHT_VERBS), None)
+    verb_token = next((t for t in toks if t.pos_ == "VERB" and t.lemma_.lower() not in LIGHT_VERBS), None)
+    verb = verb_token.lemma_.lower() if verb_token is not None else None
+    act = _reported_act(verb_token)  # "what did I say I'd bring?" asks what is brought, not what was said
+    light_act = act is not None and act.lemma_.lower() in LIGHT_VERBS  # "which document did I say I'd get to Bob?"
+    if act is not None and not light_act:
+        verb = act.lemma_.lower()
     words = frozenset(content_stems(t for t in toks if not asked_degree(t)))  # not "long" of "how long"
     words = words - TALKER_NOUNS or words  # "the speaker" is whoever says a line, not a word it holds
     # the question word of the clause that asks: the last one that does not open a time or
@@ -163,6 +179,8 @@ def _wanted(doc) -> Wanted:
     defined = [t for t in copula if t.dep_ == "nsubj" and numbered is None and not any(
         c.dep_ == "poss" or c.lower_ in ("the", "this", "that", "these", "those") for c in t.children)] \
         if head is None and toks[wh_at].dep_ == "attr" else []
+    if light_act and head is not None:  # "which document did I say I'd get over to Bob?": whatever the act did it to
+        return Wanted("thing", hint=head.lemma_.lower(), words=words, many=many, light=True)
     return Wanted("thing", hint=head.lemma_.lower() if head is not None else None, verb=verb, words=words, many=many,
                   defines=token_stem(defined[0]) if defined else None, numbered=numbered)
 

@@ -498,3 +498,16 @@ def test_a_numbered_item_is_what_the_line_saying_its_number_pairs_it_with(reader
     assert reader.read("what was option four?", menu).answer == "company directory"
     assert reader.read("what was option seven?", menu) is None  # no line says seven
 
+
+
+def test_a_reported_act_is_what_is_asked_and_a_chosen_promise_is_read_for_its_object(reader):
+    assert reader.wanted("what did I say I'd bring to the party?").verb == "bring"
+    assert reader.wanted("what did she promise to send?").verb == "send"
+    assert reader.wanted("what did I say I'd do?").kind == "quote"  # a light act: the line says what
+    party = [turn(1, "me", "I'll bring a big salad to the party on Saturday."), turn(2, "Ann", "The party starts at eight.")]
+    assert reader.read("what did I say I'd bring to the party?", party).answer == "big salad"
+    # "get it over to Bob": the promise the tool chose by whom it was made to, read for what it sends
+    promise = [turn(3, "me", "I will send the schedule tomorrow morning.")]
+    question = "which document did I say I'd get over to Bob?"
+    assert reader.read(question, promise) is None  # by its words alone it does not meet the question
+    assert reader.read(question, promise, chosen=True).answer == "schedule"
