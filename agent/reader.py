@@ -392,7 +392,7 @@ class EvidenceReader:
             # for "the code"). The lines of one sign read together (a label over its value: "WIFI
             # PASSWORD" / "BLUEFOX42")
             region = [t for t in (doc if e.record.kind == TEXT_SIGHTING else sent) if not t.is_punct]
-            aligned = [t.i for t in region if want.met_in(_held(doc[t.i:t.i + 1]))] or \
+            aligned = [t.i for t in region if token_stem(t) in want.meeting] or \
                 [t.i for t in region if t.lemma_.lower() in naming]
             sent_align = max(len(want.met_in(held)) / len(want.words), borrowed, given)
             if not aligned and record_align == 0:

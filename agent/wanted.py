@@ -5,6 +5,7 @@ not a question template: agent.reader reads an answer of that kind out of the ev
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 
 from agent.plan import ASKING_VERBS
 from agent.question_nlp import SpacyPipeline, asked_degree, without_address
@@ -59,12 +60,19 @@ class Wanted:
         """The question's verb and the verbs that name the same act."""
         return self.same_acts | {self.verb} if self.verb else frozenset()
 
+    @cached_property
+    def meeting(self) -> frozenset[str]:
+        """The stems that meet one of its words: the words, and verbs naming its verb's act."""
+        if not (self.verb and word_stem(self.verb) in self.words):
+            return self.words
+        return self.words | {word_stem(v) for v in self.same_acts}
+
     def met_in(self, stems: set[str]) -> set[str]:
         """The question's words among content stems; its verb is met by a verb naming the same act."""
         met = set(self.words & stems)
-        if self.same_acts and any(word_stem(v) in stems for v in self.same_acts):
+        if stems & self.meeting - self.words:
             met.add(word_stem(self.verb))
-        return met & self.words
+        return met
 
 
 def kind_words(want: Wanted) -> frozenset[str]:
