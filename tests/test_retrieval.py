@@ -142,7 +142,7 @@ def test_a_search_reads_the_rows_of_its_hits_only_and_keeps_the_fused_order(fill
     retriever = HybridRetriever(filled)
     store = filled.store("event")
     by_records = {}
-    for label, search in (("dense", store.search_dense), ("lexical", store.search_lexical)):
+    for _label, search in (("dense", store.search_dense), ("lexical", store.search_lexical)):
         for rank, (record, _) in enumerate(search(query.text, query.record_filter(), 9)):
             by_records[record.id] = by_records.get(record.id, 0) + 1 / (60 + rank + 1)
     read = []

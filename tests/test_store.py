@@ -768,7 +768,7 @@ def test_the_newest_rows_read_from_the_time_indexes_are_the_newest_of_all(db, mo
     floors = []
     floor_of = store._newest_start_floor
     monkeypatch.setattr(store, "_newest_start_floor", lambda *a: floors.append(floor_of(*a)) or floors[-1])
-    for trial in range(60):
+    for _trial in range(60):
         flt = RecordFilter(namespace=rng.choice([None, "a", "b"]), kinds=rng.choice([None, ("text",), ("utterance", "visit")]),
                            before=rng.choice([None, T0 + timedelta(minutes=rng.randint(100, 700))]),
                            hours=rng.choice([None, None, (8.5, 12.0)]),
@@ -832,7 +832,7 @@ def test_a_things_sightings_since_a_time_are_read_from_its_index_by_start_and_no
                                     attrs={"entity": rng.choice(["pill box", "mug"])}))
     store = db.stores["entity"]
     stored = [r.with_id(i) for r, i in zip(records, store.add(records))]
-    for trial in range(30):
+    for _trial in range(30):
         after = T0 + timedelta(minutes=rng.randint(0, 3000))
         flt = RecordFilter(namespace="me", kinds=("sighting",), attrs=(("entity", "pill box"),), not_before=after,
                            before=rng.choice([None, after + timedelta(minutes=rng.randint(1, 600))]))
@@ -852,7 +852,7 @@ def test_a_places_newest_stays_are_read_from_its_own_index_newest_first(db):
     records = [_rec(f"{kind} {i}", rng.randint(0, 5000), kind=kind, place=rng.choice(["gym", "kitchen", "office"]))
                for i, kind in enumerate(rng.choice(["visit", "utterance"]) for _ in range(300))]
     stored = [r.with_id(i) for r, i in zip(records, store.add(records))]
-    for trial in range(20):
+    for _trial in range(20):
         at = T0 + timedelta(minutes=rng.randint(0, 5000))
         flt = RecordFilter(namespace="me", kinds=("visit",), attrs=(("place", "gym"),), before=at,
                            not_before=rng.choice([None, at - timedelta(minutes=rng.randint(1, 2000))]))

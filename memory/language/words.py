@@ -27,8 +27,12 @@ import_spacy()
 from spacy.lang.en.stop_words import STOP_WORDS  # noqa: E402  (after spaCy, imported without torch)
 
 # Filler words (spaCy's English list, which needs no model), less those that carry a number
-# or an order: "four thirty" is an answer and "the last train" a question, not filler.
-STOP = frozenset(STOP_WORDS) - set(NUMBER_WORDS) - {"hundred", "first", "last"}
+# or an order ("four thirty" is an answer and "the last train" a question, not filler), and
+# the rarer verbs and states the list holds that say what was done ("who did I call?", "where
+# did she move from?", "was the bottle full?"). "Put" and "keep" stay filler: they are said
+# everywhere, and "where did I put my keys?" is about the keys.
+STOP = frozenset(STOP_WORDS) - set(NUMBER_WORDS) - {"hundred", "first", "last"} - {
+    "call", "move", "give", "show", "empty", "full"}
 
 _WORD = re.compile(r"[a-z0-9]+")
 _CONTENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9'-]*")
