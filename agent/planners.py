@@ -82,7 +82,7 @@ def _allowed(parse) -> tuple[str, ...]:
         return ("commitments",)
     if parse.root_lemma in _WEARING and parse.wh in ("what", "what colour", "what color") and not parse.objects:
         return ("state",)  # "what was Tina wearing?": the clothes seen on that person
-    if parse.what_was_at:  # "what was lying on the table?" asks for a thing there, not the table's colour
+    if parse.what_was_at:  # "what was sitting on the desk?" asks for a thing there, not the desk's colour
         return tuple(i for i in _WH_INTENTS.get(parse.wh or "", INTENTS) if i != "state")
     if parse.yes_no and parse.existential and parse.objects:  # "was there a van?", "is there any milk left?"
         return ("verify",)

@@ -181,7 +181,7 @@ class QuestionParse:
     one_past_event: bool = False  # "what did Bob ask": simple past, one event, not a disposition
     existential: bool = False  # "was there a table?": whether something was there at all
     in_hand: str | None = None  # whose hand: "what was I holding?" (WEARER), "what did she pick up?" ("someone")
-    what_was_at: bool = False  # "what was lying on the table?": a thing at a place, not the place's state
+    what_was_at: bool = False  # "what was sitting on the desk?": a thing at a place, not the place's state
 
 
 # Words that open an address to the assistant rather than the question ("OK glasses, ...",
@@ -401,7 +401,7 @@ _AT = {"on", "in", "under", "beneath", "underneath", "behind", "beside", "inside
 
 
 def _asks_what_was_at(doc, root) -> bool:
-    """Whether the question word is what stood somewhere ("what was lying on the table?",
+    """Whether the question word is what stood somewhere ("what was sitting on the desk?",
     "what was in the box?"): the question is about a thing at that place, not the place."""
     if root is None or any(c.dep_ == "dobj" for c in root.children):
         return False

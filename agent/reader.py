@@ -503,7 +503,7 @@ class EvidenceReader:
                 want.verb in (None, head.head.head.lemma_.lower()):
             return 0.2  # of the question's own verb: not "on the hunt for the ideal spot" for "looking for"
         if want.light and head.dep_ == "dobj" and head.head.dep_ == "ROOT":
-            return OBJECT_BONUS  # "which document did I say I'd get over to Bob?": "I'll send the schedule"
+            return OBJECT_BONUS  # "which file did I say I'd get over to Ann?": "I'll send the budget"
         if want.verb is None:
             return 0.0
         acts = want.acts  # "who did I ring?": "thank you for calling Acme"

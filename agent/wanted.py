@@ -187,7 +187,7 @@ def _wanted(doc) -> Wanted:
     defined = [t for t in copula if t.dep_ == "nsubj" and numbered is None and not any(
         c.dep_ == "poss" or c.lower_ in ("the", "this", "that", "these", "those") for c in t.children)] \
         if head is None and toks[wh_at].dep_ == "attr" else []
-    if light_act and head is not None:  # "which document did I say I'd get over to Bob?": whatever the act did it to
+    if light_act and head is not None:  # "which file did I say I'd get over to Ann?": whatever the act did it to
         return Wanted("thing", hint=head.lemma_.lower(), words=words, many=many, light=True)
     return Wanted("thing", hint=head.lemma_.lower() if head is not None else None, verb=verb, words=words, many=many,
                   defines=token_stem(defined[0]) if defined else None, numbered=numbered)
