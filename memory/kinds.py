@@ -23,8 +23,8 @@ from memory.wordnet_data import installed, wordnet_root
 # WordNet's roots of what one could see: bodies, and messages written or shown (a passport,
 # a note, a sign) rather than spoken or done (a talk, a meeting)
 VISIBLE_ROOTS = ("physical_entity.n.01", "written_communication.n.01", "visual_communication.n.01")
-WNID = re.compile(r"n\d{8}")
-SAME_ACT_SENSES = 4  # a verb's most frequent senses in which another verb may name the same act  # a WordNet 3.0 noun by its offset, as ImageNet's class ids are
+WNID = re.compile(r"n\d{8}")  # a WordNet 3.0 noun by its offset, as ImageNet's class ids are
+SAME_ACT_SENSES = 4  # a verb's most frequent senses in which another verb may name the same act
 
 
 class Kinds:

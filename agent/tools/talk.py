@@ -107,16 +107,16 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
             answer = f'{who} corrected it: "{later.attrs["said"]}" (at {later.wall_start:%H:%M}; first said "{words}")'
             claim = f'{who}: {later.attrs["said"]}'
             break
+    if unsaid := _unsaid_ordinals(topic, support):  # not the one asked about: no answer, not a loose one
+        return ToolResult("said", "", [], False, note=f"no line{f' by {speaker}' if speaker else ''} says {unsaid[0]!r}")
     on_topic = _overlap(topic, " ".join(e.record.text for e in support))
     matched_act = any(a in record.attrs.get("acts", []) for a in acts)
     # A named speaker who never said it: what someone else said is not an answer.
-    by_them = not speaker or speaker == WEARER or spoken_by(record, speaker) or by_or_about(record, [speaker.lower()])
+    by_them = not speaker or speaker == WEARER or by_or_about(record, [speaker.lower()])  # their line, or one about them
     # the people the lines speak of; a name only called out to is the listener ("Thanks, John.")
     names = [n for e in support for text in [e.record.attrs.get("said", e.record.text)]
              for n in ctx.people_in(text) if spoken_of(text, n)]
     asked_only = record.id in asking
-    if unsaid := _unsaid_ordinals(topic, support):  # not the one asked about: no answer, not a loose one
-        return ToolResult("said", "", [], False, note=f"no line{f' by {speaker}' if speaker else ''} says {unsaid[0]!r}")
     return ToolResult("said", answer, support, (on_topic > 0 or matched_act) and by_them and not asked_only, claim,
                       f"speaker-attributed transcript (topic {on_topic:.2f}{'' if by_them else f', not by {speaker}'}"
                       f"{', only a question they asked' if asked_only else ''})",
