@@ -190,3 +190,36 @@ def test_who_did_i_ring_hears_calls_not_a_talks_speaker(tmp_path, embedder):
         assert "Tina Seelig" in heard and "Bob" in heard
         rung = people(ctx, by_phone=True).value
         assert "Bob" in rung and "Tina Seelig" not in rung
+
+
+def _unnamed_call(video_id: str, wall_start, lines: list[str]):
+    """Sound only, two voices taking turns, neither named: a call to a business line."""
+    from perception.types import AsrSegment, ClipObservation, ClipSpan, VideoObservation
+
+    asr = [AsrSegment(1.0 + 6 * i, 6.0 + 6 * i, text, 0.9, speaker=f"S{i % 2 + 1}") for i, text in enumerate(lines)]
+    clip = ClipObservation(span=ClipSpan(video_id, 0, 0.0, 60.0, wall_start), keyframe_times=[], asr=asr)
+    return VideoObservation(video_id=video_id, path=f"/calls/{video_id}.m4a", duration=60.0,
+                            wall_start=wall_start, has_audio=True, clips=[clip])
+
+
+def test_with_no_voice_named_each_recordings_opening_is_cited(tmp_path, embedder):
+    """"who did I ring?" over two calls whose voices nobody named: the greeting that opens
+    each call says whom it reached, so each call's first turns are cited, not the first call's
+    whole opening minute."""
+    from agent.plan import TimeSlot
+    from agent.tools.base import ToolContext
+    from agent.tools.talk import people
+
+    bakery = ["Good morning, thanks for calling the corner bakery.", "Hi, do you have rye bread today?",
+              "We do, two loaves left.", "Great, please keep one for me.", "Sure, see you soon.", "Bye."]
+    garage = ["Hello, city garage, how can I help?", "My car is making a noise.", "Bring it in at noon."]
+    with memory_holding(tmp_path, embedder, _unnamed_call("call-1", T0, bakery),
+                        _unnamed_call("call-2", T0 + timedelta(hours=1), garage)) as memory:
+        c = make_agent(memory).context
+        ctx = ToolContext(c.retriever, c.operators, "me", T0 + timedelta(hours=2), TimeSlot(day_offset=0))
+        result = people(ctx, by_phone=True)
+        assert not result.found and "unnamed voice" in result.note
+        cited = [e.record for e in result.support]
+        assert {r.video_id for r in cited} == {"call-1", "call-2"}
+        assert any("corner bakery" in r.text for r in cited) and any("city garage" in r.text for r in cited)
+        assert not any("noon" in r.text or "two loaves" in r.text for r in cited)  # openings only

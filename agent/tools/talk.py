@@ -6,7 +6,6 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
-from itertools import groupby
 
 from agent.attribution import about as by_or_about
 from agent.attribution import spoken_of
@@ -168,9 +167,17 @@ def _answer_to(ctx: ToolContext, turn: MemoryRecord, speaker: str | None) -> Mem
     return reply
 
 
-PHONE_SORTS = ("call", "voice", "conversation")
+PHONE_SORTS = ("call", "voice", "conversation")  # memory.recordings' sorts a phone call may be recorded as
 OPENING_TURNS = 2  # the turns a recording opens with, read for whom a call reached
-UNNAMED_CITED = 6  # the most opening turns cited when no voice is named  # memory.recordings' sorts a phone call may be recorded as
+UNNAMED_CITED = 6  # the most opening turns cited when no voice is named
+
+
+def _openings(turns: Sequence[MemoryRecord]) -> list[MemoryRecord]:
+    """Each recording's first turns, recordings in the order they began."""
+    by_recording: dict[str, list[MemoryRecord]] = {}
+    for turn in order_by_time(turns):
+        by_recording.setdefault(turn.video_id, []).append(turn)
+    return [turn for first in by_recording.values() for turn in first[:OPENING_TURNS]]
 
 
 def people(ctx: ToolContext, by_phone: bool = False) -> ToolResult:
@@ -190,8 +197,7 @@ def people(ctx: ToolContext, by_phone: bool = False) -> ToolResult:
         voices = {r.attrs.get("speaker") for r in turns if r.attrs.get("speaker")}
         note = f"{len(voices)} unnamed voice(s)" if voices else "nobody talked in that window"
         # each recording's opening turns: a call opens with whom it reached ("thank you for calling Acme")
-        opening = [r for _, turns_of in groupby(order_by_time(turns), key=lambda r: r.video_id)
-                   for r in list(turns_of)[:OPENING_TURNS]]
+        opening = _openings(turns)
         return ToolResult("people", "", [Evidence(r, 0.5, "people") for r in opening[:UNNAMED_CITED]], False, note=note)
     names = list(firsts)
     return ToolResult("people", ", ".join(names), [Evidence(r, 1.0, "people") for r in firsts.values()], True, names,
