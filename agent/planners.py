@@ -17,6 +17,7 @@ from agent.plan import IN_ANOTHER_HAND, IN_MY_HAND, INTENTS, WEARER, QueryPlan, 
 from agent.question_nlp import SpacyPipeline, parse_question
 from agent.question_time import DAY_PARTS
 from agent.tools import bare, option_steps
+from agent.wanted import wanted
 from memory.language import content_words, may_name_a_date, stated_dates
 from perception.config import default_cache_root
 
@@ -126,6 +127,9 @@ class DeterministicPlanner:
             allowed = tuple(i for i in allowed if i != "when") or allowed
         if parse.time.relation == "day_of" or parse.time.day_offset is not None:
             allowed = tuple(i for i in allowed if i != "habit") or allowed  # one given day is not a habit
+        if parse.wh in ("what", "which") and wanted(self.nlp, question).kind not in ("date", "time"):
+            # "what is the name of the puppy she got in May?" asks a name: a time in it says which puppy
+            allowed = tuple(i for i in allowed if i != "when") or allowed
         intent = max((i for i in scores if i in allowed), key=scores.__getitem__, default=max(scores, key=scores.get))
         if parse.talked_about and parse.speaker not in (None, WEARER) and intent == "people" and "speech" in allowed:
             intent = "speech"  # "who did Tom get back to me about?": what Tom said, not whom I met

@@ -60,6 +60,16 @@ _COLOURS = {"black", "white", "grey", "gray", "silver", "red", "orange", "yellow
             "purple", "violet", "pink", "brown", "beige", "cream", "teal", "turquoise", "maroon", "tan"}
 _OBJECTS = {"dobj", "attr", "oprd", "pobj", "dative", "acomp", "xcomp", "ccomp", "npadvmod", "nsubjpass"}
 _REASON_CUE = re.compile(r"(?:\b(?:because|since|so that|so|in order to|due to|cuz|coz)\b|'cause\b)\s*", re.IGNORECASE)
+# How often something happens, as English says it ("a few times a week", "once or twice a
+# year", "every other Sunday", "daily"): spaCy tags these as a bare DATE at best.
+_PERIOD = r"(?:day|night|morning|evening|week|weekend|month|year|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
+_FREQUENCY = re.compile(
+    rf"\b(?:(?:at least|at most|about|around|roughly|maybe|like)\s+)?"
+    rf"(?:(?:once|twice|(?:a\s+)?(?:few|couple(?:\s+of)?|several|many|\w+)\s+times?)"
+    rf"(?:\s+or\s+(?:once|twice|\w+\s+times?))?\s+(?:a|an|per|each|every)\s+{_PERIOD}"
+    rf"|every\s+(?:other\s+|single\s+|\w+\s+)?{_PERIOD}s?"
+    rf"|(?:daily|nightly|weekly|fortnightly|monthly|yearly|annually)|on\s+(?:the\s+)?weekends|most\s+days)\b",
+    re.IGNORECASE)
 _KIND_ROOTS = {"person": "person", "place": "location"}  # WordNet's root of the nouns naming one of a kind
 _NOT_THINGS = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"}
 
@@ -133,7 +143,7 @@ class Reading:
             f"{self.answer} ({record.wall_start:%H:%M})"
 
 
-SPAN_KINDS = frozenset(_LABELS) | {"colour", "code"}  # kinds whose answer is a short span: a name, a place, a number ...
+SPAN_KINDS = frozenset(_LABELS) | {"colour", "code", "frequency"}  # kinds whose answer is a short span: a name, a place, a number ...
 
 
 def unmet(want: Wanted | None, read: bool) -> float:
@@ -398,8 +408,11 @@ class EvidenceReader:
             if not aligned and record_align == 0:
                 continue
             for span, bonus in self._candidates(want, doc, sent, e.record.wall_start, reply):
-                if content_stems(span) and content_stems(span) <= question_words and not (want.kind in QUOTE_KINDS and bonus >= ASKED_LINE):
+                stems = content_stems(span)
+                if stems and stems <= question_words and not (want.kind in QUOTE_KINDS and bonus >= ASKED_LINE):
                     continue  # a word of the question is not its answer (but it may be what was asked)
+                if not stems and want.kind in ("person", "place", "organisation", "thing"):
+                    continue  # "his name", "that one": words that point at an answer are not one
                 inside = set(range(span.start, span.end))
                 distance = min((abs(i - (span.start if i < span.start else span.end - 1)) for i in aligned
                                 if i not in inside), default=None)
@@ -459,6 +472,10 @@ class EvidenceReader:
                         and called_out(doc.text, s.start_char, s.end_char) else 0.0)) for s in spans]
         if kind == "colour":
             return [(doc[t.i:t.i + 1], 0.0) for t in sent if t.lower_ in _COLOURS]
+        if kind == "frequency":  # "how often": "twice a month", "every Sunday", "daily"
+            found = (doc.char_span(sent.start_char + m.start(), sent.start_char + m.end(), alignment_mode="expand")
+                     for m in _FREQUENCY.finditer(sent.text))
+            return [(span, 0.0) for span in found if span is not None]
         if kind == "code":  # "press one", "extension 204", "AB12CD": a number, or a word with digits in it
             return [(w, self._named_by_hint(want, w)) for w in _words(sent)
                     if any(t.like_num for t in w) or any(c.isdigit() for c in w.text)]

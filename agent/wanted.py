@@ -112,8 +112,20 @@ def wanted(nlp: SpacyPipeline, question: str) -> Wanted:
     # prepositions left without their object: "where is she from?" asks what she is from; the
     # "for" of "what do I press for reception?" already has its object
     preps = frozenset(t.lower_ for t in doc if t.pos_ == "ADP" and not any(c.dep_ == "pobj" for c in t.children))
-    people = frozenset(t.lower_ for t in doc if t.pos_ == "PROPN" or t.ent_type_ == "PERSON")
-    return replace(_wanted(doc), preps=preps, people=people)
+    dating = _dating(doc)
+    people = frozenset(t.lower_ for t in doc if (t.pos_ == "PROPN" or t.ent_type_ == "PERSON") and t.i not in dating)
+    found = _wanted(doc)
+    # "the puppy she got two weeks before August 11": the date says when, the window's to keep;
+    # a line dated by a caption ("... on Friday 11 August") does not meet the question by it
+    undated = found.words - content_stems(doc[i] for i in dating)
+    return replace(found, preps=preps, people=people, words=undated or found.words)
+
+
+def _dating(doc) -> set[int]:
+    """The tokens of the question's dates and times that name a day, month or year ("August
+    11, 2023", "in December", "two weeks before May 3"), not "my birthday" or "the weekend"."""
+    return {t.i for ent in doc.ents if ent.label_ in ("DATE", "TIME")
+            and any(t.like_num or t.pos_ == "PROPN" for t in ent) for t in ent}
 
 
 def _reported_act(verb_token):
@@ -150,7 +162,9 @@ def _wanted(doc) -> Wanted:
     if wh == "how":
         if nxt == "long":
             return Wanted("date" if "ago" in lowers else "duration", verb=verb, words=words)
-        if nxt in ("many", "old", "often", "far", "big", "tall"):
+        if nxt == "often":  # "a few times a week", "every Sunday"
+            return Wanted("frequency", verb=verb, words=words)
+        if nxt in ("many", "old", "far", "big", "tall"):
             return Wanted("number", verb=verb, words=words)
         if nxt == "much":
             money = any(t.lemma_ in ("cost", "pay", "spend", "charge", "price", "earn") for t in toks)

@@ -183,6 +183,12 @@ def test_whom_the_wearer_met_does_not_answer_who_did_something_to_another(planne
     assert planner.plan("who did I talk to at the cafe?", AT, None, KNOWN).intent == "people"
 
 
+def test_a_time_inside_a_what_question_says_which_one_and_is_not_asked(planner):
+    plan = planner.plan("what is the name of the puppy Ann got two weeks before May 3?", AT, None, KNOWN)
+    assert plan.intent != "when" and "when" not in plan.alternatives, plan
+    assert planner.plan("what year did Ann get the puppy?", AT, None, KNOWN).intent == "when"  # a time asked
+
+
 def test_what_was_on_a_thing_asks_for_another_thing_not_its_state(planner):
     for question in ("what was lying on the table?", "what was in the box?"):
         plan = planner.plan(question, AT, None, KNOWN)

@@ -40,6 +40,7 @@ def sign(n: int, line: str, at: datetime = T0) -> Evidence:
     ("how long has she worked there?", "duration"),
     ("how long ago did he leave?", "date"),
     ("how many puppies were there?", "number"),
+    ("how often does she swim?", "frequency"),
     ("which key was for a sales partnership?", "code"),
     ("what's the voicemail extension?", "code"),
     ("how much did the lamp cost?", "money"),
@@ -513,3 +514,34 @@ def test_a_reported_act_is_what_is_asked_and_a_chosen_promise_is_read_for_its_ob
     question = "which document did I say I'd get over to Bob?"
     assert reader.read(question, promise) is None  # by its words alone it does not meet the question
     assert reader.read(question, promise, chosen=True).answer == "schedule"
+
+
+@pytest.mark.parametrize("said, answer", [
+    ("We go to the park a few times a week, the kids love it.", "a few times a week"),
+    ("I take them to the park every other Sunday.", "every other Sunday"),
+    ("Honestly, we only get to the park once or twice a year.", "once or twice a year"),
+])
+def test_how_often_is_read_as_english_says_a_frequency_not_a_number_in_a_date(reader, said, answer):
+    lines = [turn(0, "John", "Conversation 8 on Monday 06 March, we talked about the park."), turn(1, "John", said)]
+    reading = reader.read("how often does John go to the park?", lines)
+    assert reading is not None and reading.answer == answer
+    assert reader.read("how often does John go to the park?", lines[:1]) is None  # "06" is a day, no frequency
+
+
+def test_words_that_only_point_at_a_name_are_not_the_name(kinds):
+    # WordNet counts "name" among people ("a big name"): "his name" would read as someone
+    reader = EvidenceReader(SpacyPipeline(), kinds=kinds)
+    said = [turn(0, "John", "Our one-year-old is so cute, his name is Kyle!")]
+    reading = reader.read("what is the name of John's one-year-old child?", said)
+    assert reading is not None and reading.answer == "Kyle"
+
+
+def test_the_date_a_question_names_says_when_and_is_no_word_to_find(reader):
+    want = reader.wanted("What is the name of Maria's puppy she got two weeks before August 11, 2023?")
+    assert {"puppy", "maria"} <= want.words and not {"august", "11", "2023"} & want.words
+    assert want.people == {"maria"}
+    header = Evidence(MemoryRecord("event", CLIP_CAPTION, "ns", "Conversation 30 between Maria and John on Friday 11 "
+                                   "August 2023.", T0, T0, "chat", id=50), 0.5, "search")
+    reading = reader.read("What is the name of Maria's puppy she got two weeks before August 11, 2023?",
+                          [header, turn(1, "Maria", "I got a puppy, her name's Coco!")])
+    assert reading is not None and reading.answer == "Coco"

@@ -58,3 +58,35 @@ def test_the_people_a_line_speaks_of_are_not_the_listener_it_thanks(ctx):
     assert camera.found and "Maya" not in camera.names
     pottery = said(ctx, ["pottery class"], about="Maya")
     assert "Jon" not in pottery.names
+
+
+PARK = """## Session 1 | 2026-03-02T19:00
+Maya: My friend took her dog to the park last week.
+Jon: Nice. Work has been busy.
+## Session 2 | 2026-03-09T19:00
+Jon: I took my kids to the park yesterday, they loved the swings.
+"""
+
+
+def test_when_someone_did_a_thing_is_dated_by_their_line_not_another_persons(tmp_path):
+    """"when did Jon go to the park?": Maya's friend's visit "last week" is told first, but
+    Jon's own "yesterday" dates his."""
+    from agent.tools.timeline import when
+    from service.config import load_config
+    from service.system import MemlensSystem
+
+    path = tmp_path / "park.txt"
+    path.write_text(PARK)
+    system = MemlensSystem(load_config(env={**os.environ, "MEMLENS_HOME": str(tmp_path / "home")}))
+    try:
+        system.ingest_transcript(path, "chat")
+        c = system.agent.context
+        ctx = ToolContext(c.retriever, c.operators, "chat", datetime(2026, 3, 10, 9), TimeSlot(),
+                          dates_in=c.planner.dates_in)
+        anyone = when(ctx, ["park"], answer_type="date")  # asked of nobody: the first told
+        assert anyone.support[0].record.attrs["speaker_name"] == "Maya"
+        jon = when(ctx, ["park"], answer_type="date", people=["Jon"])
+        assert jon.found and jon.value == datetime(2026, 3, 8).date()
+        assert jon.support[0].record.attrs["speaker_name"] == "Jon"
+    finally:
+        system.close()

@@ -98,7 +98,7 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
         # ("when was the lecture filmed?" asks what it says of itself)
         bare_moment = plan.places or (plan.time.recording is not None and plan.speaker == WEARER)
         return [ToolCall("when", {"terms": terms or ([] if bare_moment else [query]), "places": plan.places,
-                                  "answer_type": plan.answer_type})]
+                                  "answer_type": plan.answer_type, "people": plan.people})]
     if intent == "duration" and plan.places:
         return [ToolCall("duration", {"place": plan.places[0]})]
     if intent == "order":

@@ -6,6 +6,7 @@ from collections import Counter
 from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 
+from agent.attribution import about
 from agent.question_time import DAY_PARTS
 from agent.tools.base import ToolContext, ToolResult, evidence, in_hours, moment_phrase
 from agent.tools.talk import read, said
@@ -16,6 +17,7 @@ from memory.records import (
     RECORDING,
     TEXT_SIGHTING,
     UTTERANCE,
+    WEARER,
     MemoryRecord,
     order_by_time,
     time_order,
@@ -69,11 +71,13 @@ def moments(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = (),
     return found
 
 
-def when(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = (), answer_type: str = "time") -> ToolResult:
+def when(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = (), answer_type: str = "time",
+         people: Sequence[str] = ()) -> ToolResult:
     """When something happens or happened. A time someone said or wrote about it ("the
     review moved to 5", a screen reading "PLANNING 4:30 PM") answers a clock-time question;
     otherwise the moments that meet every constraint: their day when the day is asked, else
-    the latest moment's clock time."""
+    the latest moment's clock time. `people`: whom it happened to ("when did Ann go to the
+    park?"), whose lines date it before others'."""
     # "what year did he start surfing?": the year is what is asked, not what the moment must name
     terms = [t for t in terms if normalise(t) not in _DATE_UNITS] or list(terms)
     if answer_type == "time" and terms:  # with no terms a search for what was said or read ranks at random
@@ -101,7 +105,7 @@ def when(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = (), ans
     found = moments(ctx, terms, places, every_day=answer_type == "date")
     if not found:
         return ToolResult("when", "", [], False, note="no moment matches")
-    if (told := _told_date(ctx, found, terms)) is not None:
+    if (told := _told_date(ctx, found, terms, people)) is not None:
         return told
     days = Counter(r.wall_start.date() for r in found)
     if answer_type == "date":
@@ -114,19 +118,22 @@ def when(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = (), ans
                       last.wall_start, "latest matching moment")
 
 
-def _told_date(ctx: ToolContext, found: Sequence[MemoryRecord], terms: Sequence[str]) -> ToolResult | None:
+def _told_date(ctx: ToolContext, found: Sequence[MemoryRecord], terms: Sequence[str],
+               people: Sequence[str] = ()) -> ToolResult | None:
     """When a matching utterance dates what it tells ("I went to the support group
     yesterday"), that date, resolved against when it was said, answers "when did ...": the
-    moment of saying it does not. The utterance naming most of the terms wins, then the
+    moment of saying it does not. The utterance naming most of the terms wins, then one by
+    or about the people asked of (a friend's "the park last week" is not theirs), then the
     earliest: utterances are parsed in that order, and parsing stops at the first with a
     date (a month of memory holds a thousand turns mentioning "glasses")."""
     wanted = {normalise(t) for t in terms if t}
+    names = [p.lower() for p in people if p != WEARER]
 
     def named(record: MemoryRecord) -> int:
         words = set(normalise(record.text).split())
         return sum(all(_inflected(x, words) for x in w.split()) for w in wanted)
 
-    utterances = sorted((r for r in found if r.kind == UTTERANCE), key=lambda r: (-named(r), r.wall_start))
+    utterances = sorted((r for r in found if r.kind == UTTERANCE), key=lambda r: (-named(r), not about(r, names), r.wall_start))
     for record in utterances:
         dates = ctx.dates_in(record.attrs.get("said") or record.text, record.wall_start)
         if dates:
