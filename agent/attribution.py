@@ -35,7 +35,9 @@ def called_out(text: str, start: int, end: int) -> bool:
         (not after or after[0] in ",.!?")
 
 
-_TURN_HEAD = re.compile(r"(?:^|[.!?\":]\s+)([A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})(?:: | said \")")
+# A turn's head inside a caption of turns: a name and ":" (or ' said "') at the start, after a
+# sentence, or after the bracketed caption of an image the last turn shared.
+_TURN_HEAD = re.compile(r"(?:^|[.!?\":\]]\s+)([A-Z][\w'-]*(?: [A-Z][\w'-]*){0,2})(?:: | said \")")
 
 
 def sentence_speaker(record: MemoryRecord, sentence: str) -> str | None:

@@ -17,7 +17,7 @@ from agent.tools.base import ToolResult
 from agent.tools.talk import speaker_of
 from agent.wanted import TALKER_NOUNS, asks, asks_for_a_question
 from memory.language import first_number, normalise
-from memory.records import RECORDING, TEXT_SIGHTING, UTTERANCE
+from memory.records import CLIP_CAPTION, RECORDING, SEGMENT, TEXT_SIGHTING, UTTERANCE
 
 ABSTAIN_OPTION = re.compile(
     r"cannot be answered|can't be answered|unanswerable|^n/?a\b|not (?:in|mentioned|shown)|"
@@ -50,6 +50,31 @@ def key_terms(plan: QueryPlan) -> list[str]:
     people = [p for p in plan.people if p != WEARER]
     words = [w for phrase in plan.topic + plan.objects + people + plan.places for w in normalise(phrase).split()]
     return list(dict.fromkeys([w for w in words if w not in TALKER_NOUNS] or words))
+
+
+LINE_MEETS = 0.5  # the share of what a question is about that a spoken line given whole must speak of
+SPOKEN_CAPTIONS = (CLIP_CAPTION, SEGMENT)  # captions that string turns together
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+
+
+def off_topic(plan: QueryPlan, draft: Draft) -> bool:
+    """A spoken line given whole as the answer that speaks of less than half of what the
+    question is about beside whom it names: Nate's line about his turtles does not answer
+    "what did Nate make for the ladies at his writing club?", however surely it is Nate's.
+    (A sign's text is its own answer to "what did the sign say?": only speech is judged.)"""
+    if plan.act is not None or draft.span or draft.reading or not _quotes_speech(draft):
+        return False  # a request or promise is found by its act, whatever words it is put in
+    named = {w for person in plan.people for w in normalise(person).split()}
+    topic = [t for t in key_terms(plan) if t not in named]
+    return bool(topic) and coverage(topic, [draft.answer]) < LINE_MEETS
+
+
+def _quotes_speech(draft: Draft) -> bool:
+    """Whether the answer quotes a sentence of a spoken line it cites (a turn, or a caption
+    of turns), rather than a value a tool or the reader took from it."""
+    spoken = (e.record for e in draft.support if e.record.kind in (UTTERANCE, *SPOKEN_CAPTIONS))
+    return any(len(sentence) > 15 and sentence[:30] in draft.answer for r in spoken
+               for sentence in _SENTENCE_END.split(r.attrs.get("said") or r.text))
 
 
 CLEAR_LINE = 0.5  # a line read this strongly, naming all the question is about, is evidence though no tool found it

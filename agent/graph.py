@@ -28,6 +28,7 @@ from agent.compose import (
     abstain_options,
     answering,
     key_terms,
+    off_topic,
     typed_option_scores,
     who_answers,
 )
@@ -271,7 +272,8 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
                       [raw[i] for i in range(len(options)) if i not in abstain] if raw else None,
                       state.refinements, ctx.config.max_refinements, draft.reading,
                       named_share(state.plan, draft.support, _read_from(state.reading, draft)),
-                      unmet(state.wanted, bool(draft.reading) or draft.span), span_read=span_read)
+                      max(unmet(state.wanted, bool(draft.reading) or draft.span),
+                          1.0 if off_topic(state.plan, draft) else 0.0), span_read=span_read)
     sufficiency = ctx.sufficiency(values) if draft.answer else 0.0
     draft = Draft(draft.answer, draft.support, sufficiency, draft.note, claim=draft.claim, reading=draft.reading,
                   span=draft.span)

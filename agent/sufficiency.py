@@ -61,7 +61,9 @@ def features(plan: QueryPlan, results: Sequence[ToolResult], support_texts: Sequ
         # wrong; a noun chunk read as "the thing" is too often another thing, however strong)
         "clear_reading": max(0.0, reading - CLEAR) / (1 - CLEAR) if span_read else 0.0,
         "named": named,  # the share of the people the question names that its answer's evidence is by or about
-        "unmet": unmet,  # a line answers though what was asked could not be read out of it (agent.reader.unmet)
+        # a line answers though what was asked could not be read out of it (agent.reader.unmet),
+        # or a spoken line answers whole that speaks of too little of the question (agent.compose.off_topic)
+        "unmet": unmet,
     }
     if raw_options is None:  # an open question: what options would say is unknown, not zero
         del values["typed_match"], values["option_margin"]

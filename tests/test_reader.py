@@ -161,6 +161,10 @@ def test_inside_a_caption_of_turns_a_sentence_is_by_the_turn_it_sits_in():
                            "John: Hey Tim! I scored 40 points. Tim: Congrats on your win!", T0, T0, "chat", id=51)
     assert sentence_speaker(caption, "I scored 40 points.") == "John"
     assert sentence_speaker(caption, "Congrats on your win!") == "Tim"
+    shared = MemoryRecord("event", CLIP_CAPTION, "ns", "Conversation 4 between John and Tim on Monday, 10:02: John: "
+                          "Look! [shared an image: a photo of a trophy] Tim: I just adopted a pup last week.", T0, T0,
+                          "chat", id=52)
+    assert sentence_speaker(shared, "I just adopted a pup last week.") == "Tim"  # a turn after a shared image
 
 
 def test_a_reading_is_answered_as_a_span_or_as_a_quoted_line_with_its_source(reader):

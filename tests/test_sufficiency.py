@@ -53,3 +53,27 @@ def test_weights_fitted_on_multiple_choice_leave_open_questions_to_the_prior(tmp
     assert model(good) > 0.5 > model(bad)
     assert model(open_question) == prior(open_question) and model.describe(open_question) == "prior"
     assert model.describe(good) == "model.json"
+
+
+def test_a_spoken_line_given_whole_must_speak_of_what_the_question_is_about():
+    from agent.compose import off_topic
+    from agent.reasoning import Draft
+    from memory.records import TEXT_SIGHTING, UTTERANCE
+
+    def line(kind: str, said: str) -> Evidence:
+        when = datetime(2026, 3, 2, 8, 0)
+        return Evidence(MemoryRecord("event", kind, "me", f"Nate: {said}", when, when, attrs={"said": said}, id=1), 0.5, "t")
+
+    plan = QueryPlan(intent="speech", people=["Nate"], objects=["ladies", "writing club"], speaker="Nate")
+    turtles = "You obviously have a passion for writing, and the story was about a turtle!"
+    bookmark = "I just finished a bookmark for one of the ladies at my writing club!"
+    assert off_topic(plan, Draft(f'Nate said: "{turtles}"', [line(UTTERANCE, turtles)], 0.0, ""))  # 1 of 3
+    assert not off_topic(plan, Draft(f'Nate said: "{bookmark}"', [line(UTTERANCE, bookmark)], 0.0, ""))
+    assert not off_topic(plan, Draft("a bookmark", [line(UTTERANCE, bookmark)], 0.0, "", reading=0.6))  # read out
+    assert not off_topic(plan, Draft("6 October 2022", [line(UTTERANCE, turtles)], 0.0, ""))  # a tool's value
+    sign = "OPEN 9 TO 5"  # what a sign says is its own answer, whatever the question's words
+    assert not off_topic(QueryPlan(intent="read", objects=["sign"]), Draft(sign, [line(TEXT_SIGHTING, sign)], 0.0, ""))
+    asked = QueryPlan(intent="requests", people=["Nate"], speaker="Nate", act="request", topic=["pick"])
+    assert not off_topic(asked, Draft(f'Nate said: "{turtles}"', [line(UTTERANCE, turtles)], 0.0, ""))  # by its act
+    assert not off_topic(QueryPlan(intent="speech", people=["Nate"], speaker="Nate"),
+                         Draft(f'Nate said: "{turtles}"', [line(UTTERANCE, turtles)], 0.0, ""))  # nothing but whom
