@@ -21,6 +21,7 @@ from datetime import datetime
 
 from agent.attribution import about, called_out, heading
 from agent.question_nlp import SpacyPipeline
+from agent.span_kinds import codes, colours, frequencies
 from agent.state import Evidence
 from agent.told import as_said_by, as_written, how_told, prepared
 from agent.tools.talk import speaker_of
@@ -56,20 +57,8 @@ _LABELS = {"person": {"PERSON", "ORG"}, "place": {"GPE", "LOC", "FAC"}, "date": 
            "organisation": {"ORG"}}
 # Units that make a date or time expression a length of time ("two decades", "4 years").
 _UNITS = TIME_UNITS | {"while"}  # "for a while"
-_COLOURS = {"black", "white", "grey", "gray", "silver", "red", "orange", "yellow", "gold", "green", "blue", "navy",
-            "purple", "violet", "pink", "brown", "beige", "cream", "teal", "turquoise", "maroon", "tan"}
 _OBJECTS = {"dobj", "attr", "oprd", "pobj", "dative", "acomp", "xcomp", "ccomp", "npadvmod", "nsubjpass"}
 _REASON_CUE = re.compile(r"(?:\b(?:because|since|so that|so|in order to|due to|cuz|coz)\b|'cause\b)\s*", re.IGNORECASE)
-# How often something happens, as English says it ("a few times a week", "once or twice a
-# year", "every other Sunday", "daily"): spaCy tags these as a bare DATE at best.
-_PERIOD = r"(?:day|night|morning|evening|week|weekend|month|year|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
-_FREQUENCY = re.compile(
-    rf"\b(?:(?:at least|at most|about|around|roughly|maybe|like)\s+)?"
-    rf"(?:(?:once|twice|(?:a\s+)?(?:few|couple(?:\s+of)?|several|many|\w+)\s+times?)"
-    rf"(?:\s+or\s+(?:once|twice|\w+\s+times?))?\s+(?:a|an|per|each|every)\s+{_PERIOD}"
-    rf"|every\s+(?:other\s+|single\s+|\w+\s+)?{_PERIOD}s?"
-    rf"|(?:daily|nightly|weekly|fortnightly|monthly|yearly|annually)|on\s+(?:the\s+)?weekends|most\s+days)\b",
-    re.IGNORECASE)
 _KIND_ROOTS = {"person": "person", "place": "location"}  # WordNet's root of the nouns naming one of a kind
 _NOT_THINGS = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"}
 
@@ -156,22 +145,6 @@ def unmet(want: Wanted | None, read: bool) -> float:
     if want.kind in SPAN_KINDS:
         return 1.0
     return 0.5 if want.kind == "thing" and want.verb is not None else 0.0
-
-
-def _words(sent) -> list:
-    """The sentence's words as written, each a span of the tokens spaCy cut it into
-    ("Ab12cd" is one word, two tokens); punctuation ends a word."""
-    words, start = [], None
-    for t in sent:
-        if t.is_punct:
-            start = None
-            continue
-        if start is None:
-            start = t.i
-        if t.whitespace_ or t.i + 1 >= sent.end or sent.doc[t.i + 1].is_punct:
-            words.append(sent.doc[start:t.i + 1])
-            start = None
-    return words
 
 
 def _once_each(around: Callable[[MemoryRecord], Sequence[MemoryRecord]]) -> Callable[[MemoryRecord], Sequence[MemoryRecord]]:
@@ -471,14 +444,11 @@ class EvidenceReader:
                      - (CALLED_OUT if kind == "person" and want.verb not in _ADDRESSING
                         and called_out(doc.text, s.start_char, s.end_char) else 0.0)) for s in spans]
         if kind == "colour":
-            return [(doc[t.i:t.i + 1], 0.0) for t in sent if t.lower_ in _COLOURS]
+            return [(span, 0.0) for span in colours(sent)]
         if kind == "frequency":  # "how often": "twice a month", "every Sunday", "daily"
-            found = (doc.char_span(sent.start_char + m.start(), sent.start_char + m.end(), alignment_mode="expand")
-                     for m in _FREQUENCY.finditer(sent.text))
-            return [(span, 0.0) for span in found if span is not None]
-        if kind == "code":  # "press one", "extension 204", "AB12CD": a number, or a word with digits in it
-            return [(w, self._named_by_hint(want, w)) for w in _words(sent)
-                    if any(t.like_num for t in w) or any(c.isdigit() for c in w.text)]
+            return [(span, 0.0) for span in frequencies(sent)]
+        if kind == "code":  # "press one", "extension 204", "AB12CD"
+            return [(w, self._named_by_hint(want, w)) for w in codes(sent)]
         # a thing: the object of the question's verb, or a chunk naming the hinted kind ("sourdough
         # bread"); a bare noun chunk near the question's words is too often the wrong one
         chunks = [c for c in sent.noun_chunks if c.root.pos_ in ("NOUN", "PROPN") and c.root.lower_ not in STOP
