@@ -66,3 +66,25 @@ def line_about(record: MemoryRecord, sentence: str, people: Collection[str]) -> 
         return True
     line = replace(record, kind=UTTERANCE, attrs={"said": sentence, "speaker_name": speaker})
     return about(line, people) if speaker or record.kind == UTTERANCE else about(record, people)
+
+
+SHORT_NAME = 3  # the fewest letters a short form of a name has ("Mel" for Melanie, "Sam" for Samantha)
+_NOT_PEOPLE = {"DATE", "TIME", "GPE", "LOC", "ORG", "NORP", "FAC", "EVENT", "PRODUCT", "WORK_OF_ART"}
+
+
+def known_names(question_doc, people: Collection[str]) -> dict[str, str]:
+    """The short forms of known people's names a parsed question uses, each with the name it
+    stands for ("Mel" -> "Melanie" when Melanie is the only known person whose name begins
+    so): the lines are by "Melanie", the question asks about "Mel". A proper noun that names a
+    month, a place or a thing is no one's short name ("in May" is not Maya). `people`:
+    lower-case names."""
+    parts = {p for person in people for p in person.split()}
+    found = {}
+    for t in question_doc:
+        short = t.lower_
+        if t.pos_ != "PROPN" or t.ent_type_ in _NOT_PEOPLE or len(short) < SHORT_NAME or short in parts:
+            continue
+        longer = {p for p in parts if p.startswith(short) and p != short}
+        if len(longer) == 1:
+            found[t.text] = next(iter(longer)).capitalize()
+    return found

@@ -12,6 +12,7 @@ the bottom.
 """
 from __future__ import annotations
 
+import re
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta
@@ -21,6 +22,7 @@ from langgraph.graph import END, START, StateGraph
 from langgraph.runtime import Runtime
 from langgraph.types import Send
 
+from agent.attribution import known_names
 from agent.citing import CLOSEST_ALIGNMENT, RELATED_ALIGNMENT, cited
 from agent.compose import (
     QUOTING_TOOLS,
@@ -116,8 +118,13 @@ def understand(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     vocabulary = Vocabulary(
         places=tuple(_tool_context(runtime.context, state.namespace, state.at, None).known_places()),
         people=tuple(sorted(ops.speakers(state.namespace, state.at))))
-    plan = runtime.context.planner.plan(state.question, state.at, state.options, vocabulary)
-    return {"plan": plan, "trace": [f"understand ({plan.planner}): {plan.summary()}"]}
+    question = state.question
+    names = known_names(runtime.context.reader.nlp(question), vocabulary.people)
+    for short, name in names.items():  # "what did Mel paint?": the lines are Melanie's
+        question = re.sub(rf"\b{re.escape(short)}\b", name, question)
+    plan = runtime.context.planner.plan(question, state.at, state.options, vocabulary)
+    named = [f"understand: '{short}' is {name}" for short, name in names.items()]
+    return {"plan": plan, "question": question, "trace": [*named, f"understand ({plan.planner}): {plan.summary()}"]}
 
 
 def ground(state: AgentState, runtime: Runtime[AgentContext]) -> dict:

@@ -21,7 +21,7 @@ from datetime import datetime
 
 from agent.attribution import about, called_out, heading
 from agent.question_nlp import SpacyPipeline
-from agent.span_kinds import codes, colours, frequencies
+from agent.span_kinds import codes, colours, described, frequencies, qualities
 from agent.state import Evidence
 from agent.told import as_said_by, as_written, how_told, prepared
 from agent.tools.talk import speaker_of
@@ -246,8 +246,10 @@ class EvidenceReader:
                         for reading in self._read_record(want, Evidence(near, e.score, "context"), rank, alignment,
                                                          text=prepared(near, spell)):
                             readings.setdefault(reading.answer.lower(), []).append(reading)
-        if not readings:  # no thing the question's verb acts on: the line that meets the question best
-            return self.read(question, evidence, replace(want, kind="quote"), around) if want.kind == "thing" else None
+        if not readings:
+            # no thing the question's verb acts on, nothing said of what it was like: the line that meets it best
+            return self.read(question, evidence, replace(want, kind="quote"), around) \
+                if want.kind in ("thing", "quality") else None
         best = []
         for same in readings.values():
             top = max(same, key=lambda r: r.score)
@@ -445,6 +447,9 @@ class EvidenceReader:
                         and called_out(doc.text, s.start_char, s.end_char) else 0.0)) for s in spans]
         if kind == "colour":
             return [(span, 0.0) for span in colours(sent)]
+        if kind == "quality":  # "how did she feel?": "nervous but excited"; of the thing asked about first
+            return [(span, OBJECT_BONUS if (of := described(span)) is not None and token_stem(of) in want.words
+                     - want.people else 0.0) for span in qualities(sent)]
         if kind == "frequency":  # "how often": "twice a month", "every Sunday", "daily"
             return [(span, 0.0) for span in frequencies(sent)]
         if kind == "code":  # "press one", "extension 204", "AB12CD"
@@ -496,13 +501,17 @@ class EvidenceReader:
         acts = want.acts  # "who did I ring?": "thank you for calling Acme"
         if want.subject and head.dep_ == "nsubj" and head.head.lemma_.lower() in acts:
             return OBJECT_BONUS  # "who presented the film?": "Acme Films presents"
+        preps = []
         while head.dep_ in _OBJECTS | {"prep", "pcomp", "conj", "appos", "compound", "amod"} and head.head is not head:
             head = head.head
             if head.dep_ == "prep" and want.preps and head.lower_ not in want.preps:
                 return 0.0  # "what is she looking for?": not "on stage" in "you look badass on stage"
+            if head.dep_ == "prep":
+                preps.append(head.lower_)
             if head.pos_ in ("VERB", "AUX"):
-                return OBJECT_BONUS if head.lemma_.lower() in acts else 0.0
-        return OBJECT_BONUS if head.lemma_.lower() in acts else 0.0
+                break
+        verb = head.lemma_.lower()  # "it stands for love" is what "symbolize" (stand_for) acts on
+        return OBJECT_BONUS if verb in acts or any(f"{verb}_{p}" in acts for p in preps) else 0.0
 
     @staticmethod
     def _answer_text(want: Wanted, span, said_at: datetime) -> str:

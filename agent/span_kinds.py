@@ -52,3 +52,40 @@ def codes(sent) -> list:
     """The words of the sentence that can be a code: a number ("press one", "extension
     204") or a word with digits in it ("AB12CD")."""
     return [w for w in words(sent) if any(t.like_num for t in w) or any(c.isdigit() for c in w.text)]
+
+
+# Where an adjective says what something is like rather than which one it is: the complement of
+# "be", "feel", "seem" ("it was amazing", "I feel nervous"), or the sentence itself ("Awesome!").
+_PREDICATING = {"acomp", "attr", "oprd", "ROOT", "ccomp", "xcomp", "conj"}
+_MODAL = {"able", "unable", "likely", "unlikely", "sure", "about", "due", "supposed"}  # "able to jog" says what one can do
+
+
+def described(span):
+    """The word a description is said of: the subject of its verb ("the atmosphere was
+    electric"), or the noun it qualifies ("an electric atmosphere"); None when neither."""
+    head = span.root
+    if head.dep_ == "amod":
+        return head.head
+    subject = next((c for c in head.head.children if c.dep_ in ("nsubj", "nsubjpass")), None) \
+        if head.dep_ in ("acomp", "attr", "oprd", "xcomp") or head.head.dep_ == "attr" else None
+    return subject
+
+
+def qualities(sent) -> list:
+    """What the sentence says something was like: each predicate adjective with the adjectives
+    joined to it ("electric and intense", "peaceful and awesome"), without the words that only
+    grade it ("really", "so"); a noun it describes stands with it when it is the complement
+    ("a huge success")."""
+    doc, out, taken = sent.doc, [], set()
+    for t in sent:
+        if t.pos_ != "ADJ" or t.i in taken or t.dep_ not in _PREDICATING or (t.dep_ == "conj" and t.head.pos_ == "ADJ") \
+                or (t.lemma_.lower() in _MODAL and any(c.dep_ == "xcomp" for c in t.children)):
+            continue
+        joined = [t, *(c for c in t.conjuncts if c.pos_ == "ADJ" and c.i > t.i)]
+        taken.update(c.i for c in joined)
+        out.append(doc[t.i:joined[-1].i + 1])
+    for chunk in sent.noun_chunks:  # "it was a blast", "it's been a huge success"
+        if chunk.root.dep_ == "attr" and chunk.root.head.lemma_ == "be" and any(c.pos_ == "ADJ" for c in chunk):
+            first = next(c for c in chunk if c.pos_ == "ADJ")
+            out.append(doc[first.i:chunk.end])
+    return out

@@ -33,12 +33,16 @@ _REPORTING = {"say", "tell", "mention", "promise", "agree", "offer", "decide", "
 # Verbs too light to locate an answer by ("what did she do", "what is it").
 LIGHT_VERBS = {"be", "do", "have", "get", "go", "make", "happen"}
 _WH = {"what", "which", "who", "whom", "whose", "where", "when", "why", "how"}
+# Verbs whose "how" asks what something was like ("how did she feel?", "how was the trip?",
+# "how does he describe the view?"), answered by a description ("nervous", "amazing"), not a means.
+_APPRAISING = {"feel", "describe", "be", "seem", "look", "sound", "find", "go", "do", "react", "like", "enjoy"}
 
 
 @dataclass(frozen=True)
 class Wanted:
     """What kind of answer a question asks for. `kind` is one of person, place, date, time,
-    number, code, duration, money, colour, organisation, thing, reason, quote, yes_no; `hint` the
+    number, code, duration, money, colour, organisation, frequency, quality (what something was like),
+    thing, reason, quote, yes_no; `hint` the
     noun naming it ("bread" in "what kind of bread"), `verb` the question's own verb."""
 
     kind: str
@@ -140,6 +144,8 @@ def _wanted(doc) -> Wanted:
     toks = [t for t in doc if not t.is_punct]
     lowers = [t.lower_ for t in toks]
     verb_token = next((t for t in toks if t.pos_ == "VERB" and t.lemma_.lower() not in LIGHT_VERBS), None)
+    if verb_token is None and any(t.lemma_ == "do" and t.pos_ == "AUX" for t in toks) and toks[-1].pos_ == "NOUN":
+        verb_token = toks[-1]  # "what does her ring symbolize?": "do" asks with a bare verb, whatever the tagger said
     verb = verb_token.lemma_.lower() if verb_token is not None else None
     act = _reported_act(verb_token)  # "what did I say I'd bring?" asks what is brought, not what was said
     light_act = act is not None and act.lemma_.lower() in LIGHT_VERBS  # "which document did I say I'd get to Bob?"
@@ -169,6 +175,8 @@ def _wanted(doc) -> Wanted:
         if nxt == "much":
             money = any(t.lemma_ in ("cost", "pay", "spend", "charge", "price", "earn") for t in toks)
             return Wanted("money" if money else "number", verb=verb, words=words)
+        if _appraises(_clause_verb(toks[wh_at])):  # "how did she feel?": "nervous"
+            return Wanted("quality", verb=verb, words=words - {"describe"} or words)
         return Wanted("quote", verb=verb, words=words)
     simple = {"who": "person", "whom": "person", "whose": "person", "where": "place", "when": "date", "why": "reason"}
     if wh in simple:
@@ -205,6 +213,19 @@ def _wanted(doc) -> Wanted:
         return Wanted("thing", hint=head.lemma_.lower(), words=words, many=many, light=True)
     return Wanted("thing", hint=head.lemma_.lower() if head is not None else None, verb=verb, words=words, many=many,
                   defines=token_stem(defined[0]) if defined else None, numbered=numbered)
+
+
+def _appraises(verb) -> bool:
+    """Whether "how" with this verb asks what something was like: "how is the shop doing?",
+    "how did the talk go?", not "how do I do a backflip?" or "how do I go to the station?"."""
+    lemma = verb.lemma_.lower()
+    if lemma == "do":
+        return verb.tag_ == "VBG"
+    if lemma in ("like", "enjoy") and any(c.dep_ == "xcomp" for c in verb.children):
+        return False  # "how does she like to relax?" asks a way to relax
+    if lemma == "go":
+        return not any(c.dep_ in ("prep", "advmod", "dobj") and c.lower_ != "how" for c in verb.children)
+    return lemma in _APPRAISING
 
 
 def _clause_verb(tok):

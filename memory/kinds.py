@@ -155,9 +155,10 @@ class Kinds:
         return tuple(dict.fromkeys(verb_forms(verb) + tuple(self._irregular_verbs.get(verb.lower(), ()))))
 
     def same_acts(self, verb: str) -> frozenset[str]:
-        """One-word verbs that name the same act as `verb` in one of both verbs' few most
-        frequent senses ("ring" and "call", "purchase" and "buy", "start" and "begin"): a
-        question asks with one, the line says the other. Empty without WordNet."""
+        """Verbs that name the same act as `verb` in one of both verbs' few most frequent senses
+        ("ring" and "call", "purchase" and "buy", "symbolize" and "stand_for"): a question asks
+        with one, the line says the other. A phrasal verb is its verb and particle joined by
+        "_". Empty without WordNet."""
         if not self.available or not verb.isalpha():
             return frozenset()
         with self._lock:
@@ -165,7 +166,7 @@ class Kinds:
                 senses = self._wordnet.synsets(verb, pos="v")[:SAME_ACT_SENSES]
                 self._acts[verb] = frozenset(
                     other for sense in senses for lemma in sense.lemmas() if (other := lemma.name()) != verb
-                    and other.isalpha() and sense in self._wordnet.synsets(other, pos="v")[:SAME_ACT_SENSES])
+                    and _one_verb(other) and sense in self._wordnet.synsets(other, pos="v")[:SAME_ACT_SENSES])
             return self._acts[verb]
 
     @cached_property
@@ -206,3 +207,9 @@ class Kinds:
                 return None
             roots = {self._wordnet.synset(name) for name in VISIBLE_ROOTS}
             return any(roots & {above for above, _ in sense.hypernym_distances()} for sense in senses)
+
+
+def _one_verb(name: str) -> bool:
+    """A WordNet lemma that is a word or a phrasal verb ("stand_for"), not a longer idiom."""
+    parts = name.split("_")
+    return len(parts) <= 2 and all(p.isalpha() for p in parts)

@@ -41,6 +41,13 @@ def sign(n: int, line: str, at: datetime = T0) -> Evidence:
     ("how long ago did he leave?", "date"),
     ("how many puppies were there?", "number"),
     ("how often does she swim?", "frequency"),
+    ("how did she feel after the interview?", "quality"),
+    ("how was the concert?", "quality"),
+    ("how did the meeting go?", "quality"),
+    ("how is the new shop doing?", "quality"),
+    ("how did he fix the bike?", "quote"),
+    ("how do I get to the station?", "quote"),
+    ("how do I do a backflip?", "quote"),
     ("which key was for a sales partnership?", "code"),
     ("what's the voicemail extension?", "code"),
     ("how much did the lamp cost?", "money"),
@@ -496,6 +503,15 @@ def test_a_verb_naming_the_same_act_meets_the_questions_verb(kinds):
     assert EvidenceReader(SpacyPipeline()).read("which company did I just call?", menu).answer == "Acme Insurance"
 
 
+def test_a_phrasal_verb_naming_the_same_act_finds_what_it_acts_on(kinds):
+    reader = EvidenceReader(SpacyPipeline(), kinds=kinds)
+    assert "stand_for" in kinds.same_acts("symbolize") and "stand_for_a" not in kinds.same_acts("symbolize")
+    said = [turn(1, "Ann", "My grandma gave me this ring years ago."),
+            turn(2, "Ann", "The ring stands for courage, it was made by a jeweller in Leeds.")]
+    reading = reader.read("What does Ann's ring symbolize?", said)
+    assert reading is not None and reading.answer == "courage"
+
+
 def test_a_numbered_item_is_what_the_line_saying_its_number_pairs_it_with(reader):
     menu = [turn(1, "S1", "For a company directory, press four."),
             turn(2, "S1", "To speak with a customer advocate, press two."),
@@ -549,3 +565,26 @@ def test_the_date_a_question_names_says_when_and_is_no_word_to_find(reader):
     reading = reader.read("What is the name of Maria's puppy she got two weeks before August 11, 2023?",
                           [header, turn(1, "Maria", "I got a puppy, her name's Coco!")])
     assert reading is not None and reading.answer == "Coco"
+
+
+def test_what_something_was_like_is_read_as_the_words_that_describe_it(reader):
+    lines = [turn(0, "Ann", "We drove along the coast road last weekend with the kids."),
+             turn(1, "Ann", "The views along the coast were spectacular and peaceful, we stopped every mile."),
+             turn(2, "Ben", "The traffic on my way home was terrible.")]
+    reading = reader.read("How did Ann describe the views along the coast?", lines)
+    assert reading is not None and reading.answer == "spectacular and peaceful"
+    # nothing said of what it was like: the line that meets the question best, quoted
+    plain = [turn(3, "Ann", "We saw the views along the coast on Sunday.")]
+    reading = reader.read("How did Ann describe the views along the coast?", plain)
+    assert reading is not None and reading.kind == "quote"
+
+
+def test_a_description_of_the_thing_asked_about_outranks_one_of_something_else(reader):
+    lines = [turn(0, "Sam", "It felt great being out there with my team."),
+             turn(1, "Sam", "The atmosphere in the hall was electric and loud all night."),
+             turn(2, "Sam", "I was able to sing along without losing my voice.")]
+    reading = reader.read("How did Sam feel about the atmosphere in the hall?", lines)
+    assert reading is not None and reading.answer == "electric and loud"
+    # "able to sing" says what one could do, not what anything was like
+    reading = reader.read("How did Sam feel about singing along?", lines[2:])
+    assert reading is None or reading.answer != "able"

@@ -90,3 +90,34 @@ def test_when_someone_did_a_thing_is_dated_by_their_line_not_another_persons(tmp
         assert jon.support[0].record.attrs["speaker_name"] == "Jon"
     finally:
         system.close()
+
+
+NICKNAMES = """## Session 1 | 2026-03-02T19:00
+Melanie: My pottery class made bowls this week, mine came out lopsided.
+Caroline: I started a painting class in May, we painted sunsets.
+Melanie: Lopsided bowls still hold soup!
+"""
+
+
+def test_a_short_name_is_the_one_known_person_it_begins_and_a_month_is_no_one(tmp_path):
+    from agent.attribution import known_names
+    from agent.question_nlp import SpacyPipeline
+    from service.config import load_config
+    from service.system import MemlensSystem
+
+    nlp = SpacyPipeline()
+    people = {"melanie", "caroline", "maya"}
+    assert known_names(nlp("What did Mel and her kids paint in May?"), people) == {"Mel": "Melanie"}
+    assert known_names(nlp("What did Maya start in May?"), people) == {}  # a month, and a full name
+    assert known_names(nlp("What did Mel say?"), people | {"melissa"}) == {}  # two people it could be
+    path = tmp_path / "nick.txt"
+    path.write_text(NICKNAMES)
+    system = MemlensSystem(load_config(env={**os.environ, "MEMLENS_HOME": str(tmp_path / "home")}))
+    try:
+        system.ingest_transcript(path, "chat")
+        a = system.ask("What did Mel say about the pottery class?", "chat", datetime(2026, 3, 3, 9))
+        assert "understand: 'Mel' is Melanie" in a.trace
+        assert any(line.startswith("tool said") and "not by" not in line for line in a.trace)  # her own line
+        assert not a.abstained and "bowls" in a.answer
+    finally:
+        system.close()
