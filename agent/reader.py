@@ -363,15 +363,16 @@ class EvidenceReader:
         record_align = max(self._aligned_share(want, e.record, doc), borrowed, given)
         # the noun naming the kind is the question's too: "what kind of picture?" is not "picture"
         question_words = want.words | ({word_stem(want.hint, noun=True)} if want.hint else set())
-        topical = question_words - want.people  # what a quoted line must speak of, beside whom
+        # what a quoted line, or one said to describe a thing, must speak of, beside whom (and "feel")
+        topical = question_words - want.people - ({word_stem(want.verb)} if want.kind == "quality" and want.verb else set())
         naming = kind_words(want)
         out = []
         for sent in doc.sents:
             if not asks_for_a_question(want.verb) and asks(sent.text):
                 continue  # "so what is luck?", "excited for the adoption?": a line that asks states nothing
             held = _held(sent)
-            if want.kind in QUOTE_KINDS and (heading(e.record, sent.text) or not (borrowed or given) and topical
-                                             and not topical & held):
+            if want.kind in (*QUOTE_KINDS, "quality") and (heading(e.record, sent.text) or not (borrowed or given)
+                                                           and topical and not topical & held):
                 continue  # a caption's heading, or a line meeting the question only in its people's names
             # the words of the question; where none is there, a noun naming the kind it asks ("password"
             # for "the code"). The lines of one sign read together (a label over its value: "WIFI

@@ -41,9 +41,9 @@ _APPRAISING = {"feel", "describe", "be", "seem", "look", "sound", "find", "go", 
 @dataclass(frozen=True)
 class Wanted:
     """What kind of answer a question asks for. `kind` is one of person, place, date, time,
-    number, code, duration, money, colour, organisation, frequency, quality (what something was like),
-    thing, reason, quote, yes_no; `hint` the
-    noun naming it ("bread" in "what kind of bread"), `verb` the question's own verb."""
+    number, code, duration, money, colour, organisation, frequency, quality (what something
+    was like), thing, reason, quote, yes_no; `hint` the noun naming it ("bread" in "what kind
+    of bread"), `verb` the question's own verb."""
 
     kind: str
     hint: str | None = None
