@@ -567,24 +567,25 @@ def test_the_date_a_question_names_says_when_and_is_no_word_to_find(reader):
     assert reading is not None and reading.answer == "Coco"
 
 
-def test_what_something_was_like_is_read_as_the_words_that_describe_it(reader):
-    lines = [turn(0, "Ann", "We drove along the coast road last weekend with the kids."),
-             turn(1, "Ann", "The views along the coast were spectacular and peaceful, we stopped every mile."),
-             turn(2, "Ben", "The traffic on my way home was terrible.")]
-    reading = reader.read("How did Ann describe the views along the coast?", lines)
-    assert reading is not None and reading.answer == "spectacular and peaceful"
-    # nothing said of what it was like (her drive is another thing): the line that meets the question best, quoted
+@pytest.mark.parametrize("lines, question, answer", [
+    ([("Ann", "We drove along the coast road last weekend with the kids."),
+      ("Ann", "The views along the coast were spectacular and peaceful, we stopped every mile."),
+      ("Ben", "The traffic on my way home was terrible.")],
+     "How did Ann describe the views along the coast?", "spectacular and peaceful"),
+    # a description of the thing asked about outranks one of something else
+    ([("Sam", "It felt great being out there with my team."),
+      ("Sam", "The atmosphere in the hall was electric and loud all night.")],
+     "How did Sam feel about the atmosphere in the hall?", "electric and loud"),
+])
+def test_what_something_was_like_is_read_as_the_words_that_describe_it(reader, lines, question, answer):
+    reading = reader.read(question, [turn(n, who, said) for n, (who, said) in enumerate(lines)])
+    assert reading is not None and reading.answer == answer
+
+
+def test_with_nothing_said_of_what_it_was_like_the_line_is_quoted(reader):
+    # her drive is another thing; "able to sing" says what one could do, not what anything was like
     plain = [turn(3, "Ann", "We saw the views along the coast on Sunday."), turn(4, "Ann", "My drive home was terrible.")]
     reading = reader.read("How did Ann describe the views along the coast?", plain)
     assert reading is not None and reading.kind == "quote" and "views" in reading.answer
-
-
-def test_a_description_of_the_thing_asked_about_outranks_one_of_something_else(reader):
-    lines = [turn(0, "Sam", "It felt great being out there with my team."),
-             turn(1, "Sam", "The atmosphere in the hall was electric and loud all night."),
-             turn(2, "Sam", "I was able to sing along without losing my voice.")]
-    reading = reader.read("How did Sam feel about the atmosphere in the hall?", lines)
-    assert reading is not None and reading.answer == "electric and loud"
-    # "able to sing" says what one could do, not what anything was like
-    reading = reader.read("How did Sam feel about singing along?", lines[2:])
+    reading = reader.read("How did Sam feel about singing along?", [turn(5, "Sam", "I was able to sing along.")])
     assert reading is None or reading.answer != "able"
