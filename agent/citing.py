@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from agent.reader import DERIVED, ROLL_UPS
+from agent.reader import ROLL_UPS
+from agent.reading import DERIVED
 from agent.state import RELATED, Evidence
 from agent.wanted import asks
 from memory.records import MemoryRecord

@@ -9,7 +9,8 @@ from collections.abc import Sequence
 from datetime import date
 
 from agent.plan import SPEAKING_VERBS, WEARER, QueryPlan
-from agent.reader import QUOTE_KINDS, ROLL_UPS, Reading
+from agent.reader import ROLL_UPS
+from agent.reading import QUOTE_KINDS, Reading
 from agent.reasoning import Draft, coverage, evidence_text
 from agent.state import Evidence
 from agent.tools import bare, option_steps
@@ -57,16 +58,18 @@ SPOKEN_CAPTIONS = (CLIP_CAPTION, SEGMENT)  # captions that string turns together
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
-def off_topic(plan: QueryPlan, draft: Draft) -> bool:
+def off_topic(plan: QueryPlan, draft: Draft, asked: str = "") -> bool:
     """A spoken line given whole as the answer that speaks of less than half of what the
     question is about beside whom it names: Nate's line about his turtles does not answer
     "what did Nate make for the ladies at his writing club?", however surely it is Nate's.
-    (A sign's text is its own answer to "what did the sign say?": only speech is judged.)"""
+    A reply is judged with the line it answers (`asked`): "Any plans for the summer?" -
+    "Researching adoption agencies". (A sign's text is its own answer to "what did the sign
+    say?": only speech is judged.)"""
     if plan.act is not None or draft.span or draft.reading or not _quotes_speech(draft):
         return False  # a request or promise is found by its act, whatever words it is put in
     named = {w for person in plan.people for w in normalise(person).split()}
     topic = [t for t in key_terms(plan) if t not in named]
-    return bool(topic) and coverage(topic, [draft.answer]) < LINE_MEETS
+    return bool(topic) and coverage(topic, [asked, draft.answer]) < LINE_MEETS
 
 
 def _quotes_speech(draft: Draft) -> bool:
@@ -138,7 +141,7 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | Non
         # unless it names every thing the question is about ("for a company directory, press four"
         # for "how do I reach the company directory?"): then its reading counts as one read
         terms = key_terms(plan)
-        whole = reading.score >= CLEAR_LINE and bool(terms) and coverage(terms, [reading.sentence]) >= 1.0
+        whole = reading.score >= CLEAR_LINE and bool(terms) and coverage(terms, [reading.meets]) >= 1.0
         return Draft(reading.as_answer(), list(reading.records), 0.0, f"read a {reading.kind} line from "
                      f"{reading.evidence.source}{f' ({notes})' if notes else ''}", claim=reading.answer,
                      reading=reading.score if whole else 0.0)

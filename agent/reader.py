@@ -16,16 +16,25 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 
 from agent.attribution import about, called_out, heading
 from agent.question_nlp import SpacyPipeline
-from agent.span_kinds import codes, colours, described, frequencies, qualities
+from agent.reading import DERIVED, QUOTE_KINDS, Reading, agreeing, listed
+from agent.span_kinds import codes, colours, described, frequencies, qualities, titles
 from agent.state import Evidence
-from agent.told import as_said_by, as_written, how_told, prepared
+from agent.told import as_said_by, as_written, prepared
 from agent.tools.talk import speaker_of
-from agent.verb_spans import complements, numbered_items, of_the_act, verbless_phrase, without_determiners
+from agent.verb_spans import (
+    complements,
+    coordinated,
+    courtesy,
+    numbered_items,
+    of_the_act,
+    verbless_phrase,
+    without_determiners,
+)
 from agent.wanted import (
     Wanted,
     asks,
@@ -39,13 +48,11 @@ from agent.wanted import (
 from memory.kinds import Kinds
 from memory.language import STOP, TIME_UNITS, date_phrase, looks_ahead, parse_date, s_stem
 from memory.records import (
-    CLIP_CAPTION,
     DAY_SUMMARY,
     ENTITY_SIGHTING,
     HOUR_SUMMARY,
     PATTERN,
     RECORDING,
-    SEGMENT,
     TEXT_SIGHTING,
     UTTERANCE,
     MemoryRecord,
@@ -62,15 +69,11 @@ _REASON_CUE = re.compile(r"(?:\b(?:because|since|so that|so|in order to|due to|c
 _KIND_ROOTS = {"person": "person", "place": "location"}  # WordNet's root of the nouns naming one of a kind
 _NOT_THINGS = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"}
 
-# Records written from other records (captions, roll-ups): their words are second-hand, so
-# they weigh less and do not count as a second record agreeing.
-DERIVED = (CLIP_CAPTION, SEGMENT, RECORDING)
 # Hour and day summaries, and a conversation's patterns, restate records the reader reads
 # first-hand, with clock times, counts and session numbers in front that read as answers
 # ("11:00 Video ...", "Nate said things like this in 7 conversations (sessions 5, ... 29)").
 ROLL_UPS = (HOUR_SUMMARY, DAY_SUMMARY, PATTERN)
 DERIVED_WEIGHT = 0.8
-AGREEING = 3  # other lines an answer cites beside its own when they gave the same answer
 ASKED_LINE = 0.15  # what a line that asks gains when what someone asked is wanted
 ORG_AS_PERSON = 0.15  # what "who" loses when it is read as an organisation
 CALLED_OUT = 0.3  # what "who" loses when the name is only called out to ("Thanks, John."): the listener
@@ -83,10 +86,9 @@ CONTEXT_WEIGHT = 0.7  # a neighbour's reading against the record it is context o
 REPLY_ALIGNMENT = 0.5  # the share of the question's words a line that asks and its reply must hold together
 SAME_ASK = 0.1  # what a reply gains when the line it answers asks for the same kind of answer
 OTHER_PERSON_WEIGHT = 0.6  # a record neither by nor about the person the question names
-QUOTE_KINDS = ("quote", "reason")  # kinds whose answer is a line, not a span inside one
+OWN_WORDS = 0.05  # what a sentence read with a borrowed alignment gains for the question's words it holds itself
+AGREEING_SHARE = 0.6  # a record bears out an answer read elsewhere when it reads it at least this strongly
 MIN_READING = 0.25  # a reading weaker than this is no reading: its words barely meet the question's
-LISTED = 5  # the most things a list reading names
-LIST_SHARE = 0.75  # ... each read at least this strongly against the best
 EVIDENCE_READ = 12  # the best records read: the answer is near the top or not found by reading
 HINT_BONUS = 0.25  # a candidate right after the noun naming the asked kind ("pin 7316")
 SPEAKER_BONUS = 0.25  # what the speaker of a line gains when the question asks who did something
@@ -94,42 +96,6 @@ CONTINUED = 2.0  # seconds between one speaker's turns that may be one sentence 
 CONTINUED_TURNS = 2  # turns a sentence may run on into, either side
 OBJECT_BONUS = 0.25  # what a candidate gains for being what the question's verb acts on or states
 _ENDS = (".", "!", "?", "\"", "…")
-
-
-@dataclass(frozen=True)
-class Reading:
-    """An answer read out of one record: the short span, its kind, the record, the
-    sentence around it and how strongly the evidence supports it (0..1)."""
-
-    answer: str
-    kind: str
-    evidence: Evidence
-    sentence: str
-    score: float
-    agreeing: int = 1  # how many records offered the same answer
-    also: tuple[Evidence, ...] = ()  # other records it rests on: lines that agree, a list's other things
-
-    @property
-    def records(self) -> tuple[Evidence, ...]:
-        """Every record the reading rests on, its own first."""
-        return (self.evidence, *self.also)
-
-    def statement(self) -> str:
-        """The answer with where it came from, as a short sentence."""
-        told = how_told(self.evidence.record)
-        return f'{self.answer} ({told} "{self.sentence}", {self.evidence.record.wall_start:%a %d %b %H:%M})' if told \
-            else f"{self.answer} ({self.sentence}, {self.evidence.record.wall_start:%a %d %b %H:%M})"
-
-    def as_answer(self) -> str:
-        """What to answer: the short span, or a line quoted with who said or showed it."""
-        if self.kind not in QUOTE_KINDS:
-            return self.answer
-        record = self.evidence.record
-        told = how_told(record)
-        if record.kind == UTTERANCE:
-            return f'{told}: "{self.answer}" (at {record.wall_start:%H:%M})'
-        return f'"{self.answer}" ({told} at {record.wall_start:%H:%M})' if told else \
-            f"{self.answer} ({record.wall_start:%H:%M})"
 
 
 SPAN_KINDS = frozenset(_LABELS) | {"colour", "code", "frequency"}  # kinds whose answer is a short span: a name, a place, a number ...
@@ -248,22 +214,25 @@ class EvidenceReader:
                             readings.setdefault(reading.answer.lower(), []).append(reading)
         if not readings:
             # no thing the question's verb acts on, nothing said of what it was like: the line that meets it best
-            return self.read(question, evidence, replace(want, kind="quote"), around) \
+            return self.read(question, evidence, replace(want, kind="quote"), around, reply_to, chosen) \
                 if want.kind in ("thing", "quality") else None
         best = []
         for same in readings.values():
             top = max(same, key=lambda r: r.score)
-            # records agree when they are not one another's copies: a logo read on every frame of a
-            # clip, or one sentence read from each of the turns it was cut into, is one record
+            # records agree when they are not one another's copies (a logo read on every frame of a
+            # clip, or one sentence read from each of the turns it was cut into, is one record), and
+            # when each reads it as an answer: "freedom" in a line about a drawing does not bear out
+            # "freedom" read of an eagle
             others = len({(r.evidence.record.video_id, r.evidence.record.kind, r.sentence.lower())
-                          for r in same if r.evidence.record.kind not in DERIVED}) - 1
+                          for r in same if r.evidence.record.kind not in DERIVED
+                          and r.score >= AGREEING_SHARE * top.score}) - 1
             others = max(others, 0)
-            best.append(Reading(top.answer, top.kind, top.evidence, top.sentence,
-                                min(1.0, top.score + 0.1 * min(others, 2)), others + 1, _agreeing(top, same)))
+            best.append(replace(top, score=min(1.0, top.score + 0.1 * min(others, 2)), agreeing=others + 1,
+                                also=agreeing(top, same)))
         chosen = max(best, key=lambda r: r.score)
         if chosen.score < MIN_READING:
             return None
-        return _listed(chosen, best) if want.many and chosen.kind not in QUOTE_KINDS else chosen
+        return listed(chosen, best) if want.many and chosen.kind not in QUOTE_KINDS else chosen
 
     def _read_replies(self, want: Wanted, top: Sequence[Evidence], ranks: Sequence[int],
                       reply_to: Callable[[MemoryRecord], MemoryRecord | None],
@@ -288,7 +257,7 @@ class EvidenceReader:
             # "what is his position on the team he signed with?") is the question put again
             asked = [s for s in line_doc.sents if asks(s.text)]
             again = bool(asked) and _same_ask(self.wanted(asked[-1].text), want)
-            out += [replace(r, also=(e,), score=round(min(1.0, r.score + (SAME_ASK if again else 0.0)), 4))
+            out += [replace(r, also=(e,), asked=line, score=round(min(1.0, r.score + (SAME_ASK if again else 0.0)), 4))
                     for r in self._read_record(want, Evidence(reply, e.score, "reply"), rank, pair, text=said, reply=again)]
         return out
 
@@ -378,9 +347,10 @@ class EvidenceReader:
             # for "the code"). The lines of one sign read together (a label over its value: "WIFI
             # PASSWORD" / "BLUEFOX42")
             region = [t for t in (doc if e.record.kind == TEXT_SIGHTING else sent) if not t.is_punct]
-            aligned = [t.i for t in region if token_stem(t) in want.meeting] or \
+            aligned = [t.i for t in region if (_verb_stems(t) if t.pos_ == "VERB" else {token_stem(t)}) & want.meeting] or \
                 [t.i for t in region if t.lemma_.lower() in naming]
-            sent_align = max(len(want.met_in(held)) / len(want.words), borrowed, given)
+            own = len(want.met_in(held)) / len(want.words)
+            sent_align = max(own, borrowed, given)
             if not aligned and record_align == 0:
                 continue
             for span, bonus in self._candidates(want, doc, sent, e.record.wall_start, reply):
@@ -393,7 +363,9 @@ class EvidenceReader:
                 distance = min((abs(i - (span.start if i < span.start else span.end - 1)) for i in aligned
                                 if i not in inside), default=None)
                 near = (0.5 if borrowed else 0.3) if distance is None else 1.0 / (1.0 + distance / 4)
-                score = weight * (0.45 * sent_align + 0.2 * record_align + 0.35 * near) + bonus * weight
+                score = weight * (0.45 * sent_align + 0.2 * record_align + 0.35 * near + bonus)
+                if borrowed:  # of a reply's (or a neighbour's) sentences, the one meeting the question itself first
+                    score += weight * OWN_WORDS * own
                 text = self._answer_text(want, span, e.record.wall_start)
                 if want.kind not in QUOTE_KINDS:  # a quote stays as said
                     text = as_said_by(text, e.record)
@@ -414,6 +386,8 @@ class EvidenceReader:
         speaker says they are ("I'm a shooting guard") answers what was asked of them."""
         kind = want.kind
         if kind in ("quote", "reason"):
+            if courtesy(sent):
+                return []  # "Thanks, Melanie!" before a reply's answer quotes nothing
             cue = _REASON_CUE.search(sent.text) if kind == "reason" else None
             if cue is not None:
                 start = doc.char_span(sent.start_char + cue.end(), sent.end_char, alignment_mode="expand")
@@ -460,6 +434,8 @@ class EvidenceReader:
         chunks = [c for c in sent.noun_chunks if c.root.pos_ in ("NOUN", "PROPN") and c.root.lower_ not in STOP
                   and c.root.ent_type_ not in _NOT_THINGS]  # "on Sunday", "29 of them": a time or a count is no thing
         out = [(fragment, OBJECT_BONUS)] if fragment is not None else []
+        if want.hint:  # "what book did she recommend?": "Becoming Nicole" names one
+            out += [(title, OBJECT_BONUS) for title in titles(sent)]
         for chunk in chunks:
             bonus = self._object_bonus(want, chunk)
             if reply and not bonus and chunk.root.dep_ == "attr" and chunk.root.head.lemma_ == "be":
@@ -467,7 +443,8 @@ class EvidenceReader:
             if want.hint and len(chunk) > 1 and (chunk.root.lemma_.lower() == want.hint or want.hint in chunk.text.lower()):
                 bonus += OBJECT_BONUS  # "what kind of flooring?": "Marley flooring" names one
             if bonus:
-                out.append((without_determiners(doc, chunk), bonus))
+                # the things said together as one answer, unless each is listed on its own ("what plants ...?")
+                out.append((without_determiners(doc, chunk if want.many else coordinated(doc, chunk, chunks)), bonus))
         return out + [(clause, OBJECT_BONUS) for clause in complements(doc, sent, want.verb)] \
             + [(kept, OBJECT_BONUS) for kept in of_the_act(doc, chunks, want.verb)] \
             + [(without_determiners(doc, item), OBJECT_BONUS) for item in numbered_items(sent, want.numbered, chunks)]
@@ -531,43 +508,15 @@ class EvidenceReader:
 
 def _held(span) -> set[str]:
     """The stems a span holds to meet a question's words: its content words, and its verbs,
-    even those spaCy counts as stop words ("calling" meets "ring")."""
-    return content_stems(span) | {token_stem(t) for t in span if t.pos_ == "VERB"}
+    even those spaCy counts as stop words ("calling" meets "ring"), with their particles
+    ("stands for" is "stand_for", which meets "symbolize")."""
+    return content_stems(span) | {stem for t in span if t.pos_ == "VERB" for stem in _verb_stems(t)}
 
 
-def _listed(chosen: Reading, readings: Sequence[Reading]) -> Reading:
-    """Several things asked for ("what activities does she do?"): every reading of the kind
-    nearly as strong as the best, best first, one naming another once ("pottery" and "pottery
-    class"), as one reading citing each one's record."""
-    picked = [chosen]
-    for r in sorted(readings, key=lambda r: -r.score):
-        if len(picked) == LISTED or r.score < chosen.score * LIST_SHARE:
-            break
-        same = r.answer.lower()
-        if r.kind == chosen.kind and not any(same in p.answer.lower() or p.answer.lower() in same for p in picked):
-            picked.append(r)
-    if len(picked) == 1:
-        return chosen
-    also, cited = [], {chosen.evidence.record.id}
-    for e in (*chosen.also, *(e for p in picked[1:] for e in p.records)):  # each record once, in the order named
-        if e.record.id not in cited:
-            cited.add(e.record.id)
-            also.append(e)
-    return replace(chosen, answer=", ".join(p.answer for p in picked), also=tuple(also))
-
-
-def _agreeing(top: Reading, same: Sequence[Reading]) -> tuple[Evidence, ...]:
-    """The other lines that offered the same answer, strongest first (at most AGREEING): an
-    answer said twice is cited where it was said both times, not only where it read best.
-    A caption restating a line is no other line."""
-    out, cited = list(top.also), {top.evidence.record.id, *(e.record.id for e in top.also)}  # a reply's question first
-    for r in sorted(same, key=lambda r: -r.score):
-        if len(out) == AGREEING + len(top.also):
-            break
-        if r.evidence.record.kind not in DERIVED and r.evidence.record.id not in cited:
-            cited.add(r.evidence.record.id)
-            out.append(r.evidence)
-    return tuple(out)
+def _verb_stems(verb) -> set[str]:
+    """A verb's stem, and its stem with each particle or preposition it takes ("stand_for")."""
+    own = token_stem(verb)
+    return {own, *(f"{own}_{c.lower_}" for c in verb.children if c.dep_ in ("prep", "prt"))}
 
 
 def _same_ask(asked: Wanted, want: Wanted) -> bool:

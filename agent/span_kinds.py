@@ -1,5 +1,5 @@
 """Spans of the answer kinds spaCy has no entity label for: a colour, how often something
-happens, a code, what something was like. Each finder takes a parsed sentence and returns
+happens, a code, what something was like, the title of a work. Each finder takes a parsed sentence and returns
 the spans of its kind in it, so the reader scores them as it scores spaCy's entities."""
 from __future__ import annotations
 
@@ -89,3 +89,20 @@ def qualities(sent) -> list:
             first = next(c for c in chunk if c.pos_ == "ADJ")
             out.append(doc[first.i:chunk.end])
     return out
+
+
+_QUOTED = re.compile(r'["\u201c]([^"\u201c\u201d]{2,80})["\u201d]')
+TITLE_WORDS = 8  # the most words a title may have: a longer quotation is a line quoted, not a name
+
+
+def titles(sent) -> list:
+    """The names of works a sentence gives: a capitalised quotation of a few words ("I loved
+    "Becoming Nicole" by Amy Ellis Nutt"), or what spaCy tags a work of art."""
+    doc, out = sent.doc, []
+    for m in _QUOTED.finditer(sent.text):
+        span = doc.char_span(sent.start_char + m.start(1), sent.start_char + m.end(1), alignment_mode="expand")
+        words = [t for t in span if not t.is_punct] if span is not None else []
+        if words and words[0].text[:1].isupper() and len(words) <= TITLE_WORDS:
+            out.append(span)
+    return out + [e for e in sent.ents if e.label_ == "WORK_OF_ART"
+                  and not any(t.start < e.end and e.start < t.end for t in out)]

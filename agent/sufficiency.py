@@ -18,7 +18,7 @@ from pathlib import Path
 
 from agent.attribution import about, line_about, sentence_speaker
 from agent.plan import WEARER, QueryPlan
-from agent.reader import Reading
+from agent.reading import Reading
 from agent.reasoning import coverage, evidence_text
 from agent.state import Evidence
 from agent.tools.base import ToolResult

@@ -11,6 +11,10 @@ from memory.language import number_of
 COMPLEMENT_WORDS = 14  # the most words a clause the question's verb states may have to be an answer
 # Words of courtesy a reply opens with; a sentence of them is no answer ("Thanks, Maria!").
 COURTESY = {"thanks", "thank", "congrats", "congratulations", "sorry", "cheers", "hey", "hi", "hello", "bye", "wow"}
+# Words that acknowledge what was said without saying anything ("Yeah, totally!", "Cool, Gina!").
+ACKNOWLEDGING = {"yeah", "yes", "yep", "yup", "sure", "ok", "okay", "cool", "nice", "great", "awesome", "totally",
+                 "definitely", "absolutely", "right", "true", "agreed", "indeed", "oh", "ah", "aw", "haha", "get",
+                 "know", "see", "agree"}
 NOMINAL_STEM = 4  # the shortest verb whose nouns ("collect" -> "collection") are read for what they are of
 
 
@@ -68,6 +72,13 @@ def numbered_items(sent, number: int | None, chunks) -> list:
     return [chunk for chunk in chunks if not any(number_of(t.lower_) == number for t in chunk)]
 
 
+def courtesy(sent) -> bool:
+    """Whether a sentence only thanks, greets or acknowledges ("Thanks, Melanie!", "Yeah, I get
+    it.", "Cool, Gina!"): said before an answer, it is none."""
+    said = [t for t in sent if not t.is_punct and t.pos_ not in ("PROPN", "PRON", "DET", "AUX", "PART", "CCONJ", "INTJ")]
+    return all(t.lower_ in COURTESY or t.lemma_.lower() in ACKNOWLEDGING for t in said)
+
+
 def verbless_phrase(doc, sent):
     """The noun phrase a verbless sentence is ("The Minnesota Wolves!"), without its
     determiners; None for a sentence with a verb."""
@@ -75,6 +86,18 @@ def verbless_phrase(doc, sent):
         return None
     chunk = next((c for c in sent.noun_chunks if c.root.dep_ == "ROOT"), None)
     return without_determiners(doc, chunk) if chunk is not None else None
+
+
+def coordinated(doc, chunk, chunks):
+    """A noun chunk with the chunks coordinated with it, as one span: "it stands for love, faith
+    and strength" stands for all three, not "love". The chunk alone when none is, or when the
+    span between them holds a verb (two clauses, not one list)."""
+    roots = {c.root.i: c for c in chunks}
+    members = [chunk, *(roots[t.i] for t in chunk.root.conjuncts if t.i in roots)]
+    if len(members) == 1:
+        return chunk
+    span = doc[min(m.start for m in members):max(m.end for m in members)]
+    return chunk if any(t.pos_ in ("VERB", "AUX") for t in span) else span
 
 
 def without_determiners(doc, chunk):

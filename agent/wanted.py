@@ -183,6 +183,9 @@ def _wanted(doc) -> Wanted:
         return Wanted(simple[wh], verb=verb, words=words, subject=toks[wh_at].dep_ == "nsubj")
     # "what / which": the noun the question word determines, or the kind a noun in the question names
     head = toks[wh_at + 1] if wh_at + 1 < len(toks) and toks[wh_at + 1].pos_ in ("NOUN", "ADJ", "PROPN") else None
+    determined = toks[wh_at].head
+    if toks[wh_at].dep_ == "det" and determined.pos_ in ("NOUN", "PROPN") and determined.i > toks[wh_at].i:
+        head = determined  # "which dairy-free dessert flavors": the noun it determines, past its modifiers
     if head is not None and head.lemma_.lower() in ("kind", "type", "sort", "brand", "make"):
         of = next((c for c in head.children if c.dep_ == "prep" and c.lower_ == "of"), None)
         kinds = [c for c in of.children if c.dep_ == "pobj"] if of is not None else []
@@ -211,7 +214,9 @@ def _wanted(doc) -> Wanted:
         if head is None and toks[wh_at].dep_ == "attr" else []
     if light_act and head is not None:  # "which file did I say I'd get over to Ann?": whatever the act did it to
         return Wanted("thing", hint=head.lemma_.lower(), words=words, many=many, light=True)
-    return Wanted("thing", hint=head.lemma_.lower() if head is not None else None, verb=verb, words=words, many=many,
+    # "what was her favorite book?": the copula's subject names the thing asked, unless it is defined
+    named = head if head is not None else next((t for t in copula if t.dep_ == "nsubj"), None) if not defined else None
+    return Wanted("thing", hint=named.lemma_.lower() if named is not None else None, verb=verb, words=words, many=many,
                   defines=token_stem(defined[0]) if defined else None, numbered=numbered)
 
 

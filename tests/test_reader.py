@@ -512,6 +512,45 @@ def test_a_phrasal_verb_naming_the_same_act_finds_what_it_acts_on(kinds):
     assert reading is not None and reading.answer == "courage"
 
 
+def test_things_said_together_are_read_together_and_a_word_read_weakly_elsewhere_bears_nothing_out(kinds):
+    reader = EvidenceReader(SpacyPipeline(), kinds=kinds)
+    said = [turn(1, "Ann", "This necklace is from my grandma, and it stands for love, faith and strength."),
+            turn(2, "Ann", "The eagle on my jacket symbolizes freedom and pride."),
+            turn(3, "Ann", "My sketch? It stands for freedom, I guess.")]
+    reading = reader.read("What does Ann's necklace symbolize?", said)
+    assert reading is not None and reading.answer == "love, faith and strength"
+    assert reading.evidence.record.id == 1
+    # two clauses joined by "and" are two things, not one list
+    cooked = reader.read("what did Ann cook?", [turn(1, "Ann", "I cooked a curry and Ben made the rice.")])
+    assert cooked is not None and cooked.answer == "curry"
+
+
+def test_of_a_replys_sentences_the_thanks_is_none_and_the_one_meeting_the_question_is_first(reader):
+    lines = [turn(1, "Caroline", "Sorry about your injury. What are you doing to keep busy during the pottery break?"),
+             turn(31, "Melanie", "Thanks, Caroline. It was tough, but I'm doing ok. "
+                                 "Been reading that book you recommended and painting to keep busy.")]
+    reading = reader.read("What does Melanie do to keep busy during her pottery break?", [lines[0]],
+                          reply_to=_replies(lines))
+    assert reading is not None and "painting to keep busy" in reading.answer, reading.answer
+    assert reading.asked == lines[0].record.attrs["said"]  # it meets the question with the line it answers
+    summer = [turn(1, "Melanie", "We're going camping this summer. What about you? Any summer plans?"),
+              turn(31, "Caroline", "Researching adoption agencies, it has been a dream of mine.")]
+    plans = reader.read("What are Caroline's plans for the summer?", [summer[0]], reply_to=_replies(summer))
+    assert plans is not None and "adoption agencies" in plans.answer and plans.evidence.record.id == 31
+
+
+def test_the_title_a_line_gives_names_the_work_asked_for(reader):
+    lines = [turn(1, "Caroline", 'I loved "Becoming Nicole" by Amy Ellis Nutt. Highly recommend it for sure.'),
+             turn(2, "Melanie", "I got a new bookcase for the living room, it holds all my books.")]
+    assert reader.read("What book did Caroline recommend?", lines).answer == "Becoming Nicole"
+    childhood = [turn(3, "Melanie", 'I loved reading "Charlotte\'s Web" as a kid.')]
+    assert reader.read("What was Melanie's favorite book as a kid?", childhood).answer == "Charlotte's Web"
+    # a quotation of a whole line is said, not a title
+    said = [turn(4, "Tim", 'He told me "we should all go to the lake together next summer with the kids and dogs".')]
+    trip = reader.read("What book did Tim mention?", said)
+    assert trip is None or trip.kind != "thing", trip.answer  # no span named a book: at most the line is quoted
+
+
 def test_a_numbered_item_is_what_the_line_saying_its_number_pairs_it_with(reader):
     menu = [turn(1, "S1", "For a company directory, press four."),
             turn(2, "S1", "To speak with a customer advocate, press two."),

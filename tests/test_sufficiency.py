@@ -77,3 +77,8 @@ def test_a_spoken_line_given_whole_must_speak_of_what_the_question_is_about():
     assert not off_topic(asked, Draft(f'Nate said: "{turtles}"', [line(UTTERANCE, turtles)], 0.0, ""))  # by its act
     assert not off_topic(QueryPlan(intent="speech", people=["Nate"], speaker="Nate"),
                          Draft(f'Nate said: "{turtles}"', [line(UTTERANCE, turtles)], 0.0, ""))  # nothing but whom
+    # a reply is judged with the line it answers: "Any plans for the summer?" - "Researching adoption agencies"
+    summer = QueryPlan(intent="speech", people=["Caroline"], objects=["plans", "summer"], speaker="Caroline")
+    reply = "Researching adoption agencies, it has been a dream of mine."
+    answer = Draft(f'Caroline said: "{reply}"', [line(UTTERANCE, reply)], 0.0, "")
+    assert off_topic(summer, answer) and not off_topic(summer, answer, asked="Any plans for the summer?")
