@@ -125,9 +125,11 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | Non
             # "what city was the talk in?" asks a place: the names of who talked are not it
             return _read_draft(reading, [], f"(a {reading.kind} asked, not people)")
         elif reading is not None and best.tool in QUOTING_TOOLS and "corrected" not in answer \
-                and (reading.kind not in QUOTE_KINDS or _asks_back(plan, best) or _reads_further(reading, best)):
+                and (reading.kind not in QUOTE_KINDS or reading.beside or _asks_back(plan, best)
+                     or _reads_further(reading, best)):
             # the short answer inside the line the tool chose (graph.read reads only its lines,
-            # unless they share no word with the question: then a line read elsewhere stands in)
+            # unless they share no word with the question: then a line read elsewhere stands in),
+            # or what is said beside a sentence restating the question
             return _read_draft(reading, best.support, f"(in {best.tool}'s line: {best.note})")
         return Draft(answer, best.support, 0.0, f"{best.tool}: {best.note}", claim=claim, span=bool(named))
     notes = "; ".join(r.note for r in primary if r.note)

@@ -27,6 +27,7 @@ from agent.state import Evidence
 from agent.told import as_said_by, as_written, prepared
 from agent.tools.talk import speaker_of
 from agent.verb_spans import (
+    COURTESY,
     complements,
     coordinated,
     courtesy,
@@ -36,6 +37,7 @@ from agent.verb_spans import (
     without_determiners,
 )
 from agent.wanted import (
+    LIGHT_VERBS,
     Wanted,
     asks,
     asks_for_a_question,
@@ -46,7 +48,7 @@ from agent.wanted import (
     word_stem,
 )
 from memory.kinds import Kinds
-from memory.language import STOP, TIME_UNITS, date_phrase, looks_ahead, parse_date, s_stem
+from memory.language import STOP, TIME_UNITS, date_phrase, looks_ahead, may_name_a_date, parse_date, s_stem
 from memory.records import (
     DAY_SUMMARY,
     ENTITY_SIGHTING,
@@ -88,6 +90,7 @@ SAME_ASK = 0.1  # what a reply gains when the line it answers asks for the same 
 OTHER_PERSON_WEIGHT = 0.6  # a record neither by nor about the person the question names
 OWN_WORDS = 0.05  # what a sentence read with a borrowed alignment gains for the question's words it holds itself
 AGREEING_SHARE = 0.6  # a record bears out an answer read elsewhere when it reads it at least this strongly
+RESTATES = 0.6  # the share of the question's words a sentence that says nothing else holds to restate it
 MIN_READING = 0.25  # a reading weaker than this is no reading: its words barely meet the question's
 EVIDENCE_READ = 12  # the best records read: the answer is near the top or not found by reading
 HINT_BONUS = 0.25  # a candidate right after the noun naming the asked kind ("pin 7316")
@@ -353,7 +356,10 @@ class EvidenceReader:
             sent_align = max(own, borrowed, given)
             if not aligned and record_align == 0:
                 continue
-            for span, bonus in self._candidates(want, doc, sent, e.record.wall_start, reply):
+            said = sent  # "Just yesterday I joined a nearby church." says only what "why did she join?" says
+            if want.kind in QUOTE_KINDS and not asks_for_a_question(want.verb) and restating(want, sent, own):
+                said = beside(sent) or sent
+            for span, bonus in self._candidates(want, doc, said, e.record.wall_start, reply):
                 stems = content_stems(span)
                 if stems and stems <= question_words and not (want.kind in QUOTE_KINDS and bonus >= ASKED_LINE):
                     continue  # a word of the question is not its answer (but it may be what was asked)
@@ -372,7 +378,8 @@ class EvidenceReader:
                 if want.kind == "code":
                     text = as_written(text, e.record)
                 if text:
-                    out.append(Reading(text, want.kind, e, sent.text.strip(), round(min(score, 1.0), 4)))
+                    out.append(Reading(text, want.kind, e, said.text.strip(), round(min(score, 1.0), 4),
+                                       beside=said is not sent))
         speaker = e.record.attrs.get("speaker_name") if e.record.kind == UTTERANCE else None
         if want.kind == "person" and speaker and e.record.video_id == want.source and not want.people \
                 and not {w.lower() for w in speaker.split()} & want.words:
@@ -434,7 +441,7 @@ class EvidenceReader:
         chunks = [c for c in sent.noun_chunks if c.root.pos_ in ("NOUN", "PROPN") and c.root.lower_ not in STOP
                   and c.root.ent_type_ not in _NOT_THINGS]  # "on Sunday", "29 of them": a time or a count is no thing
         out = [(fragment, OBJECT_BONUS)] if fragment is not None else []
-        if want.hint:  # "what book did she recommend?": "Becoming Nicole" names one
+        if want.hint and not self._is_a(want.hint, "person"):  # "what book did she recommend?": "Becoming Nicole"
             out += [(title, OBJECT_BONUS) for title in titles(sent)]
         for chunk in chunks:
             bonus = self._object_bonus(want, chunk)
@@ -504,6 +511,35 @@ class EvidenceReader:
             if when is not None and relative:
                 return date_phrase(text, when, said_at)
         return text
+
+
+def restating(want: Wanted, sent, own: float) -> bool:
+    """Whether a sentence only says again what the question says: most of its words, and
+    nothing beside them but a time, a name or a courtesy ("Just yesterday I joined a nearby
+    church." for "why did Maria join a nearby church?"). What was asked is said beside it."""
+    if own < RESTATES:
+        return False
+    new = {token_stem(t) for t in sent if not (t.is_punct or t.is_stop or t.pos_ in ("PROPN", "PRON", "INTJ", "NUM")
+                                               or may_name_a_date(t.text) or t.lower_ in COURTESY
+                                               or t.lemma_.lower() in LIGHT_VERBS or _frames_an_aim(t))}
+    return not new - want.meeting
+
+
+def _frames_an_aim(verb) -> bool:
+    """A verb that only frames what its infinitive says ("I wanted to feel closer" says what
+    "to feel closer" says)."""
+    return verb.lemma_.lower() in ("want", "need", "try", "hope", "wish") and any(c.dep_ == "xcomp" for c in verb.children)
+
+
+def beside(sent):
+    """The sentence said right after this one, or else right before it, that states something
+    (it neither asks nor only thanks); None when there is none. A sentence saying what was
+    aimed at ("I wanted to feel closer ...") follows what was done for it: the one before first."""
+    sents = list(sent.doc.sents)
+    at = next(i for i, s in enumerate(sents) if s.start == sent.start)
+    order = (at - 1, at + 1) if any(_frames_an_aim(t) for t in sent) else (at + 1, at - 1)
+    return next((sents[j] for j in order if 0 <= j < len(sents)
+                 and not asks(sents[j].text) and not courtesy(sents[j])), None)
 
 
 def _held(span) -> set[str]:

@@ -32,6 +32,7 @@ class Reading:
     agreeing: int = 1  # how many records offered the same answer
     also: tuple[Evidence, ...] = ()  # other records it rests on: lines that agree, a list's other things
     asked: str = ""  # the line it replies to, when it was read as a reply: with it, it meets the question
+    beside: bool = False  # read beside a sentence that only restates the question: what that one leaves unsaid
 
     @property
     def meets(self) -> str:

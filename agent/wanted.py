@@ -214,9 +214,7 @@ def _wanted(doc) -> Wanted:
         if head is None and toks[wh_at].dep_ == "attr" else []
     if light_act and head is not None:  # "which file did I say I'd get over to Ann?": whatever the act did it to
         return Wanted("thing", hint=head.lemma_.lower(), words=words, many=many, light=True)
-    # "what was her favorite book?": the copula's subject names the thing asked, unless it is defined
-    named = head if head is not None else next((t for t in copula if t.dep_ == "nsubj"), None) if not defined else None
-    return Wanted("thing", hint=named.lemma_.lower() if named is not None else None, verb=verb, words=words, many=many,
+    return Wanted("thing", hint=head.lemma_.lower() if head is not None else None, verb=verb, words=words, many=many,
                   defines=token_stem(defined[0]) if defined else None, numbered=numbered)
 
 

@@ -539,16 +539,32 @@ def test_of_a_replys_sentences_the_thanks_is_none_and_the_one_meeting_the_questi
     assert plans is not None and "adoption agencies" in plans.answer and plans.evidence.record.id == 31
 
 
-def test_the_title_a_line_gives_names_the_work_asked_for(reader):
+def test_the_title_a_line_gives_names_the_work_asked_for_not_a_person(kinds):
+    reader = EvidenceReader(SpacyPipeline(), kinds=kinds)
     lines = [turn(1, "Caroline", 'I loved "Becoming Nicole" by Amy Ellis Nutt. Highly recommend it for sure.'),
              turn(2, "Melanie", "I got a new bookcase for the living room, it holds all my books.")]
     assert reader.read("What book did Caroline recommend?", lines).answer == "Becoming Nicole"
-    childhood = [turn(3, "Melanie", 'I loved reading "Charlotte\'s Web" as a kid.')]
-    assert reader.read("What was Melanie's favorite book as a kid?", childhood).answer == "Charlotte's Web"
     # a quotation of a whole line is said, not a title
     said = [turn(4, "Tim", 'He told me "we should all go to the lake together next summer with the kids and dogs".')]
     trip = reader.read("What book did Tim mention?", said)
     assert trip is None or trip.kind != "thing", trip.answer  # no span named a book: at most the line is quoted
+    music = [turn(5, "Melanie", 'I like classical like Bach and Mozart, and modern songs like Ed Sheeran\'s "Perfect".')]
+    musicians = reader.read("Which classical musicians does Melanie enjoy?", music)
+    assert musicians is None or musicians.answer != "Perfect"  # a song's title names no musician
+
+
+@pytest.mark.parametrize("question, answer", [
+    ("Why did Maria join a nearby church?", "I wanted to feel closer to a community and my faith"),
+    ("What did Maria do to feel closer to a community and her faith?", "Just yesterday I joined a nearby church"),
+])
+def test_a_sentence_saying_only_what_the_question_says_gives_way_to_the_one_beside_it(reader, question, answer):
+    said = "Just yesterday I joined a nearby church. I wanted to feel closer to a community and my faith. " \
+           "So far it has been great."
+    reading = reader.read(question, [turn(1, "Maria", said)])
+    assert reading is not None and reading.answer == answer and reading.sentence.rstrip(".") == answer
+    # a sentence that says one thing more is its own answer
+    bike = reader.read("How did John get to work?", [turn(2, "John", "I got to work by bike. It was raining.")])
+    assert bike is not None and bike.answer == "I got to work by bike"
 
 
 def test_a_numbered_item_is_what_the_line_saying_its_number_pairs_it_with(reader):

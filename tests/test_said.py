@@ -121,3 +121,29 @@ def test_a_short_name_is_the_one_known_person_it_begins_and_a_month_is_no_one(tm
         assert not a.abstained and "bowls" in a.answer
     finally:
         system.close()
+
+
+CHURCH = """## Session 1 | 2026-05-06T17:00
+Maria: Just yesterday I joined a nearby church. I wanted to feel closer to a community and my faith. So far it has been great.
+John: That's wonderful, Maria! We're going camping this summer. What about you, any summer plans?
+Maria: Thanks, John! Researching adoption agencies, it has been a dream of mine for years.
+"""
+
+
+@pytest.mark.parametrize("question, said", [
+    ("Why did Maria join a nearby church?", "I wanted to feel closer to a community and my faith"),
+    ("What are Maria's plans for the summer?", "Researching adoption agencies"),
+])
+def test_what_was_asked_is_answered_beside_the_line_restating_it_and_by_the_reply_to_it(tmp_path, question, said):
+    from service.config import load_config
+    from service.system import MemlensSystem
+
+    path = tmp_path / "church.txt"
+    path.write_text(CHURCH)
+    system = MemlensSystem(load_config(env={**os.environ, "MEMLENS_HOME": str(tmp_path / "home")}))
+    try:
+        system.ingest_transcript(path, "chat")
+        a = system.ask(question, "chat", datetime(2026, 5, 7, 9))
+        assert not a.abstained and said in a.answer, (a.answer, a.trace[-4:])
+    finally:
+        system.close()
