@@ -18,7 +18,7 @@ from datetime import datetime
 
 from agent.plan import WEARER, TimeSlot
 from agent.question_time import DAY_PARTS, phrase, time_slot
-from memory.language import ENGLISH_MODEL, english
+from memory.language import ENGLISH_MODEL, english, quoted
 
 _DAY_PART_PREFIX = re.compile(rf"\b(pre|post)-(?=(?:{'|'.join(DAY_PARTS)})\b)", re.I)
 _FIRST_PERSON = {"i", "me", "my", "mine", "myself", "we", "us", "our", "ours"}
@@ -441,16 +441,17 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
                           existential=any(t.dep_ == "expl" and t.head == root for t in doc),
                           in_hand=_asks_in_hand(doc, root), what_was_at=_asks_what_was_at(doc, root))
     people: list[str] = []
+    titled = quoted(doc)  # "what is "Little Women" about?": a title names no one
     for ent in doc.ents:
         # a name that only modifies a noun names a thing: "the Harry Potter universe" asks about
         # a universe, "the Obama administration" about an administration, not about a person
         names_a_thing = ent.root.dep_ == "compound" and ent.root.head.pos_ == "NOUN"
         if ent.label_ == "PERSON" and ent.text.lower() not in places_known and ent.text[:1].isupper() \
-                and not names_a_thing:
+                and not names_a_thing and ent.start not in titled:
             people.append(ent.text)
             used.update(range(ent.start, ent.end))
     for tok in doc:  # names NER missed: known speakers, or a proper noun that acts (subject)
-        if tok.i in used or tok.text.lower() in places_known:
+        if tok.i in used or tok.i in titled or tok.text.lower() in places_known:
             continue
         governor = tok.head.head if tok.dep_ == "pobj" else tok.head
         acts_socially = tok.dep_ == "nsubj" or (tok.dep_ in ("dobj", "dative", "pobj") and governor.lemma_ in _SOCIAL_VERBS)

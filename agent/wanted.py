@@ -9,7 +9,7 @@ from functools import cached_property
 
 from agent.plan import ASKING_VERBS
 from agent.question_nlp import SpacyPipeline, asked_degree, without_address
-from memory.language import STOP, number_of, s_stem, stem
+from memory.language import STOP, number_of, quoted, s_stem, stem
 
 # Nouns that name the kind of answer a "what / which <noun>" question wants (general English).
 KIND_NOUNS = {
@@ -117,7 +117,9 @@ def wanted(nlp: SpacyPipeline, question: str) -> Wanted:
     # "for" of "what do I press for reception?" already has its object
     preps = frozenset(t.lower_ for t in doc if t.pos_ == "ADP" and not any(c.dep_ == "pobj" for c in t.children))
     dating = _dating(doc)
-    people = frozenset(t.lower_ for t in doc if (t.pos_ == "PROPN" or t.ent_type_ == "PERSON") and t.i not in dating)
+    titled = quoted(doc)  # "what is "Little Women" about?": a title names no one
+    people = frozenset(t.lower_ for t in doc if (t.pos_ == "PROPN" or t.ent_type_ == "PERSON")
+                       and t.i not in dating and t.i not in titled)
     found = _wanted(doc)
     # "the puppy she got two weeks before August 11": the date says when, the window's to keep;
     # a line dated by a caption ("... on Friday 11 August") does not meet the question by it

@@ -644,3 +644,11 @@ def test_with_nothing_said_of_what_it_was_like_the_line_is_quoted(reader):
     assert reading is not None and reading.kind == "quote" and "views" in reading.answer
     reading = reader.read("How did Sam feel about singing along?", [turn(5, "Sam", "I was able to sing along.")])
     assert reading is None or reading.answer != "able"
+
+
+def test_a_quoted_title_in_a_question_names_no_one(reader):
+    from agent.question_nlp import parse_question
+
+    question = 'What is "Little Women" about according to Joanna?'
+    assert reader.wanted(question).people == {"joanna"}
+    assert parse_question(reader.nlp, question, None).people == ["Joanna"]

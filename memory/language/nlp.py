@@ -1,5 +1,5 @@
-"""spaCy's English pipeline, loaded once per process on first use (never at import), and
-the person names it finds in a text."""
+"""spaCy's English pipeline, loaded once per process on first use (never at import), the
+person names it finds in a text, and the words a parsed text quotes."""
 from __future__ import annotations
 
 import threading
@@ -26,3 +26,13 @@ def english(model: str = ENGLISH_MODEL) -> Any:
 def person_names(text: str, model: str = ENGLISH_MODEL) -> list[tuple[str, int]]:
     """The PERSON entities in `text` with where each starts (character offset)."""
     return [(ent.text, ent.start_char) for ent in english(model)(text).ents if ent.label_ == "PERSON"]
+
+
+_QUOTES = {'"', "\u201c", "\u201d"}
+
+
+def quoted(doc) -> set[int]:
+    """The indexes of the tokens between paired quotation marks ("Little Women"): a title or
+    words said, not a name to look up."""
+    marks = [t.i for t in doc if t.text in _QUOTES]
+    return {i for start, end in zip(marks[::2], marks[1::2]) for i in range(start + 1, end)}
