@@ -89,7 +89,7 @@ REPLY_ALIGNMENT = 0.5  # the share of the question's words a line that asks and 
 SAME_ASK = 0.1  # what a reply gains when the line it answers asks for the same kind of answer
 OTHER_PERSON_WEIGHT = 0.6  # a record neither by nor about the person the question names
 OWN_WORDS = 0.05  # what a sentence read with a borrowed alignment gains for the question's words it holds itself
-AGREEING_SHARE = 0.6  # a record bears out an answer read elsewhere when it reads it at least this strongly
+AGREEING_SHARE = 0.4  # a record bears out an answer read elsewhere when it reads it at least this strongly
 RESTATES = 0.6  # the share of the question's words a sentence that says nothing else holds to restate it
 MIN_READING = 0.25  # a reading weaker than this is no reading: its words barely meet the question's
 EVIDENCE_READ = 12  # the best records read: the answer is near the top or not found by reading
@@ -217,7 +217,7 @@ class EvidenceReader:
                             readings.setdefault(reading.answer.lower(), []).append(reading)
         if not readings:
             # no thing the question's verb acts on, nothing said of what it was like: the line that meets it best
-            return self.read(question, evidence, replace(want, kind="quote"), around, reply_to, chosen) \
+            return self.read(question, evidence, replace(want, kind="quote"), around, reply_to) \
                 if want.kind in ("thing", "quality") else None
         best = []
         for same in readings.values():
@@ -359,7 +359,7 @@ class EvidenceReader:
             said = sent  # "Just yesterday I joined a nearby church." says only what "why did she join?" says
             if want.kind in QUOTE_KINDS and not asks_for_a_question(want.verb) and restating(want, sent, own):
                 said = beside(sent) or sent
-            for span, bonus in self._candidates(want, doc, said, e.record.wall_start, reply):
+            for span, bonus in self._candidates(want, doc, said, e.record.wall_start, reply, e.record.kind == UTTERANCE):
                 stems = content_stems(span)
                 if stems and stems <= question_words and not (want.kind in QUOTE_KINDS and bonus >= ASKED_LINE):
                     continue  # a word of the question is not its answer (but it may be what was asked)
@@ -388,7 +388,7 @@ class EvidenceReader:
             out.append(Reading(speaker, want.kind, e, doc.text.strip(), round(min(score, 1.0), 4)))
         return out
 
-    def _candidates(self, want: Wanted, doc, sent, said_at: datetime, reply: bool = False):
+    def _candidates(self, want: Wanted, doc, sent, said_at: datetime, reply: bool = False, spoken: bool = False):
         """(span, bonus) pairs of the wanted kind in one sentence; in a reply, what the
         speaker says they are ("I'm a shooting guard") answers what was asked of them."""
         kind = want.kind
@@ -441,7 +441,8 @@ class EvidenceReader:
         chunks = [c for c in sent.noun_chunks if c.root.pos_ in ("NOUN", "PROPN") and c.root.lower_ not in STOP
                   and c.root.ent_type_ not in _NOT_THINGS]  # "on Sunday", "29 of them": a time or a count is no thing
         out = [(fragment, OBJECT_BONUS)] if fragment is not None else []
-        if want.hint and not self._is_a(want.hint, "person"):  # "what book did she recommend?": "Becoming Nicole"
+        # "what book did she recommend?": "Becoming Nicole", as a turn quotes it (a caption quotes what was read)
+        if want.hint and spoken and not self._is_a(want.hint, "person"):
             out += [(title, OBJECT_BONUS) for title in titles(sent)]
         for chunk in chunks:
             bonus = self._object_bonus(want, chunk)

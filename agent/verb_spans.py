@@ -76,7 +76,7 @@ def courtesy(sent) -> bool:
     """Whether a sentence only thanks, greets or acknowledges ("Thanks, Melanie!", "Yeah, I get
     it.", "Cool, Gina!"): said before an answer, it is none."""
     said = [t for t in sent if not t.is_punct and t.pos_ not in ("PROPN", "PRON", "DET", "AUX", "PART", "CCONJ", "INTJ")]
-    return all(t.lower_ in COURTESY or t.lemma_.lower() in ACKNOWLEDGING for t in said)
+    return bool(said) and all(t.lower_ in COURTESY or t.lemma_.lower() in ACKNOWLEDGING for t in said)
 
 
 def verbless_phrase(doc, sent):

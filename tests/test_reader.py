@@ -652,3 +652,16 @@ def test_a_quoted_title_in_a_question_names_no_one(reader):
     question = 'What is "Little Women" about according to Joanna?'
     assert reader.wanted(question).people == {"joanna"}
     assert parse_question(reader.nlp, question, None).people == ["Joanna"]
+
+
+def test_only_a_sentence_of_thanks_or_assent_is_courtesy_and_a_caption_quotes_no_title(reader):
+    from agent.verb_spans import courtesy
+
+    def said(text):
+        return next(reader.nlp(text).sents)
+    assert courtesy(said("Thanks, Melanie!")) and courtesy(said("Yeah, I get it.")) and courtesy(said("Cool, Gina!"))
+    assert not courtesy(said("Living Room.")) and not courtesy(said("Thanks for the book, I loved it."))
+    shown = MemoryRecord("event", CLIP_CAPTION, "ns", 'shown: "DINING ROOM"; "ALICE"; "RED MUG".', T0,
+                         T0 + timedelta(seconds=5), "home", attrs={}, id=50)
+    reading = reader.read("which book did Alice recommend?", [Evidence(shown, 0.5, "search")])
+    assert reading is None or reading.answer not in ("DINING ROOM", "RED MUG")  # words read on screen, not titles
