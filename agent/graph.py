@@ -277,12 +277,13 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     texts = support_texts(state.results) or [evidence_text(e.record) for e in draft.support]
     span_read = bool(draft.reading) and state.reading is not None and state.reading.kind in SPAN_KINDS
     read_from = _read_from(state.reading, draft)
+    asked = read_from.asked if read_from else ""  # a reply meets the question with the line it answers
     values = features(state.plan, state.results, texts, key_terms(state.plan), typed,
                       [raw[i] for i in range(len(options)) if i not in abstain] if raw else None,
                       state.refinements, ctx.config.max_refinements, draft.reading,
                       named_share(state.plan, draft.support, read_from),
                       max(unmet(state.wanted, bool(draft.reading) or draft.span),
-                          1.0 if off_topic(state.plan, draft, read_from.asked if read_from else "") else 0.0), span_read=span_read)
+                          1.0 if off_topic(state.plan, draft, asked) else 0.0), span_read=span_read)
     sufficiency = ctx.sufficiency(values) if draft.answer else 0.0
     draft = Draft(draft.answer, draft.support, sufficiency, draft.note, claim=draft.claim, reading=draft.reading,
                   span=draft.span)

@@ -1,6 +1,7 @@
 """Spans of the answer kinds spaCy has no entity label for: a colour, how often something
-happens, a code, what something was like, the title of a work. Each finder takes a parsed sentence and returns
-the spans of its kind in it, so the reader scores them as it scores spaCy's entities."""
+happens, a code, what something was like, the title of a work. Each finder takes a parsed
+sentence and returns the spans of its kind in it, so the reader scores them as it scores
+spaCy's entities."""
 from __future__ import annotations
 
 import re

@@ -318,6 +318,8 @@ def test_a_day_or_a_count_is_not_the_thing_asked(reader):
 def test_a_plural_kind_asks_for_every_one_and_each_is_cited(reader):
     assert reader.wanted("which cities has she lived in?").many and reader.wanted("what are Ana's hobbies?").many
     assert not reader.wanted("which city does she live in?").many
+    flavors = reader.wanted("which dairy-free dessert flavors does Nate enjoy?")  # the noun "which" determines
+    assert (flavors.hint, flavors.many) == ("flavor", True)
     assert reader.wanted("what books has Leo read?").kind == "thing"  # the books, not a line read out
     lines = [turn(1, "Ana", "I grow tomatoes in the garden."), turn(9, "Ben", "Nice! What else?"),
              turn(20, "Ana", "I also grow basil and mint on the balcony.")]
