@@ -203,6 +203,8 @@ def _wanted(doc) -> Wanted:
     for noun in nouns:
         lemma = noun.lemma_.lower()
         kind = next((k for k, names in KIND_NOUNS.items() if lemma in names), None)
+        if kind == "number" and any(c.dep_ == "compound" for c in noun.children):
+            kind = "code"  # "what apartment number?", "which room number?": an identifier ("4B"), not a count
         if kind is not None:
             return Wanted(kind, hint=lemma, verb=verb, words=words - {token_stem(noun)}, many=many)
     if verb in _QUOTING and head is None:  # "what did she say?"; "what books has he read?" asks for books

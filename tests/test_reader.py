@@ -50,6 +50,8 @@ def sign(n: int, line: str, at: datetime = T0) -> Evidence:
     ("how do I do a backflip?", "quote"),
     ("which key was for a sales partnership?", "code"),
     ("what's the voicemail extension?", "code"),
+    ("what apartment number is on the door?", "code"),
+    ("what number did she press?", "number"),
     ("how much did the lamp cost?", "money"),
     ("who presented the cartoon?", "person"),
     ("what was the name of the woman on stage?", "person"),
