@@ -10,7 +10,6 @@ from __future__ import annotations
 import fcntl
 import sqlite3
 import threading
-import weakref
 from collections.abc import Iterator, Sequence
 from contextlib import closing, contextmanager
 from pathlib import Path
@@ -60,10 +59,8 @@ class Database:
         self._batch_depth = 0
         self._writer: int | None = None  # the thread inside a batch
         self._changed: set[str] = set()  # the mirrors whose rows the batch under way changes
-        self._local = threading.local()
-        self._readers: list[sqlite3.Connection] = []  # views' connections
-        self._thread_readers: dict[int, tuple[weakref.ref, sqlite3.Connection]] = {}  # thread -> its own
-        self._idle_views: list[sqlite3.Connection] = []  # connections of ended views, for the next
+        self._readers: list[sqlite3.Connection] = []  # every read connection open
+        self._idle_readers: list[sqlite3.Connection] = []  # open and not in use: for the next read
         self._readers_lock = threading.Lock()  # not the writer's: a new reader must not wait for a batch
         # A commit and the index changes it brings are one step for a view that starts
         self._commit_lock = ReadWriteLock()
@@ -112,17 +109,19 @@ class Database:
     def read(self, sql: str, params: Sequence = ()) -> list[sqlite3.Row]:
         """Every read goes here: inside this thread's own batch through the writer, which
         sees the batch's uncommitted changes; inside a view through the view's transaction;
-        elsewhere through the thread's own read-only connection, which under WAL sees the
-        last commit and does not wait for the writer."""
+        elsewhere through an idle read-only connection borrowed for the statement, which under
+        WAL sees the last commit and does not wait for the writer. Borrowed, not one per
+        thread: a server's threads come and go, and open files follow the reads under way."""
         if self._writer == threading.get_ident():
             return self.conn.execute(sql, params).fetchall()
         view = self._view()
         if view is not None:
             return view.read(sql, params)
-        conn = getattr(self._local, "conn", None)
-        if conn is None:
-            conn = self._local.conn = self._thread_reader()
-        return conn.execute(sql, params).fetchall()
+        conn = self._borrow()
+        try:
+            return conn.execute(sql, params).fetchall()
+        finally:
+            self._give_back(conn)
 
     def _connect_reader(self) -> sqlite3.Connection:
         conn = sqlite3.connect(self.root / "memory.sqlite", check_same_thread=False, timeout=120.0)
@@ -130,27 +129,26 @@ class Database:
         conn.execute("PRAGMA query_only=ON")
         return conn
 
-    def _reader(self) -> sqlite3.Connection:
-        """A connection for views (pooled: see _end_read), closed with the database."""
+    def _borrow(self) -> sqlite3.Connection:
+        """An idle read connection, or a new one (pooled: see _give_back), closed with the database."""
+        with self._readers_lock:
+            if self._idle_readers:
+                return self._idle_readers.pop()
         conn = self._connect_reader()
         with self._readers_lock:
             self._readers.append(conn)
         return conn
 
-    def _thread_reader(self) -> sqlite3.Connection:
-        """This thread's own connection for reads outside a view. A server's worker threads
-        come and go (a job's, a question's branches): the connections of threads that have
-        ended are closed here, so open files follow the threads alive, not every thread
-        that ever read."""
-        conn = self._connect_reader()
-        me = threading.current_thread()
+    def _give_back(self, conn: sqlite3.Connection) -> None:
+        """Ends the connection's read transaction, if any; it waits for the next read unless
+        IDLE_READERS already do: a burst of concurrent reads leaves no more open files behind it."""
+        conn.commit()
         with self._readers_lock:
-            for ident, (thread, old) in list(self._thread_readers.items()):
-                if thread() is None or not thread().is_alive():
-                    old.close()
-                    del self._thread_readers[ident]
-            self._thread_readers[me.ident] = (weakref.ref(me), conn)
-        return conn
+            if len(self._idle_readers) < IDLE_READERS:
+                self._idle_readers.append(conn)
+                return
+            self._readers.remove(conn)
+        conn.close()
 
     def _view(self) -> View | None:
         view = VIEW.get()
@@ -173,28 +171,15 @@ class Database:
         finally:
             VIEW.reset(token)
             for used in view.connections():
-                self._end_read(used)
+                self._give_back(used)
 
     def _begin_read(self) -> tuple[sqlite3.Connection, int]:
         """A read transaction on the last commit, and that commit's generation."""
-        with self._readers_lock:
-            conn = self._idle_views.pop() if self._idle_views else None
-        conn = conn or self._reader()
+        conn = self._borrow()
         with self._commit_lock.shared():  # it starts between commits, never inside one
             conn.execute("BEGIN")
             row = conn.execute("SELECT value FROM meta WHERE key='generation'").fetchone()
         return conn, int(row["value"]) if row else 0
-
-    def _end_read(self, conn: sqlite3.Connection) -> None:
-        """Ends the read transaction; the connection waits for the next view, unless IDLE_READERS
-        already do: a burst of concurrent questions leaves no more open files behind it."""
-        conn.commit()
-        with self._readers_lock:
-            if len(self._idle_views) < IDLE_READERS:
-                self._idle_views.append(conn)
-                return
-            self._readers.remove(conn)
-        conn.close()
 
     def read_transaction(self, generation: int) -> sqlite3.Connection | None:
         """A read transaction on the commit `generation` while it is still the last one;
@@ -202,7 +187,7 @@ class Database:
         conn, now = self._begin_read()
         if now == generation:
             return conn
-        self._end_read(conn)
+        self._give_back(conn)
         return None
 
     def note_durations(self, store: str, records: Sequence[MemoryRecord]) -> None:
@@ -420,7 +405,7 @@ class Database:
             for mirror in self.mirrors():
                 mirror.flush()
             with self._readers_lock:
-                for reader in [*self._readers, *(conn for _, conn in self._thread_readers.values())]:
+                for reader in self._readers:
                     reader.close()
             self.conn.close()
 
