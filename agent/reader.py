@@ -357,8 +357,8 @@ class EvidenceReader:
             if not aligned and record_align == 0:
                 continue
             said = sent  # "Just yesterday I joined a nearby church." says only what "why did she join?" says
-            if want.kind in QUOTE_KINDS and not asks_for_a_question(want.verb) and restating(want, sent, own):
-                said = beside(sent) or sent
+            if want.kind in QUOTE_KINDS and not asks_for_a_question(want.verb) and _restating(want, sent, own):
+                said = _beside(sent) or sent
             for span, bonus in self._candidates(want, doc, said, e.record.wall_start, reply, e.record.kind == UTTERANCE):
                 stems = content_stems(span)
                 if stems and stems <= question_words and not (want.kind in QUOTE_KINDS and bonus >= ASKED_LINE):
@@ -514,7 +514,7 @@ class EvidenceReader:
         return text
 
 
-def restating(want: Wanted, sent, own: float) -> bool:
+def _restating(want: Wanted, sent, own: float) -> bool:
     """Whether a sentence only says again what the question says: most of its words, and
     nothing beside them but a time, a name or a courtesy ("Just yesterday I joined a nearby
     church." for "why did Maria join a nearby church?"). What was asked is said beside it."""
@@ -532,7 +532,7 @@ def _frames_an_aim(verb) -> bool:
     return verb.lemma_.lower() in ("want", "need", "try", "hope", "wish") and any(c.dep_ == "xcomp" for c in verb.children)
 
 
-def beside(sent):
+def _beside(sent):
     """The sentence said right after this one, or else right before it, that states something
     (it neither asks nor only thanks); None when there is none. A sentence saying what was
     aimed at ("I wanted to feel closer ...") follows what was done for it: the one before first."""

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import re
 
+from memory.language import quotations
+
 COLOURS = frozenset({"black", "white", "grey", "gray", "silver", "red", "orange", "yellow", "gold", "green", "blue",
                      "navy", "purple", "violet", "pink", "brown", "beige", "cream", "teal", "turquoise", "maroon", "tan"})
 # How often something happens, as English says it ("a few times a week", "once or twice a
@@ -92,18 +94,17 @@ def qualities(sent) -> list:
     return out
 
 
-_QUOTED = re.compile(r'["\u201c]([^"\u201c\u201d]{2,80})["\u201d]')
 TITLE_WORDS = 8  # the most words a title may have: a longer quotation is a line quoted, not a name
 
 
 def titles(sent) -> list:
     """The names of works a sentence gives: a capitalised quotation of a few words ("I loved
     "Becoming Nicole" by Amy Ellis Nutt"), or what spaCy tags a work of art."""
-    doc, out = sent.doc, []
-    for m in _QUOTED.finditer(sent.text):
-        span = doc.char_span(sent.start_char + m.start(1), sent.start_char + m.end(1), alignment_mode="expand")
-        words = [t for t in span if not t.is_punct] if span is not None else []
-        if words and words[0].text[:1].isupper() and len(words) <= TITLE_WORDS:
+    out = []
+    for span in quotations(sent.doc):
+        words = [t for t in span if not t.is_punct]
+        if sent.start <= span.start and span.end <= sent.end and words and words[0].text[:1].isupper() \
+                and len(words) <= TITLE_WORDS:
             out.append(span)
     return out + [e for e in sent.ents if e.label_ == "WORK_OF_ART"
                   and not any(t.start < e.end and e.start < t.end for t in out)]

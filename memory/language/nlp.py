@@ -31,8 +31,13 @@ def person_names(text: str, model: str = ENGLISH_MODEL) -> list[tuple[str, int]]
 _QUOTES = {'"', "\u201c", "\u201d"}
 
 
-def quoted(doc) -> set[int]:
-    """The indexes of the tokens between paired quotation marks ("Little Women"): a title or
-    words said, not a name to look up."""
+def quotations(doc) -> list:
+    """The spans between paired quotation marks ("Little Women"): a title or words said."""
     marks = [t.i for t in doc if t.text in _QUOTES]
-    return {i for start, end in zip(marks[::2], marks[1::2]) for i in range(start + 1, end)}
+    return [doc[start + 1:end] for start, end in zip(marks[::2], marks[1::2]) if end > start + 1]
+
+
+def quoted(doc) -> set[int]:
+    """The indexes of the tokens between paired quotation marks: a title or words said, not
+    a name to look up."""
+    return {t.i for span in quotations(doc) for t in span}
