@@ -8,10 +8,11 @@ import re
 from collections.abc import Sequence
 from datetime import date
 
+from agent.attribution import sentence_speaker
 from agent.plan import SPEAKING_VERBS, WEARER, QueryPlan
 from agent.reader import ROLL_UPS
 from agent.reading import QUOTE_KINDS, Reading
-from agent.reasoning import Draft, coverage, evidence_text
+from agent.reasoning import Alike, Draft, coverage, evidence_text
 from agent.state import Evidence
 from agent.tools import bare, option_steps
 from agent.tools.base import ToolResult
@@ -58,7 +59,7 @@ SPOKEN_CAPTIONS = (CLIP_CAPTION, SEGMENT)  # captions that string turns together
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
-def off_topic(plan: QueryPlan, draft: Draft, asked: str = "") -> bool:
+def off_topic(plan: QueryPlan, draft: Draft, asked: str = "", alike: Alike | None = None) -> bool:
     """A spoken line given whole as the answer that speaks of less than half of what the
     question is about beside whom it names: Nate's line about his turtles does not answer
     "what did Nate make for the ladies at his writing club?", however surely it is Nate's.
@@ -69,7 +70,7 @@ def off_topic(plan: QueryPlan, draft: Draft, asked: str = "") -> bool:
         return False  # a request or promise is found by its act, whatever words it is put in
     named = {w for person in plan.people for w in normalise(person).split()}
     topic = [t for t in key_terms(plan) if t not in named]
-    return bool(topic) and coverage(topic, [asked, draft.answer]) < LINE_MEETS
+    return bool(topic) and coverage(topic, [asked, draft.answer], alike) < LINE_MEETS
 
 
 def _quotes_speech(draft: Draft) -> bool:
@@ -98,7 +99,8 @@ def answering(results: Sequence[ToolResult]) -> ToolResult | None:
     return next((r for r in reversed(results) if r.tool not in ("premise", "search") and r.found), None)
 
 
-def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | None = None) -> Draft:
+def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | None = None,
+          alike: Alike | None = None) -> Draft:
     """The answer and the evidence it rests on; how sufficient it is, agent.sufficiency decides.
     A tool that found what its intent asks for answers, except that a quoting tool's line
     gives way to the short answer read out of the evidence; when no tool found it, the
@@ -143,7 +145,8 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | Non
         # unless it names every thing the question is about ("for a company directory, press four"
         # for "how do I reach the company directory?"): then its reading counts as one read
         terms = key_terms(plan)
-        whole = reading.score >= CLEAR_LINE and bool(terms) and coverage(terms, [reading.meets]) >= 1.0
+        by = sentence_speaker(reading.evidence.record, reading.sentence) or ""  # who said it is who it is by
+        whole = reading.score >= CLEAR_LINE and bool(terms) and coverage(terms, [reading.meets, by], alike) >= 1.0
         return Draft(reading.as_answer(), list(reading.records), 0.0, f"read a {reading.kind} line from "
                      f"{reading.evidence.source}{f' ({notes})' if notes else ''}", claim=reading.answer,
                      reading=reading.score if whole else 0.0)

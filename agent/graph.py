@@ -262,7 +262,8 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     ctx, options = runtime.context, state.options or []
     threshold = ctx.config.abstain_threshold
     abstain = abstain_options(options)
-    draft = compose_draft(state.plan, state.results, state.reading)
+    alike = (state.wanted or ctx.reader.wanted(state.question)).alike_to  # "kids" covers "children"
+    draft = compose_draft(state.plan, state.results, state.reading, alike)
     typed_all = [t for r in reversed(state.results) if r.found and r.tool not in ("premise", "search")
                  and (t := typed_option_scores(r, options)) is not None] if options else []
     # a tool whose value decides an option beats one whose value matches none
@@ -283,7 +284,8 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
                       state.refinements, ctx.config.max_refinements, draft.reading,
                       named_share(state.plan, draft.support, read_from),
                       max(unmet(state.wanted, bool(draft.reading) or draft.span),
-                          1.0 if off_topic(state.plan, draft, asked) else 0.0), span_read=span_read)
+                          1.0 if off_topic(state.plan, draft, asked, alike) else 0.0), span_read=span_read,
+                      alike=alike)
     sufficiency = ctx.sufficiency(values) if draft.answer else 0.0
     draft = Draft(draft.answer, draft.support, sufficiency, draft.note, claim=draft.claim, reading=draft.reading,
                   span=draft.span)

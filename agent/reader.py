@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from agent.attribution import about, called_out, heading
+from agent.attribution import about, called_out, heading, line_about
 from agent.question_nlp import SpacyPipeline
 from agent.reading import DERIVED, QUOTE_KINDS, Reading, agreeing, listed
 from agent.span_kinds import codes, colours, described, frequencies, qualities, titles
@@ -31,6 +31,8 @@ from agent.verb_spans import (
     complements,
     coordinated,
     courtesy,
+    defines,
+    equated,
     numbered_items,
     of_the_act,
     verbless_phrase,
@@ -48,7 +50,15 @@ from agent.wanted import (
     word_stem,
 )
 from memory.kinds import Kinds
-from memory.language import STOP, TIME_UNITS, date_phrase, looks_ahead, may_name_a_date, parse_date, s_stem
+from memory.language import (
+    STOP,
+    TIME_UNITS,
+    date_phrase,
+    looks_ahead,
+    may_name_a_date,
+    parse_date,
+    s_stem,
+)
 from memory.records import (
     DAY_SUMMARY,
     ENTITY_SIGHTING,
@@ -129,17 +139,6 @@ def _once_each(around: Callable[[MemoryRecord], Sequence[MemoryRecord]]) -> Call
     return cached
 
 
-_DEFINING = {"be", "define", "mean"}  # "luck is ...", "luck is defined as ...", "luck means ..."
-
-
-def _defines(sent, stem: str) -> bool:
-    """Whether a sentence says what a thing is: its main verb a copula or "define" / "mean",
-    the thing its subject (not a clause inside it: "I've realised that luck is rare")."""
-    root = sent.root
-    return root.lemma_.lower() in _DEFINING and not asks(sent.text) and any(
-        c.dep_ in ("nsubj", "nsubjpass") and token_stem(c) == stem for c in root.children)
-
-
 class EvidenceReader:
     """Reads a `Reading` out of ranked evidence for a question (see the module's docstring)."""
 
@@ -159,9 +158,14 @@ class EvidenceReader:
 
     def wanted(self, question: str) -> Wanted:
         want = wanted(self.nlp, question)
-        if want.verb and self.kinds is not None:  # "who did I ring?": the line says "calling"
+        if self.kinds is None:
+            return want
+        if want.verb:  # "who did I ring?": the line says "calling"
             want = replace(want, same_acts=self.kinds.same_acts(want.verb))
-        return want
+        nouns = {(token_stem(t), t.lemma_.lower()) for t in self.nlp(question) if t.pos_ == "NOUN"}
+        alike = tuple((stem, others) for stem, lemma in sorted(nouns) if stem in want.words
+                      and (others := frozenset(word_stem(o, noun=True) for o in self.kinds.same_things(lemma))))
+        return replace(want, alike=alike)  # "how did her children take it?": "they're tough kids"
 
     def within(self, want: Wanted, named: str, source: str | None) -> Wanted:
         """What is wanted once the question is asked within the recording `named` ("the talk"),
@@ -359,7 +363,10 @@ class EvidenceReader:
             said = sent  # "Just yesterday I joined a nearby church." says only what "why did she join?" says
             if want.kind in QUOTE_KINDS and not asks_for_a_question(want.verb) and _restating(want, sent, own):
                 said = _beside(sent) or sent
-            for span, bonus in self._candidates(want, doc, said, e.record.wall_start, reply, e.record.kind == UTTERANCE):
+            equating = (reply or want.words - want.people <= held) and \
+                (not want.people or line_about(e.record, sent.text, want.people))
+            for span, bonus in self._candidates(want, doc, said, e.record.wall_start, reply, e.record.kind == UTTERANCE,
+                                                equating):
                 stems = content_stems(span)
                 if stems and stems <= question_words and not (want.kind in QUOTE_KINDS and bonus >= ASKED_LINE):
                     continue  # a word of the question is not its answer (but it may be what was asked)
@@ -388,9 +395,12 @@ class EvidenceReader:
             out.append(Reading(speaker, want.kind, e, doc.text.strip(), round(min(score, 1.0), 4)))
         return out
 
-    def _candidates(self, want: Wanted, doc, sent, said_at: datetime, reply: bool = False, spoken: bool = False):
+    def _candidates(self, want: Wanted, doc, sent, said_at: datetime, reply: bool = False, spoken: bool = False,
+                    equating: bool = False):
         """(span, bonus) pairs of the wanted kind in one sentence; in a reply, what the
-        speaker says they are ("I'm a shooting guard") answers what was asked of them."""
+        speaker says they are ("I'm a shooting guard") answers what was asked of them;
+        `equating`: the sentence says all the question describes, by or of whom it names, so
+        what it equates with the description answers ("this necklace is a gift from my grandma")."""
         kind = want.kind
         if kind in ("quote", "reason"):
             if courtesy(sent):
@@ -401,7 +411,7 @@ class EvidenceReader:
                 if start is not None and len(start):
                     return [(start, 0.1)]
             asked = asks_for_a_question(want.verb) and asks(sent.text)
-            if want.defines and _defines(sent, want.defines):  # "what is luck?": "Luck is defined as ..."
+            if want.defines and defines(sent, want.defines):  # "what is luck?": "Luck is defined as ..."
                 return [(sent, OBJECT_BONUS)]
             return [(sent, ASKED_LINE if asked else 0.0)]  # "what did she ask?": the line that asks
         fragment = verbless_phrase(doc, sent) if reply else None  # "The Minnesota Wolves!": a reply's answer, whatever its label
@@ -454,6 +464,7 @@ class EvidenceReader:
                 # the things said together as one answer, unless each is listed on its own ("what plants ...?")
                 out.append((without_determiners(doc, chunk if want.many else coordinated(doc, chunk, chunks)), bonus))
         return out + [(clause, OBJECT_BONUS) for clause in complements(doc, sent, want.verb)] \
+            + [(without_determiners(doc, said), OBJECT_BONUS) for said in equated(sent, want.equated if equating else (), chunks)] \
             + [(kept, OBJECT_BONUS) for kept in of_the_act(doc, chunks, want.verb)] \
             + [(without_determiners(doc, item), OBJECT_BONUS) for item in numbered_items(sent, want.numbered, chunks)]
 

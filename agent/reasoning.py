@@ -7,27 +7,30 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
 
 import numpy as np
 
 from agent.state import Evidence
 from memory.embedding import TextEmbedder
-from memory.language import content_words, term, terms
+from memory.language import content_words, plural, term, terms
 from memory.records import TEXT_SIGHTING, MemoryRecord
 
+Alike = Callable[[str], Collection[str]]  # the words naming what a word names ("kid" for "children")
 
-def uncovered(key_terms: Sequence[str], texts: Sequence[str]) -> list[str]:
+
+def uncovered(key_terms: Sequence[str], texts: Sequence[str], alike: Alike | None = None) -> list[str]:
     """The key terms that no text contains (compared as `term`s: "four thirty" and "4:30"
-    are the same answer)."""
+    are the same answer); with `alike`, nor a word naming the same thing ("kids" for "children")."""
     have = set().union(*(terms(t) for t in texts)) if texts else set()
-    return [t for t in key_terms if term(t) not in have]
+    return [t for t in key_terms if term(t) not in have
+            and not (alike is not None and any(term(f) in have for o in alike(t) for f in (o, plural(o, 2))))]
 
 
-def coverage(key_terms: Sequence[str], texts: Sequence[str]) -> float:
+def coverage(key_terms: Sequence[str], texts: Sequence[str], alike: Alike | None = None) -> float:
     if not key_terms:
         return 0.0
-    return (len(key_terms) - len(uncovered(key_terms, texts))) / len(key_terms)
+    return (len(key_terms) - len(uncovered(key_terms, texts, alike))) / len(key_terms)
 
 
 def evidence_text(record: MemoryRecord) -> str:

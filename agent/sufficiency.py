@@ -19,7 +19,7 @@ from pathlib import Path
 from agent.attribution import about, line_about, sentence_speaker
 from agent.plan import WEARER, QueryPlan
 from agent.reading import Reading
-from agent.reasoning import coverage, evidence_text
+from agent.reasoning import Alike, coverage, evidence_text
 from agent.state import Evidence
 from agent.tools.base import ToolResult
 
@@ -39,7 +39,7 @@ CLEAR = 0.5  # a reading stronger than this is clear: read out of lines that mee
 def features(plan: QueryPlan, results: Sequence[ToolResult], support_texts: Sequence[str], terms: Sequence[str],
              typed: Sequence[float] | None, raw_options: Sequence[float] | None, refinements: int,
              max_refinements: int, reading: float = 0.0, named: float = 1.0, unmet: float = 0.0,
-             span_read: bool = False) -> dict[str, float]:
+             span_read: bool = False, alike: Alike | None = None) -> dict[str, float]:
     primary = [r for r in results if r.tool not in ("premise", "search")]
     premise = next((r for r in results if r.tool == "premise"), None)
     searched = {e.record.id for r in results if r.tool == "search" for e in r.support}
@@ -49,7 +49,7 @@ def features(plan: QueryPlan, results: Sequence[ToolResult], support_texts: Sequ
         "found": float(any(r.found for r in primary)),
         "partial": float(not any(r.found for r in primary) and any(r.answer for r in primary)),
         "premise_failed": float(premise is not None and not premise.found),
-        "coverage": coverage(terms, support_texts) if terms else 0.5,
+        "coverage": coverage(terms, support_texts, alike) if terms else 0.5,
         "intent_confidence": plan.confidence,
         "support": min(len(support_texts), 4) / 4,
         "agreement": sum(i in searched for i in used) / len(used) if used else 0.0,

@@ -1,11 +1,12 @@
 """Spans a question's grammar picks in a line, beside its verb's object: the clause the verb
 states ("what did she realize?" -> "self-care is really important"), what a noun made of it is
-of ("what does he collect?" -> "my sneaker collection"), and the thing a line numbers as the
-question does ("what was option two?" -> "to speak with a customer advocate, press two").
-English grammar read off spaCy's parse."""
+of ("what does he collect?" -> "my sneaker collection"), the thing a line numbers as the
+question does ("what was option two?" -> "to speak with a customer advocate, press two"),
+and what a copula equates with the thing a question describes ("what was grandma's gift?"
+-> "this necklace is ... a gift from my grandma"). English grammar read off spaCy's parse."""
 from __future__ import annotations
 
-from agent.wanted import LIGHT_VERBS
+from agent.wanted import LIGHT_VERBS, asks, token_stem
 from memory.language import number_of
 
 COMPLEMENT_WORDS = 14  # the most words a clause the question's verb states may have to be an answer
@@ -60,6 +61,48 @@ def of_the_act(doc, chunks, verb: str | None) -> list:
         of = next((c for c in root.children if c.dep_ == "prep" and c.lower_ == "of"), None)
         out += [doc[o.left_edge.i:o.right_edge.i + 1] for o in (of.children if of is not None else ()) if o.dep_ == "pobj"]
     return out
+
+
+_DEFINING = {"be", "define", "mean"}  # "luck is ...", "luck is defined as ...", "luck means ..."
+
+
+def defines(sent, stem: str) -> bool:
+    """Whether a sentence says what a thing is: its main verb a copula or "define" / "mean",
+    the thing its subject (not a clause inside it: "I've realised that luck is rare")."""
+    root = sent.root
+    return root.lemma_.lower() in _DEFINING and not asks(sent.text) and any(
+        c.dep_ in ("nsubj", "nsubjpass") and token_stem(c) == stem for c in root.children)
+
+
+def equated(sent, described: tuple[str, ...], chunks) -> list:
+    """What a sentence says is the thing a question describes ("what is Nate's favorite
+    book?", "what was grandma's gift?"): a copula's other side, when one side holds the
+    description's noun or half its words and the other does not: "Harry Potter is my
+    favorite book", "my favorite character is Aragorn", "this necklace is super special to
+    me - a gift from my grandma", "it is one of my favorites" (a pronoun names nothing)."""
+    if not described:
+        return []
+    roots = {c.root.i: c for c in chunks}
+    out = []
+    for be in sent:
+        if be.lemma_ != "be":
+            continue
+        subjects = [c for c in be.children if c.dep_ == "nsubj"]
+        stated = [c for c in be.children if c.dep_ in ("attr", "acomp", "oprd")]
+        for one, other in ((s, c) for s in subjects for c in stated):
+            for side, answer in ((one, other), (other, one)):
+                if not _describes(side, described) or _describes(answer, described):
+                    continue
+                if answer.i in roots:
+                    out.append(roots[answer.i])
+                elif answer.pos_ == "PROPN":  # "... is Aragorn", parsed as an adjective's place
+                    out.append(sent.doc[answer.left_edge.i:answer.i + 1])
+    return out
+
+
+def _describes(token, described: tuple[str, ...]) -> bool:
+    stems = {token_stem(t) for t in token.subtree if not t.is_punct}
+    return described[0] in stems or 2 * len(stems & set(described)) >= len(described)
 
 
 def numbered_items(sent, number: int | None, chunks) -> list:

@@ -9,7 +9,7 @@ from functools import cached_property
 
 from agent.plan import ASKING_VERBS
 from agent.question_nlp import SpacyPipeline, asked_degree, without_address
-from memory.language import STOP, number_of, quoted, s_stem, stem
+from memory.language import STOP, number_of, quoted, s_stem, singular, stem, unclipped
 
 # Nouns that name the kind of answer a "what / which <noun>" question wants (general English).
 KIND_NOUNS = {
@@ -58,6 +58,11 @@ class Wanted:
     same_acts: frozenset[str] = field(default_factory=frozenset)  # verbs naming its verb's act ("call" for "ring")
     numbered: int | None = None  # the number its noun carries ("what was option two?"): the item a line numbers so
     light: bool = False  # its act is a light verb ("get it over to Bob"): a line's own main verb stands for it
+    # "what was grandma's gift?": the stems describing the thing asked, its noun first; a line
+    # saying what is so described ("this necklace is a gift from my grandma") names it
+    equated: tuple[str, ...] = ()
+    # its nouns' stems, each with the nouns naming the same thing ("kid" for "child")
+    alike: tuple[tuple[str, frozenset[str]], ...] = ()
 
     @property
     def acts(self) -> frozenset[str]:
@@ -66,16 +71,28 @@ class Wanted:
 
     @cached_property
     def meeting(self) -> frozenset[str]:
-        """The stems that meet one of its words: the words, and verbs naming its verb's act."""
+        """The stems that meet one of its words: the words, verbs naming its verb's act, and
+        nouns naming what its nouns name."""
+        return self.words | self._same_acts | frozenset().union(*(others for _, others in self.alike))
+
+    @cached_property
+    def _same_acts(self) -> frozenset[str]:
         if not (self.verb and word_stem(self.verb) in self.words):
-            return self.words
-        return self.words | {word_stem(v) for v in self.same_acts}
+            return frozenset()
+        return frozenset(word_stem(v) for v in self.same_acts)
+
+    def alike_to(self, word: str) -> frozenset[str]:
+        """The nouns naming what one of its nouns names ("kid" for "children"), none for another word."""
+        key = word_stem(singular(word.lower()), noun=True)
+        return next((others for stem, others in self.alike if stem == key), frozenset())
 
     def met_in(self, stems: set[str]) -> set[str]:
-        """The question's words among content stems; its verb is met by a verb naming the same act."""
+        """The question's words among content stems; its verb is met by a verb naming the same
+        act, a noun by a noun naming the same thing ("kids" meets "children")."""
         met = set(self.words & stems)
-        if stems & self.meeting - self.words:
+        if stems & self._same_acts - self.words:
             met.add(word_stem(self.verb))
+        met |= {word for word, others in self.alike if others & stems}
         return met
 
 
@@ -95,9 +112,10 @@ TALKER_NOUNS = frozenset({"speaker", "person", "man", "woman", "guy", "lady", "p
 
 
 def word_stem(lemma: str, noun: bool = False) -> str:
-    """A word as questions and evidence are compared: without its trailing s's, and a noun in
-    -ing as its verb ("volunteering" meets "I volunteered")."""
-    return stem(lemma) if noun and lemma.lower().endswith("ing") else s_stem(lemma.lower())
+    """A word as questions and evidence are compared: whole, not clipped ("fave"), without its
+    trailing s's, and a noun in -ing as its verb ("volunteering" meets "I volunteered")."""
+    lemma = unclipped(lemma)
+    return stem(lemma) if noun and lemma.endswith("ing") else s_stem(lemma)
 
 
 def token_stem(token) -> str:
@@ -216,10 +234,29 @@ def _wanted(doc) -> Wanted:
     defined = [t for t in copula if t.dep_ == "nsubj" and numbered is None and not any(
         c.dep_ == "poss" or c.lower_ in ("the", "this", "that", "these", "those") for c in t.children)] \
         if head is None and toks[wh_at].dep_ == "attr" else []
+    described = [] if head is not None or toks[wh_at].dep_ != "attr" or defined else \
+        [t for t in copula if t.dep_ == "nsubj"] or _one_of(toks)
     if light_act and head is not None:  # "which file did I say I'd get over to Ann?": whatever the act did it to
         return Wanted("thing", hint=head.lemma_.lower(), words=words, many=many, light=True)
     return Wanted("thing", hint=head.lemma_.lower() if head is not None else None, verb=verb, words=words, many=many,
-                  defines=token_stem(defined[0]) if defined else None, numbered=numbered)
+                  defines=token_stem(defined[0]) if defined else None, numbered=numbered,
+                  equated=_description(described[0]) if described else ())
+
+
+def _one_of(toks) -> list:
+    """The noun of "one of her favorite movies" when that is the copula's subject."""
+    return [p for t in toks if t.dep_ == "nsubj" and t.lower_ == "one" and t.head.lemma_ == "be"
+            for c in t.children if c.dep_ == "prep" and c.lower_ == "of"
+            for p in c.children if p.dep_ == "pobj" and p.pos_ == "NOUN"]
+
+
+def _description(noun) -> tuple[str, ...]:
+    """The stems a noun and the words before it describe a thing by ("favorite video game"),
+    the noun's first; not whose it is ("Nate's", "her")."""
+    owner = {t.i for c in noun.children if c.dep_ == "poss" for t in c.subtree}
+    before = [t for t in noun.subtree if t.i < noun.i and t.i not in owner and not t.is_punct
+              and t.lower_ not in STOP and t.pos_ != "PROPN"]
+    return tuple(dict.fromkeys([token_stem(noun), *(token_stem(t) for t in before)]))
 
 
 def _appraises(verb) -> bool:

@@ -25,6 +25,7 @@ from memory.wordnet_data import installed, wordnet_root
 VISIBLE_ROOTS = ("physical_entity.n.01", "written_communication.n.01", "visual_communication.n.01")
 WNID = re.compile(r"n\d{8}")  # a WordNet 3.0 noun by its offset, as ImageNet's class ids are
 SAME_ACT_SENSES = 4  # a verb's most frequent senses in which another verb may name the same act
+SAME_THING_SENSES = 2  # a noun's most frequent senses in which it may name what another names in its first
 
 
 class Kinds:
@@ -34,6 +35,7 @@ class Kinds:
         self.model_dir = model_dir
         self._lock = threading.RLock()  # nltk's reader seeks shared files: one query at a time
         self._acts: dict[str, frozenset[str]] = {}
+        self._things: dict[str, frozenset[str]] = {}
 
     @cached_property
     def available(self) -> bool:
@@ -168,6 +170,22 @@ class Kinds:
                     other for sense in senses for lemma in sense.lemmas() if (other := lemma.name()) != verb
                     and _one_verb(other) and sense in self._wordnet.synsets(other, pos="v")[:SAME_ACT_SENSES])
             return self._acts[verb]
+
+    def same_things(self, noun: str) -> frozenset[str]:
+        """Nouns (single words) that name what `noun` names in its most frequent sense, in one
+        of their own two most frequent ("kids" for "children", "film" for "movie", "store"
+        for "shop"): a question asks with one, the line says the other. Empty without WordNet."""
+        if not self.available or not noun.isalpha():
+            return frozenset()
+        with self._lock:
+            if noun not in self._things:
+                wordnet = self._wordnet
+                first = wordnet.synsets(noun, pos="n")[:1]
+                self._things[noun] = frozenset(
+                    other for sense in first for lemma in sense.lemmas()
+                    if (other := lemma.name().lower()) != noun and other.isalpha()
+                    and sense in wordnet.synsets(other, pos="n")[:SAME_THING_SENSES])
+            return self._things[noun]
 
     @cached_property
     def _irregular_verbs(self) -> dict[str, list[str]]:

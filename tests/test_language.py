@@ -191,3 +191,13 @@ def test_a_line_with_no_word_a_date_is_said_with_is_not_parsed_for_one(said, nam
     assert may_name_a_date(said) is names
     if not names:  # what the cheap test skips, the parse would not have found
         assert stated_dates(english()(said), datetime(2026, 3, 9, 18, 0)) == []
+
+
+def test_a_clipped_word_is_compared_whole():
+    """Chat and speech clip words ("my fave", "the fam"); a question asks with the whole word."""
+    from agent.wanted import word_stem
+    from memory.language import term, unclipped
+
+    assert unclipped("Fave") == "favorite" and unclipped("faves") == "favorite" and unclipped("pizza") == "pizza"
+    assert word_stem("fave") == word_stem("favorite") and word_stem("fam") == word_stem("family")
+    assert term("biz") == term("business") and term("four") == "4"

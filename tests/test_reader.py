@@ -669,3 +669,50 @@ def test_only_a_sentence_of_thanks_or_assent_is_courtesy_and_a_caption_quotes_no
                          T0 + timedelta(seconds=5), "home", attrs={}, id=50)
     reading = reader.read("which book did Alice recommend?", [Evidence(shown, 0.5, "search")])
     assert reading is None or reading.answer not in ("DINING ROOM", "RED MUG")  # words read on screen, not titles
+
+
+def test_what_a_line_equates_with_the_thing_the_question_describes_answers_it(reader):
+    """"What was grandma's gift?": a copula's other side ("this necklace is ... a gift from my
+    grandma"), when the sentence says all the question describes and is by or of whom it names."""
+    gift = [turn(1, "Caroline", "Thanks, Melanie! This necklace is super special to me - a gift from my grandma "
+                                "in my home country. She gave it to me when I was young.")]
+    assert reader.wanted("What was grandma's gift to Caroline?").equated == ("gift",)
+    assert reader.wanted("What is Nate's favorite video game?").equated == ("game", "favorite", "video")
+    assert reader.wanted("What is one of Joanna's favorite movies?").equated == ("movie", "favorite")
+    assert reader.wanted("What is luck?").equated == ()  # a definition is asked, not a particular
+    reading = reader.read("What was grandma's gift to Caroline?", gift)
+    assert reading is not None and reading.answer == "necklace"
+    # the line does not say it was grandpa's, nor is it by or of Melanie
+    for other in ("What was grandpa's gift to Caroline?", "What was grandma's gift to Melanie?"):
+        wrong = reader.read(other, gift)
+        assert wrong is None or wrong.answer != "necklace", other
+    book = reader.read("What is John's favorite book?",
+                       [turn(2, "John", "Harry Potter is my favorite book. It's so immersive!")])
+    assert book is not None and book.answer == "Harry Potter"
+    hero = reader.read("What is John's favorite character?",
+                       [turn(3, "John", "I've watched them all. My favorite character is Aragorn, he grows so much.")])
+    assert hero is not None and hero.answer == "Aragorn"
+    # "it" names nothing: the line is quoted, no pronoun read out as the thing
+    vague = reader.read("What is John's favorite book?", [turn(4, "John", "I love this series. It is one of my favorites.")])
+    assert vague is None or vague.kind == "quote"
+
+
+def test_a_noun_naming_the_same_thing_meets_the_questions_noun(kinds):
+    """"How did Melanie's children handle it?" meets a line about her kids (WordNet: the first
+    sense of one is among the other's two most frequent), not one about her dogs."""
+    assert "kid" in kinds.same_things("child") and "child" in kinds.same_things("kid")
+    assert "film" in kinds.same_things("movie") and "store" in kinds.same_things("shop")
+    assert not kinds.same_things("dog") & {"child", "kid", "cat"}
+    reader = EvidenceReader(SpacyPipeline(), kinds=kinds)
+    want = reader.wanted("How did Melanie's children handle the accident?")
+    assert want.met_in({"kid", "accident"}) == {"child", "accident"}
+    lines = [turn(1, "Caroline", "The kids look so cute, Mel! How did they handle the accident?"),
+             turn(2, "Melanie", "They were scared but we reassured them. They're tough kids."),
+             turn(3, "Caroline", "The dogs look so cute, Mel! How did they handle the move?"),
+             turn(4, "Melanie", "They barked all night.")]
+    reading = reader.read("How did Melanie's children handle the accident?", [lines[0], lines[2]],
+                          reply_to=_replies(lines))
+    assert reading is not None and reading.evidence.record.id == 2
+    without = EvidenceReader(SpacyPipeline()).read(  # without WordNet the kids are not her children
+        "How did Melanie's children handle the accident?", [lines[0]], reply_to=_replies(lines))
+    assert without is None or without.score < reading.score

@@ -82,3 +82,21 @@ def test_a_spoken_line_given_whole_must_speak_of_what_the_question_is_about():
     reply = "Researching adoption agencies, it has been a dream of mine."
     answer = Draft(f'Caroline said: "{reply}"', [line(UTTERANCE, reply)], 0.0, "")
     assert off_topic(summer, answer) and not off_topic(summer, answer, asked="Any plans for the summer?")
+
+
+def test_a_noun_naming_the_same_thing_covers_the_questions_noun(kinds):
+    """The evidence speaks of her "kids": what the question calls her "children" is covered."""
+    from agent.question_nlp import SpacyPipeline
+    from agent.reader import EvidenceReader
+    from agent.reasoning import coverage
+
+    reader = EvidenceReader(SpacyPipeline(), kinds=kinds)
+    alike = reader.wanted("How did Melanie's children handle the accident?").alike_to
+    said = ["They were scared after the accident. They're tough kids."]
+    assert coverage(["children", "accident"], said) == 0.5
+    assert coverage(["children", "accident"], said, alike) == 1.0
+    dogs = reader.wanted("How did Melanie's dogs handle the accident?").alike_to
+    assert coverage(["dogs", "accident"], said, dogs) == 0.5
+    # only the question's nouns: "help" asked as a verb is not covered by "assist"
+    helping = reader.wanted("Why did John help his cousin?").alike_to
+    assert coverage(["help", "cousin"], ["I'll see who can assist my cousin."], helping) == 0.5

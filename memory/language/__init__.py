@@ -33,6 +33,7 @@ from memory.language.words import (
     stem,
     term,
     terms,
+    unclipped,
     verb_forms,
     words,
 )
@@ -42,5 +43,5 @@ __all__ = [
     "digital_times", "english", "first_number", "looks_ahead", "may_name_a_date", "mm_ss", "normalise", "number_of", "ordinal_of", "parse_date",
     "person_names", "plural", "quotations", "quoted", "s_forms", "s_stem", "seconds_of", "singular", "singular_words", "split_glued",
     "states_a_time",
-    "stated_dates", "stem", "verb_forms", "term", "terms", "words",
+    "stated_dates", "stem", "verb_forms", "term", "terms", "unclipped", "words",
 ]

@@ -34,6 +34,20 @@ from spacy.lang.en.stop_words import STOP_WORDS  # noqa: E402  (after spaCy, imp
 STOP = frozenset(STOP_WORDS) - set(NUMBER_WORDS) - {"hundred", "first", "last"} - {
     "call", "move", "give", "show", "empty", "full"}
 
+# Words as chat and speech clip them ("my fave", "the fam", "her bday"): a question asks
+# with the whole word, the line says the clipped one (general informal English).
+CLIPPED = {"fave": "favorite", "faves": "favorite", "fav": "favorite", "favs": "favorite", "favourite": "favorite",
+           "fam": "family", "biz": "business", "bday": "birthday", "convo": "conversation", "vid": "video",
+           "vids": "video", "info": "information", "bro": "brother", "sis": "sister", "gf": "girlfriend",
+           "bf": "boyfriend", "hubby": "husband", "mins": "minute", "hrs": "hour", "uni": "university"}
+
+
+def unclipped(word: str) -> str:
+    """A clipped word whole ("fave" -> "favorite"); any other word as it is, lower-cased."""
+    word = word.lower()
+    return CLIPPED.get(word, word)
+
+
 _WORD = re.compile(r"[a-z0-9]+")
 _CONTENT = re.compile(r"[A-Za-z0-9][A-Za-z0-9'-]*")
 _SUFFIXES = ("ing", "ed", "es", "s")
@@ -112,7 +126,7 @@ def verb_forms(verb: str) -> tuple[str, ...]:
 def term(word: str) -> str:
     """A word as evidence coverage compares it: a number or clock word as its digits
     ("four" -> "4", "half" -> "30"), else its `stem`."""
-    word = word.lower()
+    word = unclipped(word)
     return CLOCK_WORDS.get(word) or stem(word)
 
 
