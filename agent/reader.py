@@ -376,7 +376,11 @@ class EvidenceReader:
                 distance = min((abs(i - (span.start if i < span.start else span.end - 1)) for i in aligned
                                 if i not in inside), default=None)
                 near = (0.5 if borrowed else 0.3) if distance is None else 1.0 / (1.0 + distance / 4)
-                score = weight * (0.45 * sent_align + 0.2 * record_align + 0.35 * near + bonus)
+                around_it = sent_align if want.kind in QUOTE_KINDS else max(
+                    len(want.met_in(_held([t for t in sent if t.i not in inside]))) / len(want.words), borrowed, given)
+                # a span meets the question by the words around it: its own words repeat the question
+                # ("a dance studio location" for "what flooring is he looking for in his dance studio?")
+                score = weight * (0.45 * around_it + 0.2 * record_align + 0.35 * near + bonus)
                 if borrowed:  # of a reply's (or a neighbour's) sentences, the one meeting the question itself first
                     score += weight * OWN_WORDS * own
                 text = self._answer_text(want, span, e.record.wall_start)

@@ -716,3 +716,17 @@ def test_a_noun_naming_the_same_thing_meets_the_questions_noun(kinds):
     without = EvidenceReader(SpacyPipeline()).read(  # without WordNet the kids are not her children
         "How did Melanie's children handle the accident?", [lines[0]], reply_to=_replies(lines))
     assert without is None or without.score < reading.score
+
+
+def test_a_span_meets_the_question_by_the_words_around_it_not_by_repeating_them(kinds):
+    """"A dance studio location" repeats "dance studio" from the question; it is not what Jon's
+    dance studio needs: "Marley flooring", said of dance studios, is."""
+    reader = EvidenceReader(SpacyPipeline(), kinds=kinds)
+    lines = [turn(2, "Jon", "Yeah, good flooring's crucial. I'm after Marley flooring, which is what dance studios use."),
+             turn(1, "Jon", "Searching for a dance studio location has been tricky, but I'm determined to find the right place.")]
+    reading = reader.read("What kind of flooring is Jon looking for in his dance studio?", lines)
+    assert reading is not None and reading.answer == "Marley flooring"
+    movie = reader.read("What movie has Nate recently seen that blew his mind?",
+                        [turn(3, "Nate", "I love action and sci-fi movies, the effects are so cool."),
+                         turn(4, "Nate", "I just saw Inception last night and it totally blew my mind!")])
+    assert movie is not None and movie.answer == "Inception"
