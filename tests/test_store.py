@@ -597,31 +597,37 @@ def test_a_view_sees_one_commit_across_threads_and_never_holds_up_a_commit(db):
     assert seen() == {k: ["the wifi password changed to REDOWL7"] for k in ("query", "dense", "lexical")}
 
 
+def _at_once(n: int, read) -> list:
+    """What `read` returns in each of n threads, run so that all reach `meet()` before any goes on."""
+    import threading
+
+    together = threading.Barrier(n)
+    found: list = []
+    threads = [threading.Thread(target=lambda: found.append(read(lambda: together.wait(30)))) for _ in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    return found
+
+
 def test_a_burst_of_concurrent_questions_leaves_a_bounded_number_of_connections_open(db):
     """Each question reads on a connection of its own; after a burst of 24 at once, at most
     IDLE_READERS stay open for the next ones and the rest are closed (no file left per
     question a server has ever answered at once)."""
-    import threading
 
     from memory.database import IDLE_READERS
 
     store = db.stores["event"]
     store.add([_rec("the wifi password is BLUEFOX42", 0)])
     before = len(db._readers)  # connections a thread reads on outside any question
-    together = threading.Barrier(24)
-    found: list[int] = []
 
-    def question():
+    def question(meet) -> int:
         with db.pinned():
-            together.wait(30)  # all 24 views open at once
-            found.append(len(store.query(RecordFilter())))
+            meet()  # all 24 views open at once
+            return len(store.query(RecordFilter()))
 
-    threads = [threading.Thread(target=question) for _ in range(24)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join(60)
-    assert found == [1] * 24
+    assert _at_once(24, question) == [1] * 24
     assert len(db._readers) <= max(before, IDLE_READERS) and len(db._idle_readers) == IDLE_READERS
     with db.pinned():  # a kept connection serves the next question
         assert store.query(RecordFilter())[0].text == "the wifi password is BLUEFOX42"
@@ -655,19 +661,12 @@ def test_threads_that_read_and_end_leave_no_connection_open(db):
         reader.join(30)
     assert len(db._readers) == 1  # one after another, they took turns on one connection
     assert open_on_memory() == files_before, (files_before, open_on_memory())
-    together = threading.Barrier(12)
-    found: list[int] = []
 
-    def read_at_once():
-        together.wait(30)
-        found.append(len(store.query(RecordFilter())))
+    def read(meet) -> int:
+        meet()
+        return len(store.query(RecordFilter()))
 
-    readers = [threading.Thread(target=read_at_once) for _ in range(12)]
-    for reader in readers:
-        reader.start()
-    for reader in readers:
-        reader.join(30)
-    assert found == [1] * 12 and len(db._readers) <= IDLE_READERS
+    assert _at_once(12, read) == [1] * 12 and len(db._readers) <= IDLE_READERS
 
 
 def test_each_namespace_has_its_own_index_file_and_a_write_leaves_the_others_alone(tmp_path, db):
