@@ -363,7 +363,7 @@ class EvidenceReader:
             said = sent  # "Just yesterday I joined a nearby church." says only what "why did she join?" says
             if want.kind in QUOTE_KINDS and not asks_for_a_question(want.verb) and _restating(want, sent, own):
                 said = _beside(sent) or sent
-            equating = (reply or want.words - want.people <= held) and \
+            equating = bool(want.equated) and (reply or want.words - want.people <= held) and \
                 (not want.people or line_about(e.record, sent.text, want.people))
             for span, bonus in self._candidates(want, doc, said, e.record.wall_start, reply, e.record.kind == UTTERANCE,
                                                 equating):
@@ -468,7 +468,7 @@ class EvidenceReader:
                 # the things said together as one answer, unless each is listed on its own ("what plants ...?")
                 out.append((without_determiners(doc, chunk if want.many else coordinated(doc, chunk, chunks)), bonus))
         return out + [(clause, OBJECT_BONUS) for clause in complements(doc, sent, want.verb)] \
-            + [(without_determiners(doc, said), OBJECT_BONUS) for said in equated(sent, want.equated if equating else (), chunks)] \
+            + [(without_determiners(doc, said), OBJECT_BONUS) for said in (equated(sent, want.equated, chunks) if equating else ())] \
             + [(kept, OBJECT_BONUS) for kept in of_the_act(doc, chunks, want.verb)] \
             + [(without_determiners(doc, item), OBJECT_BONUS) for item in numbered_items(sent, want.numbered, chunks)]
 

@@ -35,7 +35,8 @@ STOP = frozenset(STOP_WORDS) - set(NUMBER_WORDS) - {"hundred", "first", "last"} 
     "call", "move", "give", "show", "empty", "full"}
 
 # Words as chat and speech clip them ("my fave", "the fam", "her bday"): a question asks
-# with the whole word, the line says the clipped one (general informal English).
+# with the whole word, the line says the clipped one (general informal English). "Favourite"
+# too: WordNet files it under another first sense than "favorite", so no noun sense joins them.
 CLIPPED = {"fave": "favorite", "faves": "favorite", "fav": "favorite", "favs": "favorite", "favourite": "favorite",
            "fam": "family", "biz": "business", "bday": "birthday", "convo": "conversation", "vid": "video",
            "vids": "video", "info": "information", "bro": "brother", "sis": "sister", "gf": "girlfriend",
