@@ -60,12 +60,47 @@ def heading(record: MemoryRecord, sentence: str) -> bool:
 
 def line_about(record: MemoryRecord, sentence: str, people: Collection[str]) -> bool:
     """Whether the line `sentence` of a record is by one of these people (lower-case names) or
-    speaks of them: in a caption of many turns, the turn it sits in, not the whole caption."""
+    speaks of them, by name or by a pronoun its turn resolves: in a caption of many turns,
+    the turn it sits in, not the whole caption."""
     speaker = (sentence_speaker(record, sentence) or "").lower()
     if speaker and any(name == speaker or name in speaker.split() for name in people):
         return True
     line = replace(record, kind=UTTERANCE, attrs={"said": sentence, "speaker_name": speaker})
-    return about(line, people) if speaker or record.kind == UTTERANCE else about(record, people)
+    if not (speaker or record.kind == UTTERANCE):
+        return about(record, people)
+    return about(line, people) or any(referred_to(turn_of(record, sentence), sentence, name) for name in people)
+
+
+def turn_of(record: MemoryRecord, sentence: str) -> str:
+    """The turn a sentence sits in: an utterance's words, or inside a caption that strings
+    turns together, the words from the last turn head before it to the next."""
+    if record.kind == UTTERANCE:
+        return record.attrs.get("said") or record.text
+    at = max(record.text.find(sentence[:40]), 0)
+    heads = list(_TURN_HEAD.finditer(record.text))
+    start = max((h.end() for h in heads if h.end() <= at), default=0)
+    end = min((h.start() for h in heads if h.start() > at), default=len(record.text))
+    return record.text[start:end]
+
+
+# "you" as the one who does ("you found", "you're"): not "your" (their thing, judged by
+# another), nor "you" thanked or after a preposition
+_YOU = re.compile(r"(?<!\bthank )(?<!\bto )(?<!\bfor )(?<!\bwith )(?<!\bof )(?<!\babout )\byou\b(?!['’]?s\b)",
+                  re.IGNORECASE)
+_THIRD_PERSON = re.compile(r"\b(?:he|him|his|she|her|hers|they|them|their)\b", re.IGNORECASE)
+
+
+def referred_to(turn: str, sentence: str, name: str) -> bool:
+    """Whether a sentence speaks of someone by a pronoun its turn resolves: "you" said to the
+    one the turn calls out ("Wow, Gina! You found the perfect spot"; a question put to them,
+    or "your trip sounds awesome", says what the speaker asks or thinks, not what they did), "he" / "she" / "they" after the turn named them ("We had to
+    say goodbye to Max. He was part of our family for 10 years")."""
+    at = turn.find(sentence[:40])
+    names = [m for m in re.finditer(rf"\b{re.escape(name)}\b", turn, re.IGNORECASE)]
+    if _YOU.search(sentence) and not sentence.rstrip().endswith("?") and \
+            any(called_out(turn, m.start(), m.end()) for m in names):
+        return True
+    return at > 0 and bool(_THIRD_PERSON.search(sentence)) and spoken_of(turn[:at], name)
 
 
 SHORT_NAME = 3  # the fewest letters a short form of a name has ("Mel" for Melanie, "Sam" for Samantha)

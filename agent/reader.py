@@ -347,9 +347,10 @@ class EvidenceReader:
             if not asks_for_a_question(want.verb) and asks(sent.text):
                 continue  # "so what is luck?", "excited for the adoption?": a line that asks states nothing
             held = _held(sent)
-            if want.kind in (*QUOTE_KINDS, "quality") and (heading(e.record, sent.text) or not (borrowed or given)
-                                                           and topical and not topical & held):
-                continue  # a caption's heading, or a line meeting the question only in its people's names
+            if heading(e.record, sent.text) and want.kind not in ("date", "time"):
+                continue  # a caption's heading says when, not a count, a name or a thing ("Conversation 11 between ...")
+            if want.kind in (*QUOTE_KINDS, "quality") and not (borrowed or given) and topical and not topical & held:
+                continue  # a line meeting the question only in its people's names
             # the words of the question; where none is there, a noun naming the kind it asks ("password"
             # for "the code"). The lines of one sign read together (a label over its value: "WIFI
             # PASSWORD" / "BLUEFOX42")

@@ -157,6 +157,27 @@ def test_a_name_only_called_out_to_is_the_listener_not_who_the_line_is_about():
     assert not about(turn(3, "Nate", "That's great, Joanna! I dyed my hair purple.").record, ["joanna"])
 
 
+def test_a_sentence_speaks_of_whom_its_turn_resolves_its_pronoun_to():
+    """"You" is the one the turn calls out when it says what they did; "he" / "they" the one
+    the turn named before; a question put to someone, "your trip", or "thank you" says
+    nothing of what they did."""
+    from agent.attribution import line_about
+
+    said = "Wow, Gina! You found the perfect spot for your store."
+    assert line_about(turn(1, "Jon", said).record, "You found the perfect spot for your store.", ["gina"])
+    assert not line_about(turn(1, "Jon", said).record, "You found the perfect spot for your store.", ["maria"])
+    trip = "Hey Maria, thanks for your kind words. Wow, your camping trip sounds awesome!"
+    assert not line_about(turn(2, "John", trip).record, "Wow, your camping trip sounds awesome!", ["maria"])
+    asked = "Thanks, Joanna! Did you find any cool books there?"
+    assert not line_about(turn(3, "Nate", asked).record, "Did you find any cool books there?", ["joanna"])
+    thanked = "Gina, thank you so much."
+    assert not line_about(turn(4, "Jon", thanked).record, "Gina, thank you so much.", ["gina"])
+    max_ = "We had to say goodbye to Max. He was part of our family for 10 years."
+    assert line_about(turn(5, "John", max_).record, "He was part of our family for 10 years.", ["max"])
+    assert not line_about(turn(6, "John", "He was part of our family for 10 years.").record,
+                          "He was part of our family for 10 years.", ["max"])  # no one named before it
+
+
 def test_a_name_called_out_to_is_the_listener_not_the_person_asked_for(reader):
     assert reader.read("who loved the park?", [turn(1, "Maria", "Thanks, John, Kyle loved the park.")]).answer == "Kyle"
     thanks = [turn(1, "Maria", "Thanks for your support, John.")]
@@ -430,6 +451,15 @@ def test_a_captions_heading_and_a_line_meeting_only_the_names_are_not_quoted(rea
     shelter = turn(3, "Maria", "I volunteer at the homeless shelter on weekends.")
     quote = reader.read("What did Maria say about the shelter?", [Evidence(caption, 0.5, "search"), shelter])
     assert quote is not None and "shelter" in quote.answer
+
+
+def test_a_captions_heading_gives_no_number_or_name_but_still_says_when(reader):
+    caption = MemoryRecord("event", CLIP_CAPTION, "ns", "Conversation 11 between Melanie and Caroline on Monday 14 "
+                           "August 2023, 14:24: Melanie: We celebrated my daughter's birthday last night!", T0, T0,
+                           "chat", id=53)
+    assert reader.read("How many children does Melanie have?", [Evidence(caption, 0.5, "search")]) is None
+    when = reader.read("When did Melanie and Caroline talk about the birthday?", [Evidence(caption, 0.5, "search")])
+    assert when is not None and "2023" in when.answer
 
 
 def test_the_noun_a_kind_question_names_is_no_word_to_find_and_a_gerund_meets_its_verb(reader):

@@ -126,3 +126,9 @@ def test_segments_leave_conversations_heard_in_video_alone(tmp_path: Path):
     turns = tuple(Turn("A", f"line {n}", datetime(2026, 1, 1, 9, 0, n)) for n in range(SEGMENT_TURNS * 2 + 1))
     parts = segments_of(Session(1, turns[0].time, turns))
     assert [len(p) for p in parts] == [SEGMENT_TURNS, SEGMENT_TURNS + 1]  # a one-turn tail joins the one before
+
+
+def test_reflect_answers_with_the_sentence_of_its_best_turn_that_meets_the_question(system):
+    """A turn that says two things is answered with the one asked about, and who said it."""
+    result = reflect(_ctx(system, datetime(2026, 3, 25)), "what did Maya say about her manager", "Maya")
+    assert result.found and result.answer == "Maya: ugh, my manager signed the whole team up for a charity 5k."

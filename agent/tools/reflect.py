@@ -22,7 +22,8 @@ from collections.abc import Sequence
 
 from agent.state import Evidence
 from agent.tools.base import ToolContext, ToolResult
-from agent.tools.talk import speaker_of, spoken_by
+from agent.tools.talk import focus_sentence, speaker_of, spoken_by
+from memory.language import content_words
 from memory.records import PATTERN, SEGMENT, UTTERANCE, MemoryRecord, order_by_time
 
 SEGMENT_SHARE = 0.2  # the paper's top 20 % of segments ...
@@ -99,4 +100,14 @@ def reflect(ctx: ToolContext, query: str, person: str | None = None, focus: Sequ
         # even lifted, the person's own turns are not what bears on it: memory holds it of someone else
         return ToolResult("reflect", "", support, False, None,
                           f"{len(best)} turns from {chosen}, the best by {speaker_of(top)}, not {person}")
-    return ToolResult("reflect", top.text, support, True, None, f"{len(best)} turns from {chosen}")
+    return ToolResult("reflect", _told(top, content_words(query), query), support, True, None,
+                      f"{len(best)} turns from {chosen}")
+
+
+def _told(turn: MemoryRecord, topic: Sequence[str], query: str) -> str:
+    """The best turn as the answer: its sentence about the question when it has one, with
+    who said it ("Caroline: The rainbow flag mural is important to me ..."), not the
+    greeting and the picture shared around it."""
+    said = turn.attrs.get("said") or turn.text
+    told = focus_sentence(said, topic, query)
+    return turn.text if told == said else f"{speaker_of(turn)}: {told}"

@@ -98,9 +98,9 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
         claim = f"{who}: {words[fix.end():]}"
         first = words[:fix.start()].strip()
         answer = f'{who} corrected it: "{words[fix.start():].strip()}" ({when}' + \
-            (f'; first said "{_focus(first, topic, query)}")' if first else ")")
+            (f'; first said "{focus_sentence(first, topic, query)}")' if first else ")")
     else:
-        answer = f'{who} said: "{_focus(words, topic, query)}" ({when})'
+        answer = f'{who} said: "{focus_sentence(words, topic, query)}" ({when})'
     for later in ctx.operators.follow_up_turns(record, ctx.at):
         if CORRECTION_CUE.search(later.attrs.get("said", "")):
             support.append(Evidence(later, top.score, "said"))
@@ -126,7 +126,7 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'A-Z])")
 
 
-def _focus(words: str, topic: Sequence[str], query: str = "") -> str:
+def focus_sentence(words: str, topic: Sequence[str], query: str = "") -> str:
     """The sentence of a long turn that is about the topic (then the rest of the question),
     else the whole turn: a person asking what someone said wants that part, not the
     greeting around it."""
@@ -148,7 +148,7 @@ def _asking(record: MemoryRecord, topic: Sequence[str], query: str) -> bool:
     did you meet?"): it tells nothing of the speaker's own. A request ("could you send the
     budget?") tells what they want, unless what it asks is to be told ("could you tell me
     more about the run?")."""
-    line = _focus(record.attrs.get("said", record.text), topic, query)
+    line = focus_sentence(record.attrs.get("said", record.text), topic, query)
     return line.rstrip().endswith("?") and (
         "request" not in record.attrs.get("acts", []) or _TELL_ME.search(line) is not None)
 
