@@ -51,6 +51,17 @@ def sentence_speaker(record: MemoryRecord, sentence: str) -> str | None:
     return heads[-1].group(1) if heads else None
 
 
+def untold(record: MemoryRecord) -> tuple[int, list[int]]:
+    """What a caption that strings turns together says of its own rather than tells: the end
+    of its heading ("Conversation 11 between Melanie and Caroline on Monday 14 August 2023:",
+    said by no one, which dates the turns but tells nothing of them) and where each turn's
+    speaker label starts ("Maria: Hey John!"). (0, []) for a record of one line."""
+    if record.kind == UTTERANCE:
+        return 0, []
+    labels = [m.start(1) for m in _TURN_HEAD.finditer(record.text)]
+    return (labels[0] if labels else 0), labels
+
+
 def heading(record: MemoryRecord, sentence: str) -> bool:
     """Whether the sentence is the heading of a caption that strings turns together
     ("Conversation 27 between John and Maria on Thursday ...:"), before any turn: said by no one."""

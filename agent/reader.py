@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import datetime
 
-from agent.attribution import about, called_out, heading, line_about
+from agent.attribution import about, called_out, heading, line_about, untold
 from agent.question_nlp import SpacyPipeline
 from agent.reading import DERIVED, QUOTE_KINDS, Reading, agreeing, listed
 from agent.span_kinds import codes, colours, described, frequencies, qualities, titles
@@ -53,6 +53,7 @@ from memory.kinds import Kinds
 from memory.language import (
     STOP,
     TIME_UNITS,
+    date_mentions,
     date_phrase,
     looks_ahead,
     may_name_a_date,
@@ -342,15 +343,17 @@ class EvidenceReader:
         # what a quoted line, or one said to describe a thing, must speak of, beside whom (and "feel")
         topical = question_words - want.people - ({word_stem(want.verb)} if want.kind == "quality" and want.verb else set())
         naming = kind_words(want)
+        head_end, labels = untold(e.record) if doc.text == e.record.text else (0, [])
+        if want.kind in ("date", "time"):
+            head_end = 0  # a heading says when
         out = []
         for sent in doc.sents:
             if not asks_for_a_question(want.verb) and asks(sent.text):
                 continue  # "so what is luck?", "excited for the adoption?": a line that asks states nothing
             held = _held(sent)
-            if heading(e.record, sent.text) and want.kind not in ("date", "time"):
-                continue  # a caption's heading says when, not a count, a name or a thing ("Conversation 11 between ...")
-            if want.kind in (*QUOTE_KINDS, "quality") and not (borrowed or given) and topical and not topical & held:
-                continue  # a line meeting the question only in its people's names
+            if want.kind in (*QUOTE_KINDS, "quality") and (heading(e.record, sent.text) or not (borrowed or given)
+                                                           and topical and not topical & held):
+                continue  # a caption's heading, or a line meeting the question only in its people's names
             # the words of the question; where none is there, a noun naming the kind it asks ("password"
             # for "the code"). The lines of one sign read together (a label over its value: "WIFI
             # PASSWORD" / "BLUEFOX42")
@@ -368,6 +371,8 @@ class EvidenceReader:
                 (not want.people or line_about(e.record, sent.text, want.people))
             for span, bonus in self._candidates(want, doc, said, e.record.wall_start, reply, e.record.kind == UTTERANCE,
                                                 equating):
+                if span.start_char < head_end or span.start_char in labels:
+                    continue  # a caption's heading says when, not a count, a name or a thing; a label says who speaks
                 stems = content_stems(span)
                 if stems and stems <= question_words and not (want.kind in QUOTE_KINDS and bonus >= ASKED_LINE):
                     continue  # a word of the question is not its answer (but it may be what was asked)
@@ -421,7 +426,7 @@ class EvidenceReader:
             return [(sent, ASKED_LINE if asked else 0.0)]  # "what did she ask?": the line that asks
         fragment = verbless_phrase(doc, sent) if reply else None  # "The Minnesota Wolves!": a reply's answer, whatever its label
         if kind in _LABELS:
-            spans = [ent for ent in sent.ents if ent.label_ in _LABELS[kind]]
+            spans = date_mentions(sent) if kind == "date" else [ent for ent in sent.ents if ent.label_ in _LABELS[kind]]
             if fragment is not None and kind in ("person", "place", "organisation") and \
                     not any(s.start <= fragment.root.i < s.end for s in spans):
                 return [(fragment, OBJECT_BONUS)]

@@ -129,6 +129,23 @@ def test_stated_dates_skip_lengths_of_time():
     assert [(text, when.date()) for text, when in stated_dates(doc, said)] == [("yesterday", datetime(2023, 5, 7).date())]
 
 
+def test_a_weekday_or_weekend_said_short_or_tagged_otherwise_is_still_a_date():
+    """"Last Fri" (which spaCy's model tags a person), "last Tues", "last weekend" (which
+    dateparser does not read) said on Monday 17 July 2023."""
+    from memory.language import english
+
+    said = datetime(2023, 7, 17, 14, 31)
+    found = {text: when.date() for text, when in stated_dates(english()(
+        "Last Fri I took my kids to a pottery workshop, and last weekend I joined a group. See you next Thurs!"), said)}
+    assert found == {"Last Fri": datetime(2023, 7, 14).date(), "last weekend": datetime(2023, 7, 15).date(),
+                     "next Thurs": datetime(2023, 7, 20).date()}
+    assert date_phrase("Last Fri", datetime(2023, 7, 14), said) == "Friday 14 July 2023"
+    assert date_phrase("last weekend", datetime(2023, 7, 15), said) == "the weekend before 17 July 2023"
+    assert parse_date("this weekend", said).date() == datetime(2023, 7, 22).date()
+    assert parse_date("last weekend", datetime(2023, 7, 16)).date() == datetime(2023, 7, 8).date()  # said on a Sunday
+    assert not stated_dates(english()("We sat in the sun for a while."), said)  # "sat", "sun": no days
+
+
 # ---- the one option scorer, abstain test and ordering ---------------------------------------
 def test_option_probabilities_share_the_mass_and_hand_weak_evidence_to_abstain():
     from agent.reasoning import EvidenceReasoner, option_probabilities

@@ -11,6 +11,7 @@ from memory.language.clock import (
 )
 from memory.language.dates import (
     TIME_UNITS,
+    date_mentions,
     date_phrase,
     date_span,
     looks_ahead,
@@ -39,7 +40,7 @@ from memory.language.words import (
 )
 
 __all__ = [
-    "CLOCK_DIGITS", "CLOCK_WORDS", "DIGITAL", "ENGLISH_MODEL", "NUMBER_WORDS", "ORDINAL_WORDS", "STOP", "TIME_UNITS", "content_words", "date_phrase", "date_span",
+    "CLOCK_DIGITS", "CLOCK_WORDS", "DIGITAL", "ENGLISH_MODEL", "NUMBER_WORDS", "ORDINAL_WORDS", "STOP", "TIME_UNITS", "content_words", "date_mentions", "date_phrase", "date_span",
     "digital_times", "english", "first_number", "looks_ahead", "may_name_a_date", "mm_ss", "normalise", "number_of", "ordinal_of", "parse_date",
     "person_names", "plural", "quotations", "quoted", "s_forms", "s_stem", "seconds_of", "singular", "singular_words", "split_glued",
     "states_a_time",

@@ -30,9 +30,22 @@ def _date_data(text: str, at: datetime, prefer: str):
         "RELATIVE_BASE": at, "PREFER_DATES_FROM": prefer, "RETURN_AS_TIMEZONE_AWARE": False}).get_date_data(text)
 
 
+_WEEKEND = re.compile(r"(last|past|this|next)\s+weekend", re.IGNORECASE)
+_WEEKDAY_NAMES = {name[:3]: name for name in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")}
+_SHORT_WEEKDAY = re.compile(r"\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b", re.IGNORECASE)
+SATURDAY = 5
+
+
 def parse_date(text: str, at: datetime, prefer: str = "past") -> datetime | None:
     """A date or time expression resolved against `at` (dateparser), a bare weekday or month
-    toward `prefer` ("past" or "future"); None when it names none."""
+    toward `prefer` ("past" or "future"); None when it names none. A weekend said with
+    last / this / next is its Saturday (dateparser reads no weekend)."""
+    text = _SHORT_WEEKDAY.sub(lambda m: _WEEKDAY_NAMES[m.group(0).lower()[:3]], text)  # "last Sat": dateparser reads no "Sat"
+    if weekend := _WEEKEND.fullmatch(text.strip()):
+        day = datetime.combine(at.date(), datetime.min.time())
+        this = day + timedelta(days=SATURDAY - day.weekday())  # Saturday of this week (yesterday, on a Sunday)
+        side = weekend.group(1).lower()
+        return this if side == "this" else this + timedelta(days=7) if side == "next" else this - timedelta(days=7)
     return _date_data(text, at, prefer).date_obj
 
 
@@ -57,7 +70,6 @@ def date_span(text: str, at: datetime, prefer: str = "past") -> tuple[datetime, 
 
 # The units a length of time is counted in ("4 years", "two decades", "a fortnight").
 TIME_UNITS = frozenset({"second", "minute", "hour", "day", "week", "fortnight", "month", "year", "decade", "century"})
-_WEEKDAYS = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
 _FUTURE_AUX = {"will", "'ll", "shall", "wo"}  # "wo" is spaCy's "won't"
 _PRESENT_BE = {"is", "are", "am", "'m", "'re", "'s"}
 _ASKING_MODALS = {"could", "can", "would", "will"}  # "could you ...": a request
@@ -87,13 +99,31 @@ def looks_ahead(sent) -> bool:
 _DURATION_PREPS = ("for", "over", "during", "within", "in")  # "for 4 years", "in a second": a length, not a date
 
 
+_WEEKDAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday|rsday)?"
+# a weekday or weekend said with last / next / this, which spaCy's model may tag a person ("last Fri")
+_RELATIVE_DAY = re.compile(rf"\b(?:last|next|this|past)\s+(?:weekend|{_WEEKDAY})\b", re.IGNORECASE)
+
+
+def date_mentions(span) -> list:
+    """The dates a parsed text (a spaCy doc or span) names: its DATE entities, and a weekday
+    or weekend said with last / next / this that the model calls something else ("last Fri",
+    "last Tues" tagged as people)."""
+    doc, offset = getattr(span, "doc", span), getattr(span, "start_char", 0)
+    found = [e for e in span.ents if e.label_ == "DATE"]
+    for m in _RELATIVE_DAY.finditer(span.text):
+        said = doc.char_span(offset + m.start(), offset + m.end(), alignment_mode="expand")
+        if said is not None and not any(e.start < said.end and said.start < e.end for e in found):
+            found.append(said)
+    return sorted(found, key=lambda e: e.start)
+
+
 def stated_dates(doc, said_at: datetime) -> list[tuple[str, datetime]]:
     """Dates a remembered sentence (a spaCy doc) names, resolved against when it was said:
     "I went to the support group yesterday", said on 8 May, names 7 May. Lengths of time
     ("for 4 years") are not dates."""
     found = []
-    for ent in doc.ents:
-        if ent.label_ != "DATE" or (ent.start > 0 and doc[ent.start - 1].lower_ in _DURATION_PREPS):
+    for ent in date_mentions(doc):
+        if ent.start > 0 and doc[ent.start - 1].lower_ in _DURATION_PREPS:
             continue
         text, parsed = _resolved(ent, said_at, "future" if looks_ahead(ent.sent) else "past")
         if parsed is not None:
@@ -126,6 +156,6 @@ def date_phrase(expression: str, when: datetime, said_at: datetime | None = None
         side = "before" if "last" in words or "past" in words else "after" if "next" in words else None
         if said_at is not None and side is not None:
             return f"the {week} {side} {said_at.day} {said_at:%B %Y}"
-        return f"the week of {when.day} {when:%B %Y}"
-    named_day = any(w.strip(",.") in _WEEKDAYS for w in words)  # "on Thursday": "Thursday 12 March 2026"
+        return f"the {week} of {when.day} {when:%B %Y}"
+    named_day = any(re.fullmatch(_WEEKDAY, w.strip(",.")) for w in words)  # "on Thursday", "last Fri": "Friday 14 July 2023"
     return f"{when:%A} {when.day} {when:%B %Y}" if named_day else f"{when.day} {when:%B %Y}"
