@@ -373,6 +373,8 @@ class EvidenceReader:
                                                 equating):
                 if span.start_char < head_end or span.start_char in labels:
                     continue  # a caption's heading says when, not a count, a name or a thing; a label says who speaks
+                if want.kind not in QUOTE_KINDS:
+                    span = _past_the_asked_act(want, span)
                 stems = content_stems(span)
                 if stems and stems <= question_words and not (want.kind in QUOTE_KINDS and bonus >= ASKED_LINE):
                     continue  # a word of the question is not its answer (but it may be what was asked)
@@ -569,6 +571,15 @@ def _held(span) -> set[str]:
     even those spaCy counts as stop words ("calling" meets "ring"), with their particles
     ("stands for" is "stand_for", which meets "symbolize")."""
     return content_stems(span) | {stem for t in span if t.pos_ == "VERB" for stem in _verb_stems(t)}
+
+
+def _past_the_asked_act(want: Wanted, span):
+    """A span without the question's own verb leading it: "rereading 'The Alchemist'" for
+    "what book did he finish rereading?" is "The Alchemist", "learning an instrument" for
+    "what did he start learning?" "an instrument"."""
+    while len(span) > 1 and span[0].pos_ == "VERB" and _verb_stems(span[0]) & want.meeting:
+        span = span[1:]
+    return span
 
 
 def _verb_stems(verb) -> set[str]:

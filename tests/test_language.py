@@ -139,7 +139,8 @@ def test_a_weekday_or_weekend_said_short_or_tagged_otherwise_is_still_a_date():
         "Last Fri I took my kids to a pottery workshop, and last weekend I joined a group. See you next Thurs!"), said)}
     assert found == {"Last Fri": datetime(2023, 7, 14).date(), "last weekend": datetime(2023, 7, 15).date(),
                      "next Thurs": datetime(2023, 7, 20).date()}
-    assert date_phrase("Last Fri", datetime(2023, 7, 14), said) == "Friday 14 July 2023"
+    assert date_phrase("Last Fri", datetime(2023, 7, 14), said) == "the Friday before 17 July 2023"
+    assert date_phrase("on Fri", datetime(2023, 7, 14), said) == "Friday 14 July 2023"
     assert date_phrase("last weekend", datetime(2023, 7, 15), said) == "the weekend before 17 July 2023"
     assert parse_date("this weekend", said).date() == datetime(2023, 7, 22).date()
     assert parse_date("last weekend", datetime(2023, 7, 16)).date() == datetime(2023, 7, 8).date()  # said on a Sunday

@@ -144,8 +144,9 @@ def _resolved(ent, said_at: datetime, prefer: str = "past") -> tuple[str, dateti
 def date_phrase(expression: str, when: datetime, said_at: datetime | None = None) -> str:
     """A resolved date as precise as the words that named it: "last year" -> "2022",
     "next month" -> "June 2023", "last week" -> "the week of 1 May 2023", else the day.
-    Given when it was said, a week next to it is told from that day ("last weekend", said on
-    9 June, is "the weekend before 9 June 2023"): which days "last week" meant is not known."""
+    Given when it was said, a week or a weekday next to it is told from that day ("last
+    weekend", said on 9 June, is "the weekend before 9 June 2023"; "last Friday", "the Friday
+    before 9 June 2023"): which days "last week" or which Friday "last Friday" meant is not known."""
     words = expression.lower().split()
     if "year" in words or "years" in words:
         return f"{when:%Y}"
@@ -157,5 +158,9 @@ def date_phrase(expression: str, when: datetime, said_at: datetime | None = None
         if said_at is not None and side is not None:
             return f"the {week} {side} {said_at.day} {said_at:%B %Y}"
         return f"the {week} of {when.day} {when:%B %Y}"
-    named_day = any(re.fullmatch(_WEEKDAY, w.strip(",.")) for w in words)  # "on Thursday", "last Fri": "Friday 14 July 2023"
+    named_day = any(re.fullmatch(_WEEKDAY, w.strip(",.")) for w in words)  # "on Thursday": "Thursday 12 March 2026"
+    side = "before" if "last" in words else "after" if "next" in words else None
+    if named_day and side is not None and said_at is not None:
+        # "last Friday", said on a Sunday, may be two days before or nine: told from the day it was said
+        return f"the {when:%A} {side} {said_at.day} {said_at:%B %Y}"
     return f"{when:%A} {when.day} {when:%B %Y}" if named_day else f"{when.day} {when:%B %Y}"
