@@ -27,7 +27,7 @@ from agent.state import Evidence
 from agent.told import as_said_by, as_written, prepared
 from agent.tools.talk import speaker_of
 from agent.verb_spans import (
-    COURTESY,
+    beside,
     complements,
     coordinated,
     courtesy,
@@ -35,11 +35,11 @@ from agent.verb_spans import (
     equated,
     numbered_items,
     of_the_act,
+    restating,
     verbless_phrase,
     without_determiners,
 )
 from agent.wanted import (
-    LIGHT_VERBS,
     Wanted,
     asks,
     asks_for_a_question,
@@ -56,7 +56,6 @@ from memory.language import (
     date_mentions,
     date_phrase,
     looks_ahead,
-    may_name_a_date,
     parse_date,
     s_stem,
 )
@@ -101,7 +100,6 @@ SAME_ASK = 0.1  # what a reply gains when the line it answers asks for the same 
 OTHER_PERSON_WEIGHT = 0.6  # a record neither by nor about the person the question names
 OWN_WORDS = 0.05  # what a sentence read with a borrowed alignment gains for the question's words it holds itself
 AGREEING_SHARE = 0.4  # a record bears out an answer read elsewhere when it reads it at least this strongly
-RESTATES = 0.6  # the share of the question's words a sentence that says nothing else holds to restate it
 MIN_READING = 0.25  # a reading weaker than this is no reading: its words barely meet the question's
 EVIDENCE_READ = 12  # the best records read: the answer is near the top or not found by reading
 HINT_BONUS = 0.25  # a candidate right after the noun naming the asked kind ("pin 7316")
@@ -365,8 +363,8 @@ class EvidenceReader:
             if not aligned and record_align == 0:
                 continue
             said = sent  # "Just yesterday I joined a nearby church." says only what "why did she join?" says
-            if want.kind in QUOTE_KINDS and not asks_for_a_question(want.verb) and _restating(want, sent, own):
-                said = _beside(sent) or sent
+            if want.kind in QUOTE_KINDS and not asks_for_a_question(want.verb) and restating(want, sent, own):
+                said = beside(sent) or sent
             equating = bool(want.equated) and (reply or want.words - want.people <= held) and \
                 (not want.people or line_about(e.record, sent.text, want.people))
             for span, bonus in self._candidates(want, doc, said, e.record.wall_start, reply, e.record.kind == UTTERANCE,
@@ -531,39 +529,12 @@ class EvidenceReader:
             return ""  # spaCy's tagger can call a word on a sign a number; a number has digits or number words
         if want.kind == "date":
             when = parse_date(text, said_at, "future" if looks_ahead(span.sent) else "past")
+            if want.since and any(t.lower_ == "ago" for t in span):
+                return text  # "how long ago was her 18th birthday?": "ten years ago", not "2013"
             relative = any(t.lower_ in ("ago", "last", "next", "yesterday", "today", "tomorrow", "this") for t in span)
             if when is not None and relative:
                 return date_phrase(text, when, said_at)
         return text
-
-
-def _restating(want: Wanted, sent, own: float) -> bool:
-    """Whether a sentence only says again what the question says: most of its words, and
-    nothing beside them but a time, a name or a courtesy ("Just yesterday I joined a nearby
-    church." for "why did Maria join a nearby church?"). What was asked is said beside it."""
-    if own < RESTATES:
-        return False
-    new = {token_stem(t) for t in sent if not (t.is_punct or t.is_stop or t.pos_ in ("PROPN", "PRON", "INTJ", "NUM")
-                                               or may_name_a_date(t.text) or t.lower_ in COURTESY
-                                               or t.lemma_.lower() in LIGHT_VERBS or _frames_an_aim(t))}
-    return not new - want.meeting
-
-
-def _frames_an_aim(verb) -> bool:
-    """A verb that only frames what its infinitive says ("I wanted to feel closer" says what
-    "to feel closer" says)."""
-    return verb.lemma_.lower() in ("want", "need", "try", "hope", "wish") and any(c.dep_ == "xcomp" for c in verb.children)
-
-
-def _beside(sent):
-    """The sentence said right after this one, or else right before it, that states something
-    (it neither asks nor only thanks); None when there is none. A sentence saying what was
-    aimed at ("I wanted to feel closer ...") follows what was done for it: the one before first."""
-    sents = list(sent.doc.sents)
-    at = next(i for i, s in enumerate(sents) if s.start == sent.start)
-    order = (at - 1, at + 1) if any(_frames_an_aim(t) for t in sent) else (at + 1, at - 1)
-    return next((sents[j] for j in order if 0 <= j < len(sents)
-                 and not asks(sents[j].text) and not courtesy(sents[j])), None)
 
 
 def _held(span) -> set[str]:

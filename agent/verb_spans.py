@@ -6,8 +6,8 @@ and what a copula equates with the thing a question describes ("what was grandma
 -> "this necklace is ... a gift from my grandma"). English grammar read off spaCy's parse."""
 from __future__ import annotations
 
-from agent.wanted import LIGHT_VERBS, asks, token_stem
-from memory.language import number_of
+from agent.wanted import LIGHT_VERBS, Wanted, asks, token_stem
+from memory.language import may_name_a_date, number_of
 
 COMPLEMENT_WORDS = 14  # the most words a clause the question's verb states may have to be an answer
 # Words of courtesy a reply opens with; a sentence of them is no answer ("Thanks, Maria!").
@@ -16,6 +16,7 @@ COURTESY = {"thanks", "thank", "congrats", "congratulations", "sorry", "cheers",
 ACKNOWLEDGING = {"yeah", "yes", "yep", "yup", "sure", "ok", "okay", "cool", "nice", "great", "awesome", "totally",
                  "definitely", "absolutely", "right", "true", "agreed", "indeed", "oh", "ah", "aw", "haha", "get",
                  "know", "see", "agree"}
+RESTATES = 0.6  # the share of the question's words a sentence that says nothing else holds to restate it
 NOMINAL_STEM = 4  # the shortest verb whose nouns ("collect" -> "collection") are read for what they are of
 
 
@@ -150,3 +151,32 @@ def without_determiners(doc, chunk):
                                      or doc[start].tag_ == "POS"):
         start += 1
     return doc[start:chunk.end]
+
+
+def restating(want: Wanted, sent, own: float) -> bool:
+    """Whether a sentence only says again what the question says: most of its words, and
+    nothing beside them but a time, a name or a courtesy ("Just yesterday I joined a nearby
+    church." for "why did Maria join a nearby church?"). What was asked is said beside it."""
+    if own < RESTATES:
+        return False
+    new = {token_stem(t) for t in sent if not (t.is_punct or t.is_stop or t.pos_ in ("PROPN", "PRON", "INTJ", "NUM")
+                                               or may_name_a_date(t.text) or t.lower_ in COURTESY
+                                               or t.lemma_.lower() in LIGHT_VERBS or frames_an_aim(t))}
+    return not new - want.meeting
+
+
+def frames_an_aim(verb) -> bool:
+    """A verb that only frames what its infinitive says ("I wanted to feel closer" says what
+    "to feel closer" says)."""
+    return verb.lemma_.lower() in ("want", "need", "try", "hope", "wish") and any(c.dep_ == "xcomp" for c in verb.children)
+
+
+def beside(sent):
+    """The sentence said right after this one, or else right before it, that states something
+    (it neither asks nor only thanks); None when there is none. A sentence saying what was
+    aimed at ("I wanted to feel closer ...") follows what was done for it: the one before first."""
+    sents = list(sent.doc.sents)
+    at = next(i for i, s in enumerate(sents) if s.start == sent.start)
+    order = (at - 1, at + 1) if any(frames_an_aim(t) for t in sent) else (at + 1, at - 1)
+    return next((sents[j] for j in order if 0 <= j < len(sents)
+                 and not asks(sents[j].text) and not courtesy(sents[j])), None)

@@ -63,6 +63,7 @@ class Wanted:
     equated: tuple[str, ...] = ()
     # its nouns' stems, each with the nouns naming the same thing ("kid" for "child")
     alike: tuple[tuple[str, frozenset[str]], ...] = ()
+    since: bool = False  # "how long ago?": a line's "ten years ago" answers as said, another date as its date
 
     @property
     def acts(self) -> frozenset[str]:
@@ -187,7 +188,8 @@ def _wanted(doc) -> Wanted:
     wh, nxt = lowers[wh_at], lowers[wh_at + 1] if wh_at + 1 < len(lowers) else ""
     if wh == "how":
         if nxt == "long":
-            return Wanted("date" if "ago" in lowers else "duration", verb=verb, words=words)
+            return Wanted("date", verb=verb, words=words, since=True) if "ago" in lowers else \
+                Wanted("duration", verb=verb, words=words)
         if nxt == "often":  # "a few times a week", "every Sunday"
             return Wanted("frequency", verb=verb, words=words)
         if nxt in ("many", "old", "far", "big", "tall"):

@@ -453,6 +453,12 @@ def test_a_captions_heading_and_a_line_meeting_only_the_names_are_not_quoted(rea
     assert quote is not None and "shelter" in quote.answer
 
 
+def test_how_long_ago_is_answered_as_the_line_says_it(reader):
+    line = [turn(1, "Caroline", "A friend made it for my 18th birthday ten years ago.")]
+    assert reader.read("How long ago was Caroline's 18th birthday?", line).answer == "ten years ago"
+    assert reader.read("When was Caroline's 18th birthday?", line).answer == "2016"  # T0 is in 2026
+
+
 def test_a_captions_heading_gives_no_number_or_name_but_still_says_when(reader):
     caption = MemoryRecord("event", CLIP_CAPTION, "ns", "Conversation 11 between Melanie and Caroline on Monday 14 "
                            "August 2023, 14:24: Melanie: We celebrated my daughter's birthday last night!", T0, T0,

@@ -147,3 +147,22 @@ def test_what_was_asked_is_answered_beside_the_line_restating_it_and_by_the_repl
         assert not a.abstained and said in a.answer, (a.answer, a.trace[-4:])
     finally:
         system.close()
+
+
+def test_a_thing_asked_in_the_singular_is_in_memory_when_said_in_the_plural(tmp_path):
+    """"What kind of pot did they make?" presupposes a pot; "we all made our own pots" says so."""
+    from agent.tools.premise import premise_check
+    from service.config import load_config
+    from service.system import MemlensSystem
+
+    path = tmp_path / "pots.txt"
+    path.write_text("## Session 1 | 2026-05-06T17:00\nMel: Last Fri I took my kids to a workshop. We all made our own pots.\n")
+    system = MemlensSystem(load_config(env={**os.environ, "MEMLENS_HOME": str(tmp_path / "home")}))
+    try:
+        system.ingest_transcript(path, "chat")
+        agent = system.agent
+        ctx = ToolContext(agent.context.retriever, agent.context.operators, "chat", datetime(2026, 5, 7, 9), TimeSlot())
+        assert premise_check(ctx, [], [], ["pot"]).found
+        assert not premise_check(ctx, [], [], ["giraffe"]).found
+    finally:
+        system.close()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from agent.tools.base import ToolContext, ToolResult
-from memory.language import normalise, singular
+from memory.language import normalise, plural, singular
 from memory.records import RecordFilter
 
 
@@ -19,8 +19,9 @@ def premise_check(ctx: ToolContext, people: Sequence[str], places: Sequence[str]
     seen_before = RecordFilter(namespace=ctx.namespace, before=ctx.at)
 
     def mentioned(phrase: str) -> bool:
-        # a plural names what its singular does ("Tim's collections": he spoke of his collection)
-        forms = dict.fromkeys([phrase, singular(phrase) if " " not in phrase else phrase])
+        # a plural names what its singular does ("Tim's collections": he spoke of his collection),
+        # and a singular what its plural does ("what kind of pot did they make?": "we made our own pots")
+        forms = dict.fromkeys([phrase, *((singular(phrase), plural(phrase, 2)) if " " not in phrase else ())])
         return any(ctx.operators.store(store).search_lexical(form, seen_before, 1)
                    for form in forms for store in ("event", "entity"))
 
