@@ -76,6 +76,7 @@ _LABELS = {"person": {"PERSON", "ORG"}, "place": {"GPE", "LOC", "FAC"}, "date": 
            "organisation": {"ORG"}}
 # Units that make a date or time expression a length of time ("two decades", "4 years").
 _UNITS = TIME_UNITS | {"while"}  # "for a while"
+_WHEN_WORDS = {"ago", "last", "next", "yesterday", "past"}  # a span of time said with these says when, not how long
 _OBJECTS = {"dobj", "attr", "oprd", "pobj", "dative", "acomp", "xcomp", "ccomp", "npadvmod", "nsubjpass"}
 _REASON_CUE = re.compile(r"(?:\b(?:because|since|so that|so|in order to|due to|cuz|coz)\b|'cause\b)\s*", re.IGNORECASE)
 _KIND_ROOTS = {"person": "person", "place": "location"}  # WordNet's root of the nouns naming one of a kind
@@ -430,11 +431,12 @@ class EvidenceReader:
             if fragment is not None and kind in ("person", "place", "organisation") and \
                     not any(s.start <= fragment.root.i < s.end for s in spans):
                 return [(fragment, OBJECT_BONUS)]
-            if kind == "duration":
-                spans = [s for s in spans if any(s_stem(t.lemma_.lower()) in _UNITS for t in s)]
+            if kind == "duration":  # a length of time ("five years ago" too: it has been five years); "last week" says when
+                spans = [s for s in spans if any(s_stem(t.lemma_.lower()) in _UNITS for t in s)
+                         and not any(t.lower_ in _WHEN_WORDS - {"ago"} for t in s)]
             elif kind == "date":
                 spans = [s for s in spans if not any(s_stem(t.lemma_.lower()) in _UNITS for t in s)
-                         or any(t.lower_ in ("ago", "last", "next", "yesterday") for t in s)]
+                         or any(t.lower_ in _WHEN_WORDS for t in s)]
             # "my aunt", "Maria's coach", "my home country": someone or somewhere named by whose they are
             spans += [c for c in sent.noun_chunks
                       if c.root.pos_ == "NOUN" and any(t.dep_ == "poss" for t in c.root.children)
@@ -527,10 +529,12 @@ class EvidenceReader:
             return ""  # a span across a bracket runs from an aside into the line ("a dance] Gina"): two texts
         if want.kind in ("number", "money") and not any(t.like_num for t in span):
             return ""  # spaCy's tagger can call a word on a sign a number; a number has digits or number words
+        if want.kind == "duration" and text.lower().endswith(" ago"):
+            return text[:-4]  # "how long has he been surfing?": "I started five years ago" -> "five years"
         if want.kind == "date":
-            when = parse_date(text, said_at, "future" if looks_ahead(span.sent) else "past")
             if want.since and any(t.lower_ == "ago" for t in span):
                 return text  # "how long ago was her 18th birthday?": "ten years ago", not "2013"
+            when = parse_date(text, said_at, "future" if looks_ahead(span.sent) else "past")
             relative = any(t.lower_ in ("ago", "last", "next", "yesterday", "today", "tomorrow", "this") for t in span)
             if when is not None and relative:
                 return date_phrase(text, when, said_at)

@@ -143,6 +143,7 @@ def test_a_weekday_or_weekend_said_short_or_tagged_otherwise_is_still_a_date():
     assert date_phrase("on Fri", datetime(2023, 7, 14), said) == "Friday 14 July 2023"
     assert date_phrase("last weekend", datetime(2023, 7, 15), said) == "the weekend before 17 July 2023"
     assert parse_date("this weekend", said).date() == datetime(2023, 7, 22).date()
+    assert parse_date("this past weekend", said).date() == datetime(2023, 7, 15).date()
     assert parse_date("last weekend", datetime(2023, 7, 16)).date() == datetime(2023, 7, 8).date()  # said on a Sunday
     assert not stated_dates(english()("We sat in the sun for a while."), said)  # "sat", "sun": no days
 

@@ -453,6 +453,15 @@ def test_a_captions_heading_and_a_line_meeting_only_the_names_are_not_quoted(rea
     assert quote is not None and "shelter" in quote.answer
 
 
+def test_how_long_it_took_is_not_answered_with_when(reader):
+    line = [turn(1, "Jon", "I finally opened my studio last week, it took six months of work.")]
+    assert reader.read("How long did it take for Jon to open his studio?", line).answer == "six months"
+    assert reader.read("How long did it take for Jon to open his studio?", line[:0] + [
+        turn(2, "Jon", "I finally opened my studio last week!")]) is None
+    surfing = [turn(3, "John", "I started surfing five years ago and it's been great.")]
+    assert reader.read("How long has John been surfing?", surfing).answer == "five years"
+
+
 def test_how_long_ago_is_answered_as_the_line_says_it(reader):
     line = [turn(1, "Caroline", "A friend made it for my 18th birthday ten years ago.")]
     assert reader.read("How long ago was Caroline's 18th birthday?", line).answer == "ten years ago"

@@ -30,7 +30,7 @@ def _date_data(text: str, at: datetime, prefer: str):
         "RELATIVE_BASE": at, "PREFER_DATES_FROM": prefer, "RETURN_AS_TIMEZONE_AWARE": False}).get_date_data(text)
 
 
-_WEEKEND = re.compile(r"(last|past|this|next)\s+weekend", re.IGNORECASE)
+_WEEKEND = re.compile(r"(?:this\s+)?(last|past|this|next)\s+weekend", re.IGNORECASE)  # "this past weekend" too
 _WEEKDAY_NAMES = {name[:3]: name for name in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")}
 _SHORT_WEEKDAY = re.compile(r"\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b", re.IGNORECASE)
 SATURDAY = 5
