@@ -104,10 +104,11 @@ _THIRD_PERSON = re.compile(r"\b(?:he|him|his|she|her|hers|they|them|their)\b", r
 def referred_to(turn: str, sentence: str, name: str) -> bool:
     """Whether a sentence speaks of someone by a pronoun its turn resolves: "you" said to the
     one the turn calls out ("Wow, Gina! You found the perfect spot"; a question put to them,
-    or "your trip sounds awesome", says what the speaker asks or thinks, not what they did), "he" / "she" / "they" after the turn named them ("We had to
-    say goodbye to Max. He was part of our family for 10 years")."""
+    or "your trip sounds awesome", says what the speaker asks or thinks, not what they did);
+    "he" / "she" / "they" after the turn named them ("We had to say goodbye to Max. He was
+    part of our family for 10 years")."""
     at = turn.find(sentence[:40])
-    names = [m for m in re.finditer(rf"\b{re.escape(name)}\b", turn, re.IGNORECASE)]
+    names = list(re.finditer(rf"\b{re.escape(name)}\b", turn, re.IGNORECASE))
     if _YOU.search(sentence) and not sentence.rstrip().endswith("?") and \
             any(called_out(turn, m.start(), m.end()) for m in names):
         return True

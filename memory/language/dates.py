@@ -32,7 +32,9 @@ def _date_data(text: str, at: datetime, prefer: str):
 
 _WEEKEND = re.compile(r"(?:this\s+)?(last|past|this|next)\s+weekend", re.IGNORECASE)  # "this past weekend" too
 _WEEKDAY_NAMES = {name[:3]: name for name in ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")}
-_SHORT_WEEKDAY = re.compile(r"\b(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\b", re.IGNORECASE)
+# a weekday's name, whole or cut short ("Fri", "Tues", "Thurs")
+_WEEKDAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday|rsday)?"
+_WEEKDAY_WORD = re.compile(rf"\b{_WEEKDAY}\b", re.IGNORECASE)
 SATURDAY = 5
 
 
@@ -40,7 +42,7 @@ def parse_date(text: str, at: datetime, prefer: str = "past") -> datetime | None
     """A date or time expression resolved against `at` (dateparser), a bare weekday or month
     toward `prefer` ("past" or "future"); None when it names none. A weekend said with
     last / this / next is its Saturday (dateparser reads no weekend)."""
-    text = _SHORT_WEEKDAY.sub(lambda m: _WEEKDAY_NAMES[m.group(0).lower()[:3]], text)  # "last Sat": dateparser reads no "Sat"
+    text = _WEEKDAY_WORD.sub(lambda m: _WEEKDAY_NAMES[m.group(0).lower()[:3]], text)  # "last Sat": dateparser reads no "Sat"
     if weekend := _WEEKEND.fullmatch(text.strip()):
         day = datetime.combine(at.date(), datetime.min.time())
         this = day + timedelta(days=SATURDAY - day.weekday())  # Saturday of this week (yesterday, on a Sunday)
@@ -99,7 +101,6 @@ def looks_ahead(sent) -> bool:
 _DURATION_PREPS = ("for", "over", "during", "within", "in")  # "for 4 years", "in a second": a length, not a date
 
 
-_WEEKDAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday|rsday)?"
 # a weekday or weekend said with last / next / this, which spaCy's model may tag a person ("last Fri")
 _RELATIVE_DAY = re.compile(rf"\b(?:last|next|this|past)\s+(?:weekend|{_WEEKDAY})\b", re.IGNORECASE)
 
