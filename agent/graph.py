@@ -91,6 +91,7 @@ def _tool_context(ctx: AgentContext, namespace: str, at: datetime | None, time) 
 # can bury them under sightings and roll-ups.
 WORD_CHANNELS = (UTTERANCE, TEXT_SIGHTING)
 PER_CHANNEL = 4
+MANY_MORE = 8  # the lines searched beside a quoting tool's when a question asks for every one of a kind
 TOOLS_FIRST = 4  # the intent's tools' records read before the channels' (the rest after them)
 
 
@@ -224,7 +225,12 @@ def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     if named is not None:
         want = reader.within(want, state.scope.word, named.video_id)
     if found is not None and found.tool in QUOTING_TOOLS:  # the short answer inside the lines the tool chose
-        reading = reader.read(state.question, list(found.support), want, around=words_around, reply_to=reply_to,
+        support = list(found.support)
+        if want.many and want.kind not in QUOTE_KINDS and not found.by_act:
+            # "which cities has he been to?": every one is asked, and the tool chose lines for the best one
+            ctx = _tool_context(runtime.context, state.namespace, state.at, state.plan.time)
+            support += ctx.search(state.plan.text or state.question, WORD_CHANNELS, k=MANY_MORE)
+        reading = reader.read(state.question, support, want, around=words_around, reply_to=reply_to,
                               chosen=found.by_act)
     unrelated = found is None or found.tool not in QUOTING_TOOLS or \
         not found.by_act and not any(reader.alignment(want, e.record) for e in found.support)

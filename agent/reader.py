@@ -49,6 +49,7 @@ from agent.wanted import (
     wanted,
     word_stem,
 )
+from memory.dialogue_builder import image_frames
 from memory.kinds import Kinds
 from memory.language import (
     STOP,
@@ -58,6 +59,7 @@ from memory.language import (
     looks_ahead,
     parse_date,
     s_stem,
+    singular,
 )
 from memory.records import (
     DAY_SUMMARY,
@@ -79,6 +81,7 @@ _UNITS = TIME_UNITS | {"while"}  # "for a while"
 _WHEN_WORDS = {"ago", "last", "next", "yesterday", "past"}  # a span of time said with these says when, not how long
 _OBJECTS = {"dobj", "attr", "oprd", "pobj", "dative", "acomp", "xcomp", "ccomp", "npadvmod", "nsubjpass"}
 _REASON_CUE = re.compile(r"(?:\b(?:because|since|so that|so|in order to|due to|cuz|coz)\b|'cause\b)\s*", re.IGNORECASE)
+_LOCATIVE = {"at", "in", "on", "near", "by", "inside", "around", "to", "into"}  # prepositions saying where an act was
 _KIND_ROOTS = {"person": "person", "place": "location"}  # WordNet's root of the nouns naming one of a kind
 _NOT_THINGS = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "PERCENT", "MONEY"}
 
@@ -102,7 +105,11 @@ OTHER_PERSON_WEIGHT = 0.6  # a record neither by nor about the person the questi
 OWN_WORDS = 0.05  # what a sentence read with a borrowed alignment gains for the question's words it holds itself
 AGREEING_SHARE = 0.4  # a record bears out an answer read elsewhere when it reads it at least this strongly
 MIN_READING = 0.25  # a reading weaker than this is no reading: its words barely meet the question's
-EVIDENCE_READ = 12  # the best records read: the answer is near the top or not found by reading
+RANK_STEP = 0.15  # a reading's weight falls so much with each record of its channel ranked above its own
+MANY_RANK_STEP = 0.1  # ... less when every one of a kind is asked: each may be said in a line of its own
+# the best records read (twice as many when every one of a kind is asked): the answer is near
+# the top or not found by reading
+EVIDENCE_READ = 12
 HINT_BONUS = 0.25  # a candidate right after the noun naming the asked kind ("pin 7316")
 SPEAKER_BONUS = 0.25  # what the speaker of a line gains when the question asks who did something
 CONTINUED = 2.0  # seconds between one speaker's turns that may be one sentence cut at a pause
@@ -195,7 +202,7 @@ class EvidenceReader:
         # a recording's title names its people and topic, it quotes nobody: no line to answer with
         skipped = ROLL_UPS + ((RECORDING,) if want.kind in QUOTE_KINDS else ())
         top = [e for e in evidence if e.record.kind not in skipped
-               and not (e.record.id in seen or seen.add(e.record.id))][:EVIDENCE_READ]
+               and not (e.record.id in seen or seen.add(e.record.id))][:EVIDENCE_READ * (2 if want.many else 1)]
         # ranked within its channel (ten lines of speech do not bury a sign); the records of the
         # recording the question names are all first: they are what it asks about
         ranks = [0 if want.source is not None and e.record.video_id == want.source else
@@ -239,7 +246,10 @@ class EvidenceReader:
         chosen = max(best, key=lambda r: r.score)
         if chosen.score < MIN_READING:
             return None
-        return listed(chosen, best) if want.many and chosen.kind not in QUOTE_KINDS else chosen
+        if not want.many or chosen.kind in QUOTE_KINDS:
+            return chosen
+        return listed(chosen, best, (lambda answer: want.hint in {singular(w) for w in answer.lower().split()})
+                      if want.hint else None)
 
     def _read_replies(self, want: Wanted, top: Sequence[Evidence], ranks: Sequence[int],
                       reply_to: Callable[[MemoryRecord], MemoryRecord | None],
@@ -329,7 +339,7 @@ class EvidenceReader:
         if want.kind == "person" and e.record.kind == ENTITY_SIGHTING and e.record.attrs.get("source") != "face":
             return []  # "who": a thing seen (a logo, a word on a sign) is no one; a face seen is someone
         doc = self.nlp(text or prepared(e.record))
-        weight = (DERIVED_WEIGHT if e.record.kind in DERIVED else 1.0) / (1.0 + 0.15 * rank)
+        weight = (DERIVED_WEIGHT if e.record.kind in DERIVED else 1.0) / (1.0 + (MANY_RANK_STEP if want.many else RANK_STEP) * rank)
         if borrowed and not reply:
             weight *= CONTEXT_WEIGHT
         if want.people and not about(e.record, want.people):
@@ -343,6 +353,7 @@ class EvidenceReader:
         topical = question_words - want.people - ({word_stem(want.verb)} if want.kind == "quality" and want.verb else set())
         naming = kind_words(want)
         head_end, labels = untold(e.record) if doc.text == e.record.text else (0, [])
+        frames = image_frames(doc.text)  # "[shared an image: a photo of" says a picture was shared
         if want.kind in ("date", "time"):
             head_end = 0  # a heading says when
         out = []
@@ -370,7 +381,8 @@ class EvidenceReader:
                 (not want.people or line_about(e.record, sent.text, want.people))
             for span, bonus in self._candidates(want, doc, said, e.record.wall_start, reply, e.record.kind == UTTERANCE,
                                                 equating):
-                if span.start_char < head_end or span.start_char in labels:
+                if span.start_char < head_end or span.start_char in labels or \
+                        any(a <= span.start_char < b for a, b in frames):
                     continue  # a caption's heading says when, not a count, a name or a thing; a label says who speaks
                 if want.kind not in QUOTE_KINDS:
                     span = _past_the_asked_act(want, span)
@@ -431,6 +443,10 @@ class EvidenceReader:
             if fragment is not None and kind in ("person", "place", "organisation") and \
                     not any(s.start <= fragment.root.i < s.end for s in spans):
                 return [(fragment, OBJECT_BONUS)]
+            if kind == "place":  # "where did they camp?": "we camped at the beach", a place named by no entity
+                spans += [c for c in sent.noun_chunks if c.root.dep_ == "pobj" and c.root.head.lower_ in _LOCATIVE
+                          and c.root.head.head.lemma_.lower() in want.acts and c.root.ent_type_ not in _NOT_THINGS
+                          and not any(s.start <= c.root.i < s.end for s in spans)]
             if kind == "duration":  # a length of time ("five years ago" too: it has been five years); "last week" says when
                 spans = [s for s in spans if any(s_stem(t.lemma_.lower()) in _UNITS for t in s)
                          and not any(t.lower_ in _WHEN_WORDS - {"ago"} for t in s)]

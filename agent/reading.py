@@ -3,7 +3,7 @@ how readings of one question combine: the same answer read in several records ci
 all, and several things asked for are listed."""
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from agent.state import Evidence
@@ -17,6 +17,7 @@ QUOTE_KINDS = ("quote", "reason")  # kinds whose answer is a line, not a span in
 AGREEING = 3  # other lines an answer cites beside its own when they gave the same answer
 LISTED = 5  # the most things a list reading names
 LIST_SHARE = 0.75  # ... each read at least this strongly against the best
+KINDRED_SHARE = 0.5  # ... or this strongly, when each names the kind asked for
 
 
 @dataclass(frozen=True)
@@ -62,14 +63,19 @@ class Reading:
             f"{self.answer} ({record.wall_start:%H:%M})"
 
 
-def listed(chosen: Reading, readings: Sequence[Reading]) -> Reading:
+def listed(chosen: Reading, readings: Sequence[Reading], names_kind: Callable[[str], bool] | None = None) -> Reading:
     """Several things asked for ("what activities does she do?"): every reading of the kind
     nearly as strong as the best, best first, one naming another once ("pottery" and "pottery
-    class"), as one reading citing each one's record."""
+    class"), as one reading citing each one's record. When the best names the kind asked for
+    (`names_kind`: "homeless shelter" for "which shelters?"), another naming it is listed
+    though read less strongly ("a dog shelter", said further down the evidence)."""
+    kindred = names_kind is not None and names_kind(chosen.answer)
     picked = [chosen]
     for r in sorted(readings, key=lambda r: -r.score):
-        if len(picked) == LISTED or r.score < chosen.score * LIST_SHARE:
+        if len(picked) == LISTED or r.score < chosen.score * (KINDRED_SHARE if kindred else LIST_SHARE):
             break
+        if r.score < chosen.score * LIST_SHARE and not names_kind(r.answer):
+            continue
         same = r.answer.lower()
         if r.kind == chosen.kind and not any(same in p.answer.lower() or p.answer.lower() in same for p in picked):
             picked.append(r)

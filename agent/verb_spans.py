@@ -117,10 +117,12 @@ def numbered_items(sent, number: int | None, chunks) -> list:
 
 
 def courtesy(sent) -> bool:
-    """Whether a sentence only thanks, greets or acknowledges ("Thanks, Melanie!", "Yeah, I get
-    it.", "Cool, Gina!"): said before an answer, it is none."""
+    """Whether a sentence only thanks, greets, exclaims or acknowledges ("Thanks, Melanie!",
+    "Yeah, I get it.", "Cool, Gina!", "Wow, Melanie!"): said before an answer, it is none."""
     said = [t for t in sent if not t.is_punct and t.pos_ not in ("PROPN", "PRON", "DET", "AUX", "PART", "CCONJ", "INTJ")]
-    return bool(said) and all(t.lower_ in COURTESY or t.lemma_.lower() in ACKNOWLEDGING for t in said)
+    if not said:  # an exclamation to someone; a bare name ("Rob!") may answer who
+        return any(t.pos_ == "INTJ" for t in sent)
+    return all(t.lower_ in COURTESY or t.lemma_.lower() in ACKNOWLEDGING for t in said)
 
 
 def verbless_phrase(doc, sent):

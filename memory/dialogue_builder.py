@@ -12,6 +12,7 @@ that no turn states (memory.dialogue_patterns). The reflective tool ranks both.
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from datetime import datetime, timedelta
 
@@ -28,6 +29,17 @@ TURN_LENGTH = timedelta(seconds=10)  # a turn's end: the time cut is strict on i
 # Turns per segment: a remark, the reply and what follows it, within the 256 word pieces
 # all-MiniLM-L6-v2 reads (the paper leaves the granularity open).
 SEGMENT_TURNS = 6
+
+
+# The words memlens frames a shared image's caption with, and an image captioner's own opening
+# ("a photo of"): they say that a picture was shared, not what it shows.
+_IMAGE_FRAME = re.compile(r"\[shared an image:\s*(?:an?\s+(?:photo|picture|image|close up|painting|drawing)\s+of\s+)?",
+                          re.IGNORECASE)
+
+
+def image_frames(text: str) -> list[tuple[int, int]]:
+    """The character ranges of the frames of the shared images a text holds."""
+    return [m.span() for m in _IMAGE_FRAME.finditer(text)]
 
 
 def turn_text(turn: Turn) -> str:

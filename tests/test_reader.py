@@ -82,6 +82,42 @@ def test_the_place_is_the_object_of_the_questions_preposition_not_the_nearest_na
     assert reader.read("where does Diane live now?", evidence).answer == "New Jersey"
 
 
+def test_where_an_act_was_done_is_the_place_its_preposition_names_though_no_entity_names_it(reader):
+    """"We camped at the beach": a beach is a place spaCy tags as no location; the question's
+    own act ("camp") locates it. A time after "in" is no place, and another act's place is not
+    where this one was done."""
+    evidence = [turn(1, "Mel", "We went to the museum in the morning and then we camped at the beach."),
+                turn(3, "Caroline", "That sounds lovely!")]
+    reading = reader.read("where has Mel camped?", evidence)
+    assert reading is not None and reading.answer == "the beach"
+    hid = [turn(5, "Mel", "Oliver once hid his bone in my slipper, so funny.")]
+    assert reader.read("where did Oliver hide his bone?", hid).answer == "Mel's slipper"
+    assert reader.read("where did Mel have lunch?", evidence) is None
+
+
+def test_a_shared_pictures_frame_is_not_what_it_shows(reader):
+    """A chat turn carries a shared picture as "[shared an image: a photo of ...]": the
+    frame says a picture was shared, the rest is what it shows."""
+    cake = [turn(1, "Nate", "Made this last night! [shared an image: a photo of a chocolate cake with raspberries]")]
+    assert reader.read("What dessert did Nate share a photo of?", cake).answer == "chocolate cake"
+    tart = [turn(2, "Nate", "Look what I baked! [shared an image: a picture of a lemon tart on a table]")]
+    assert reader.read("What did Nate share a picture of?", tart).answer == "lemon tart"
+
+
+def test_every_one_of_the_kind_asked_is_listed_though_said_further_down(reader):
+    """"What shelters does she volunteer at?": each line naming a shelter she volunteers at,
+    the one read fourth too; a food bank someone else volunteered at, and "my place" near the
+    shelter, are no shelters."""
+    evidence = [turn(1, "Maria", "I volunteer at the homeless shelter on Saturdays, serving breakfast."),
+                turn(2, "John", "I volunteered at a food bank once with my church."),
+                turn(3, "Maria", "The weather has been awful this week."),
+                turn(4, "John", "How is your sister doing?"),
+                turn(5, "Maria", "I also started volunteering at a dog shelter near my place, walking the dogs.")]
+    reading = reader.read("What shelters does Maria volunteer at?", evidence)
+    assert reading is not None and reading.answer == "homeless shelter, dog shelter"
+    assert {e.record.id for e in reading.records} == {1, 5}
+
+
 def test_the_object_of_the_questions_verb_is_the_thing_asked(reader):
     evidence = [turn(1, "Tina", "You see, I teach entrepreneurship, and I've studied luck.")]
     assert reader.read("what does the speaker teach?", evidence).answer == "entrepreneurship"
@@ -710,6 +746,7 @@ def test_only_a_sentence_of_thanks_or_assent_is_courtesy_and_a_caption_quotes_no
         return next(reader.nlp(text).sents)
     assert courtesy(said("Thanks, Melanie!")) and courtesy(said("Yeah, I get it.")) and courtesy(said("Cool, Gina!"))
     assert not courtesy(said("Living Room.")) and not courtesy(said("Thanks for the book, I loved it."))
+    assert courtesy(said("Wow, Melanie!")) and not courtesy(said("Rob!"))  # an exclamation; a name may answer who
     shown = MemoryRecord("event", CLIP_CAPTION, "ns", 'shown: "DINING ROOM"; "ALICE"; "RED MUG".', T0,
                          T0 + timedelta(seconds=5), "home", attrs={}, id=50)
     reading = reader.read("which book did Alice recommend?", [Evidence(shown, 0.5, "search")])

@@ -132,3 +132,11 @@ def test_reflect_answers_with_the_sentence_of_its_best_turn_that_meets_the_quest
     """A turn that says two things is answered with the one asked about, and who said it."""
     result = reflect(_ctx(system, datetime(2026, 3, 25)), "what did Maya say about her manager", "Maya")
     assert result.found and result.answer == "Maya: ugh, my manager signed the whole team up for a charity 5k."
+
+
+def test_a_question_the_person_put_is_not_what_they_told(system):
+    """Jon only ever asks about Maya's dad: his question tells nothing of his own, so the
+    reflective tool does not answer with it (an answer would be another person's story)."""
+    result = reflect(_ctx(system, datetime(2026, 3, 25)), "what did Jon say about his dad", "Jon")
+    assert "?" not in result.answer
+    assert not result.found or "dad" not in result.answer

@@ -166,3 +166,37 @@ def test_a_thing_asked_in_the_singular_is_in_memory_when_said_in_the_plural(tmp_
         assert not premise_check(ctx, [], [], ["giraffe"]).found
     finally:
         system.close()
+
+
+def _volunteering() -> str:
+    """Twenty evenings of small talk; Maria names one shelter on the second, another on the seventeenth."""
+    small_talk = ["Did you watch the game?", "Only the end, it was close.", "The weather has been awful.",
+                  "I know, rain all week.", "How is your sister?", "She is good, busy with work.",
+                  "I tried the new bakery.", "Were the croissants good?"]
+    lines = []
+    for session in range(1, 21):
+        lines.append(f"## Session {session} | 2026-03-{session:02d}T19:00")
+        lines += [f"{'Maria' if n % 2 else 'John'}: {said}" for n, said in enumerate(small_talk)]
+        if session % 3 == 0:  # John's volunteering fills the stretches that match best
+            lines.append(f"John: I volunteered at the food bank again, shift number {session}, so many volunteers.")
+        lines += {2: ["Maria: I volunteer at the homeless shelter on Saturdays, serving breakfast."],
+                  17: ["Maria: I also started volunteering at a dog shelter near my place, walking the dogs."]
+                  }.get(session, [])
+    return "\n".join(lines) + "\n"
+
+
+def test_every_one_asked_for_is_read_from_lines_the_tool_did_not_choose(tmp_path):
+    """"What shelters does Maria volunteer at?" asks for each: the tool chose the turns of
+    the best-matching stretch, the other shelter is named weeks later."""
+    from service.config import load_config
+    from service.system import MemlensSystem
+
+    path = tmp_path / "volunteering.txt"
+    path.write_text(_volunteering())
+    system = MemlensSystem(load_config(env={**os.environ, "MEMLENS_HOME": str(tmp_path / "home")}))
+    try:
+        system.ingest_transcript(path, "chat")
+        a = system.ask("What shelters does Maria volunteer at?", "chat", datetime(2026, 3, 25))
+        assert not a.abstained and a.answer == "homeless shelter, dog shelter"
+    finally:
+        system.close()

@@ -173,16 +173,16 @@ def test_a_clock_time_as_people_say_and_write_it():
 
 
 def test_a_request_to_be_told_is_a_question_put_and_tells_nothing_of_its_speaker():
-    from agent.tools.talk import _asking
+    from agent.tools.talk import only_asks
     from memory.records import UTTERANCE, MemoryRecord
 
     def line(said: str, acts: list[str]) -> MemoryRecord:
         return MemoryRecord("event", UTTERANCE, "ns", f"Maria: {said}", at(1, 9), at(1, 9), "v",
                             attrs={"said": said, "acts": acts})
 
-    assert _asking(line("Could you tell me more about how you organized the run?", ["request"]), ["run"], "")
-    assert not _asking(line("Could you send me the budget by Monday?", ["request"]), ["budget"], "")  # wants it done
-    assert not _asking(line("I ran a 5K for the shelter.", []), ["run"], "")
+    assert only_asks(line("Could you tell me more about how you organized the run?", ["request"]), ["run"], "")
+    assert not only_asks(line("Could you send me the budget by Monday?", ["request"]), ["budget"], "")  # wants it done
+    assert not only_asks(line("I ran a 5K for the shelter.", []), ["run"], "")
 
 
 def test_a_span_before_memory_began_is_a_time_told_of_not_a_window(agent):  # noqa: F811

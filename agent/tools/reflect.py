@@ -22,7 +22,7 @@ from collections.abc import Sequence
 
 from agent.state import Evidence
 from agent.tools.base import ToolContext, ToolResult
-from agent.tools.talk import focus_sentence, speaker_of, spoken_by
+from agent.tools.talk import focus_sentence, only_asks, speaker_of, spoken_by
 from memory.language import content_words
 from memory.records import PATTERN, SEGMENT, UTTERANCE, MemoryRecord, order_by_time
 
@@ -94,14 +94,17 @@ def reflect(ctx: ToolContext, query: str, person: str | None = None, focus: Sequ
     distinct = {t.text: t for t in sorted(pool, key=lambda t: scores[t.id])}  # a line said again is one line
     best = sorted(distinct.values(), key=lambda t: -scores[t.id])[:MAX_LINES]
     support = [Evidence(t, round(scores[t.id], 4), "reflect") for t in order_by_time(best)]
-    top = best[0]
+    topic = content_words(query)
+    # a question the person put ("what got you into running?") tells nothing of their own
+    top = next((t for t in best if not only_asks(t, topic, query)), None)
     chosen = f"the top {want} of {len(segments)} segments" if len(segments) > want else "every turn"
+    if top is None:
+        return ToolResult("reflect", "", support, False, None, f"{len(best)} turns from {chosen}, each a question")
     if person and not spoken_by(top, person):
         # even lifted, the person's own turns are not what bears on it: memory holds it of someone else
         return ToolResult("reflect", "", support, False, None,
                           f"{len(best)} turns from {chosen}, the best by {speaker_of(top)}, not {person}")
-    return ToolResult("reflect", _told(top, content_words(query), query), support, True, None,
-                      f"{len(best)} turns from {chosen}")
+    return ToolResult("reflect", _told(top, topic, query), support, True, None, f"{len(best)} turns from {chosen}")
 
 
 def _told(turn: MemoryRecord, topic: Sequence[str], query: str) -> str:

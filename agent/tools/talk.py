@@ -82,7 +82,7 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
         e.record.id: Evidence(reply, e.score, "said") for e in everyone if (reply := _answer_to(ctx, e.record, speaker))}
     candidates = [e for e in hits if e.record.id not in replies] + [e for e in everyone if e.record.id in replies]
     asking = set() if act in ("question", "request") or verb in ASKING_VERBS else \
-        {e.record.id for e in candidates if e.record.id not in replies and _asking(e.record, topic, query)}
+        {e.record.id for e in candidates if e.record.id not in replies and only_asks(e.record, topic, query)}
     top = max(candidates, key=lambda e: (any(a in e.record.attrs.get("acts", []) for a in acts),
                                          e.record.id not in asking, _overlap(topic, e.record.text),
                                          e.record.wall_start, e.score))
@@ -143,7 +143,7 @@ _TELL_ME = re.compile(r"\b(?:could|can|would|will)\s+you\s+(?:please\s+)?(?:tell
                       re.IGNORECASE)
 
 
-def _asking(record: MemoryRecord, topic: Sequence[str], query: str) -> bool:
+def only_asks(record: MemoryRecord, topic: Sequence[str], query: str) -> bool:
     """Whether a line's part about the topic is a question its speaker put ("what challenges
     did you meet?"): it tells nothing of the speaker's own. A request ("could you send the
     budget?") tells what they want, unless what it asks is to be told ("could you tell me
