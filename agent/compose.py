@@ -133,7 +133,11 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | Non
             # unless they share no word with the question: then a line read elsewhere stands in),
             # or what is said beside a sentence restating the question
             return _read_draft(reading, best.support, f"(in {best.tool}'s line: {best.note})")
-        return Draft(answer, best.support, 0.0, f"{best.tool}: {best.note}", claim=claim, span=bool(named))
+        # the reader quotes clearly what the tool answers with: two ways of looking agree on the line
+        agreed = reading is not None and reading.kind in QUOTE_KINDS and reading.score >= CLEAR_LINE \
+            and reading.answer in answer
+        return Draft(answer, best.support, 0.0, f"{best.tool}: {best.note}", claim=claim, span=bool(named),
+                     agreed=reading.score if agreed else 0.0)
     notes = "; ".join(r.note for r in primary if r.note)
     if reading is not None and reading.kind not in QUOTE_KINDS:
         return _read_draft(reading, [], f"({notes})" if notes else "")

@@ -287,7 +287,7 @@ def reason(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     asked = read_from.asked if read_from else ""  # a reply meets the question with the line it answers
     values = features(state.plan, state.results, texts, key_terms(state.plan), typed,
                       [raw[i] for i in range(len(options)) if i not in abstain] if raw else None,
-                      state.refinements, ctx.config.max_refinements, draft.reading,
+                      state.refinements, ctx.config.max_refinements, max(draft.reading, draft.agreed),
                       named_share(state.plan, draft.support, read_from),
                       max(unmet(state.wanted, bool(draft.reading) or draft.span),
                           1.0 if off_topic(state.plan, draft, asked, alike) else 0.0), span_read=span_read,

@@ -44,14 +44,16 @@ class Draft:
     """A drafted answer; `claim` is the statement options are scored against (defaults to
     the answer, but excludes what a later correction overrode); `reading` how strongly the
     evidence supports a short answer read out of it (agent.reader), when that is the answer;
-    `span` whether a tool's line gave a short answer of the kind asked (who said it)."""
+    `span` whether a tool's line gave a short answer of the kind asked (who said it); `agreed`
+    how strongly the reader quoted the very line a tool answers with."""
 
     def __init__(self, answer: str, support: list[Evidence], sufficiency: float, note: str, claim: str | None = None,
-                 reading: float = 0.0, span: bool = False):
+                 reading: float = 0.0, span: bool = False, agreed: float = 0.0):
         self.answer, self.support, self.sufficiency, self.note = answer, support, sufficiency, note
         self.claim = claim if claim is not None else answer
         self.reading = reading  # the strength of the reading the answer was taken from (0: a tool's own)
         self.span = span  # the answer is a short span the tool's line gave (who said it), not the line
+        self.agreed = agreed  # the reader's quote of the tool's own line: two ways of looking agree on it
 
 
 def line_support(embedder: TextEmbedder, claims: Sequence[str], texts: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:

@@ -100,3 +100,23 @@ def test_a_noun_naming_the_same_thing_covers_the_questions_noun(kinds):
     # only the question's nouns: "help" asked as a verb is not covered by "assist"
     helping = reader.wanted("Why did John help his cousin?").alike_to
     assert coverage(["help", "cousin"], ["I'll see who can assist my cousin."], helping) == 0.5
+
+
+def test_the_reader_quoting_the_line_a_tool_answers_with_is_agreement():
+    """A tool chose a line and the reader, reading every channel, quotes the same one clearly:
+    two ways of looking agree, and the draft carries the reading's strength for the
+    sufficiency. A weak quote, or a quote of another line, is no agreement."""
+    from agent.compose import draft
+    from agent.reading import Reading
+
+    trailer = Evidence(MemoryRecord("event", "text", "me", 'Read "Revenge is coming..."', datetime(2026, 3, 2, 20, 30),
+                                    datetime(2026, 3, 2, 20, 30), attrs={"line": "Revenge is coming..."}, id=7), 0.5, "t")
+    plan = QueryPlan(intent="read", objects=["trailer"])
+    found = [ToolResult("read", '"Revenge is coming..." (read at 20:30)', [trailer], True, note="best text block")]
+
+    def quoted(answer: str, score: float) -> Reading:
+        return Reading(answer, "quote", trailer, answer, score)
+    assert draft(plan, found, quoted("Revenge is coming", 0.76)).agreed == 0.76
+    assert draft(plan, found, quoted("Revenge is coming", 0.3)).agreed == 0.0  # read weakly
+    assert draft(plan, found, quoted("Tickets on sale now", 0.8)).agreed == 0.0  # another line
+    assert draft(plan, found, None).agreed == 0.0
