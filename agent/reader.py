@@ -339,7 +339,8 @@ class EvidenceReader:
         if want.kind == "person" and e.record.kind == ENTITY_SIGHTING and e.record.attrs.get("source") != "face":
             return []  # "who": a thing seen (a logo, a word on a sign) is no one; a face seen is someone
         doc = self.nlp(text or prepared(e.record))
-        weight = (DERIVED_WEIGHT if e.record.kind in DERIVED else 1.0) / (1.0 + (MANY_RANK_STEP if want.many else RANK_STEP) * rank)
+        step = MANY_RANK_STEP if want.many else RANK_STEP
+        weight = (DERIVED_WEIGHT if e.record.kind in DERIVED else 1.0) / (1.0 + step * rank)
         if borrowed and not reply:
             weight *= CONTEXT_WEIGHT
         if want.people and not about(e.record, want.people):

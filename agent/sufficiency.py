@@ -31,9 +31,10 @@ FITTED = Path(__file__).with_name("sufficiency_model.json")
 # neither by nor about her is another person's story. On LoCoMo's development questions
 # (issue 39) this took adversarial refusal 0.48 -> 0.61 at no F1 cost on categories 1-4.
 # A short answer read clearly out of the evidence weighs more than an intent's tool finding
-# something (reading 1.5 -> 3.5, found 3.6 -> 3.0): the tool ranks channels, it does not
-# decide. On the same questions F1 0.2587 -> 0.2617 and refusal 0.616 -> 0.629 (stop 18).
-_PRIOR = {"bias": -10.4, "found": 3.0, "partial": 1.4, "premise_failed": -8.0, "coverage": 2.0,
+# something (reading 1.5 -> 3.5, found 3.6 -> 3.3): the tool ranks channels, it does not
+# decide. On the same questions F1 0.2587 -> 0.2634, refusal 0.616 as before (stop 18);
+# found 3.0 gave refusal 0.629 but lost two signs and screens read for open questions.
+_PRIOR = {"bias": -10.4, "found": 3.3, "partial": 1.4, "premise_failed": -8.0, "coverage": 2.0,
           "intent_confidence": 0.6, "support": 0.3, "agreement": 0.3, "typed_match": 0.8, "option_margin": 0.5,
           "refinements": -0.4, "reading": 3.5, "clear_reading": 2.5, "named": 8.0, "unmet": -3.0}
 CLEAR = 0.5  # a reading stronger than this is clear: read out of lines that meet the question closely

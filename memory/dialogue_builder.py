@@ -31,10 +31,11 @@ TURN_LENGTH = timedelta(seconds=10)  # a turn's end: the time cut is strict on i
 SEGMENT_TURNS = 6
 
 
+SHARED_IMAGE = "[shared an image:"  # how a turn's text carries a picture shared with it, by its caption
 # The words memlens frames a shared image's caption with, and an image captioner's own opening
 # ("a photo of"): they say that a picture was shared, not what it shows.
-_IMAGE_FRAME = re.compile(r"\[shared an image:\s*(?:an?\s+(?:photo|picture|image|close up|painting|drawing)\s+of\s+)?",
-                          re.IGNORECASE)
+_IMAGE_FRAME = re.compile(
+    re.escape(SHARED_IMAGE) + r"\s*(?:an?\s+(?:photo|picture|image|close up|painting|drawing)\s+of\s+)?", re.IGNORECASE)
 
 
 def image_frames(text: str) -> list[tuple[int, int]]:
@@ -44,7 +45,7 @@ def image_frames(text: str) -> list[tuple[int, int]]:
 
 def turn_text(turn: Turn) -> str:
     """What a turn contributes, speaker first, as an utterance from video reads."""
-    shared = f"[shared an image: {turn.image}]" if turn.image else ""
+    shared = f"{SHARED_IMAGE} {turn.image}]" if turn.image else ""
     return f"{turn.speaker}: {' '.join(p for p in (turn.text, shared) if p)}"
 
 
