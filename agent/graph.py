@@ -224,12 +224,13 @@ def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     named = state.scope.recording if state.scope is not None else None  # the recording the question names
     if named is not None:
         want = reader.within(want, state.scope.word, named.video_id)
+    ctx, query = _tool_context(runtime.context, state.namespace, state.at, state.plan.time), \
+        state.plan.text or state.question
     if found is not None and found.tool in QUOTING_TOOLS:  # the short answer inside the lines the tool chose
         support = list(found.support)
         if want.many and want.kind not in QUOTE_KINDS and not found.by_act:
             # "which cities has he been to?": every one is asked, and the tool chose lines for the best one
-            ctx = _tool_context(runtime.context, state.namespace, state.at, state.plan.time)
-            support += ctx.search(state.plan.text or state.question, WORD_CHANNELS, k=MANY_MORE)
+            support += ctx.search(query, WORD_CHANNELS, k=MANY_MORE)
         reading = reader.read(state.question, support, want, around=words_around, reply_to=reply_to,
                               chosen=found.by_act)
     unrelated = found is None or found.tool not in QUOTING_TOOLS or \
@@ -240,13 +241,11 @@ def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         latest_first = list(reversed(state.results))
         asked = [r for r in latest_first if r.tool not in ("premise", "search")  # who talked is no place or date
                  and (r.tool != "people" or want.kind in ("person", *QUOTE_KINDS))]
-        ctx = _tool_context(runtime.context, state.namespace, state.at, state.plan.time)
         # each word channel's best in turn, after the tools' first few and before the open search
         # (whose captions and roll-ups restate them second-hand), the tools' other records last:
         # a sign is read though the tools brought ten lines of speech
         with ThreadPoolExecutor(len(WORD_CHANNELS)) as pool:  # the stores' searches release the GIL
-            by_channel = list(pool.map(lambda kind: ctx.search(state.plan.text or state.question, (kind,),
-                                                               k=PER_CHANNEL), WORD_CHANNELS))
+            by_channel = list(pool.map(lambda kind: ctx.search(query, (kind,), k=PER_CHANNEL), WORD_CHANNELS))
         channels = [e for turn in zip_longest(*by_channel) for e in turn if e is not None]
         tools = [e for r in asked for e in r.support]
         ranked = [Evidence(named, 1.0, "scope")] if named is not None else []
