@@ -22,7 +22,7 @@ from datetime import datetime
 from agent.attribution import about, called_out, heading, line_about, untold
 from agent.question_nlp import SpacyPipeline
 from agent.reading import DERIVED, QUOTE_KINDS, Reading, agreeing, listed
-from agent.span_kinds import codes, colours, described, frequencies, qualities, titles
+from agent.span_kinds import clock_times, codes, colours, described, frequencies, qualities, said_times, titles
 from agent.state import Evidence
 from agent.told import as_said_by, as_written, prepared
 from agent.tools.talk import speaker_of
@@ -458,6 +458,8 @@ class EvidenceReader:
             spans += [c for c in sent.noun_chunks
                       if c.root.pos_ == "NOUN" and any(t.dep_ == "poss" for t in c.root.children)
                       and self._is_a(c.root.lemma_.lower(), _KIND_ROOTS.get(kind))]
+            if kind == "time" or kind == "date" and want.hint is None and not want.since:
+                spans += said_times(sent) if kind == "time" else clock_times(sent)  # "when?" is a day or an hour
             if kind == "number":  # "press one", "pin 7316": a number spaCy leaves bare or calls a year
                 spans += [doc[t.i:t.i + 1] for t in sent if t.like_num and t.pos_ == "NUM"
                           and not any(s.start <= t.i < s.end for s in spans)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from memory.language import quotations
+from memory.language import number_of, quotations, states_a_time
 
 COLOURS = frozenset({"black", "white", "grey", "gray", "silver", "red", "orange", "yellow", "gold", "green", "blue",
                      "navy", "purple", "violet", "pink", "brown", "beige", "cream", "teal", "turquoise", "maroon", "tan"})
@@ -108,3 +108,23 @@ def titles(sent) -> list:
             out.append(span)
     return out + [e for e in sent.ents if e.label_ == "WORK_OF_ART"
                   and not any(t.start < e.end and e.start < t.end for t in out)]
+
+
+_CLOCK_PREPS = {"at", "by", "before", "after", "until", "till", "around", "from"}
+
+
+def said_times(sent) -> list:
+    """A clock time said as a bare hour after a time preposition ("I'll call him before 9",
+    "back by six"), which spaCy calls a number: the preposition with it, for "before 9" is
+    not "9". A number that counts something ("after 2 weeks") is no hour."""
+    return [sent.doc[t.head.i:t.i + 1] for t in sent
+            if t.dep_ == "pobj" and t.head.lower_ in _CLOCK_PREPS and t.head.i == t.i - 1
+            and t.ent_type_ == "CARDINAL" and not any(c.dep_ in ("amod", "nummod") for c in t.children)
+            and (t.i + 1 == len(t.doc) or t.doc[t.i + 1].pos_ not in ("NOUN", "PROPN") or t.doc[t.i + 1].ent_type_ in ("DATE", "TIME"))
+            and 0 < (number_of(t.lower_) or 0) <= 24]
+
+
+def clock_times(sent) -> list:
+    """The clock times a sentence says ("4:30 PM", "at 5", "before nine"), not a part of the
+    day ("this morning"): what "when ...?" asks of a plan that names an hour."""
+    return [e for e in sent.ents if e.label_ == "TIME" and states_a_time(e.text)] + said_times(sent)

@@ -9,7 +9,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
-from memory.language import person_names
+from memory.language import english
 from perception.types import AsrSegment
 
 # What people say right before their own name when they introduce themselves ("Hi, it's
@@ -50,9 +50,29 @@ def turn_acts(segments: Sequence[AsrSegment], max_gap_s: float = 10.0) -> list[l
     return acts
 
 
+# The labels the English pipeline gives a word that is not a name someone goes by: "it's
+# Monday", "this is Paris", "I'm Catholic", "it's 5".
+_NOT_A_NAME = {"DATE", "TIME", "GPE", "LOC", "FAC", "NORP", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY",
+               "PERCENT", "LANGUAGE", "EVENT", "LAW", "PRODUCT", "WORK_OF_ART"}
+
+
 def introduced_names(text: str) -> list[str]:
-    """Names a speaker gives for themselves: a person's name right after an introduction."""
-    return [name for name, at in person_names(text) if _INTRO_BEFORE.search(text[:at])]
+    """Names a speaker gives for themselves: a name right after an introduction. The
+    pipeline's small model knows common Western names only ("Priya", "Oluwaseun" are no
+    PERSON to it, "My name is Priya" an ORG), so a proper noun right after the introduction
+    counts too unless the pipeline reads it as a date, a place, a nationality or the like."""
+    doc = english()(text)
+    labelled = {t.i: ent.label_ for ent in doc.ents for t in ent}
+    names = [(ent.text, ent.start_char) for ent in doc.ents if ent.label_ == "PERSON"]
+    for token in doc:
+        if token.pos_ != "PROPN" or labelled.get(token.i) in _NOT_A_NAME or labelled.get(token.i) == "PERSON":
+            continue
+        if token.i == 0 or doc[token.i - 1].pos_ != "PROPN":  # the first word of a proper-noun run
+            end = token.i
+            while end + 1 < len(doc) and doc[end + 1].pos_ == "PROPN" and labelled.get(end + 1) not in _NOT_A_NAME:
+                end += 1
+            names.append((doc[token.i:end + 1].text, token.idx))
+    return [name for name, at in sorted(names, key=lambda n: n[1]) if _INTRO_BEFORE.search(text[:at])]
 
 
 def name_speakers(segments: Iterable[AsrSegment]) -> dict[str, str]:

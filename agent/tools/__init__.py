@@ -130,6 +130,8 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
         person = plan.speaker if plan.speaker not in (None, WEARER) else (plan.people[0] if plan.people else None)
         return [ToolCall("reflect", {"query": query, "person": person, "focus": plan.topic})]
     if intent == "read":
+        if plan.speaker not in (None, WEARER):  # "what did Tom say about X?" read: a sign naming Tom is not his words
+            query = re.sub(rf"\b{re.escape(plan.speaker)}(?:'s)?\b", "", query, flags=re.IGNORECASE)
         return [ToolCall("read", {"topic": terms, "query": query, "places": plan.places, "answer_type": plan.answer_type})]
     return []
 

@@ -7,11 +7,13 @@ from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 
 from agent.attribution import about
+from agent.reasoning import evidence_text
 from agent.question_time import DAY_PARTS
 from agent.tools.base import ToolContext, ToolResult, evidence, in_hours, moment_phrase
 from agent.tools.talk import read, said
 from agent.wanted import KIND_NOUNS
-from memory.language import date_phrase, normalise, states_a_time, verb_forms
+from memory.conversation import CORRECTION_CUE
+from memory.language import date_phrase, normalise, parse_date, states_a_time, verb_forms
 from memory.records import (
     ENTITY_SIGHTING,
     RECORDING,
@@ -125,7 +127,10 @@ def _told_date(ctx: ToolContext, found: Sequence[MemoryRecord], terms: Sequence[
     moment of saying it does not. The utterance naming most of the terms wins, then one by
     or about the people asked of (a friend's "the park last week" is not theirs), then the
     earliest: utterances are parsed in that order, and parsing stops at the first with a
-    date (a month of memory holds a thousand turns mentioning "glasses")."""
+    date (a month of memory holds a thousand turns mentioning "glasses"). What was read
+    dates it too ("BOOK CLUB / THURSDAY 7 PM"), after what was said; a correction the
+    speaker makes in the line or their next turns ("on Friday. Sorry, I mean Saturday")
+    gives the date it became."""
     wanted = {normalise(t) for t in terms if t}
     names = [p.lower() for p in people if p != WEARER]
 
@@ -133,14 +138,44 @@ def _told_date(ctx: ToolContext, found: Sequence[MemoryRecord], terms: Sequence[
         words = set(normalise(record.text).split())
         return sum(all(_inflected(x, words) for x in w.split()) for w in wanted)
 
-    utterances = sorted((r for r in found if r.kind == UTTERANCE), key=lambda r: (-named(r), not about(r, names), r.wall_start))
-    for record in utterances:
-        dates = ctx.dates_in(record.attrs.get("said") or record.text, record.wall_start)
-        if dates:
-            expression, when = dates[0]
-            return ToolResult("when", date_phrase(expression, when, record.wall_start), evidence([record], "when"), True, when.date(),
-                              f"date told ('{expression}' said {record.wall_start:%Y-%m-%d})")
+    told = sorted((r for r in found if r.kind in (UTTERANCE, TEXT_SIGHTING)),
+                  key=lambda r: (-named(r), r.kind != UTTERANCE, not about(r, names), r.wall_start))
+    for record in told:
+        dates = _dates_told(ctx, record)
+        if not dates:
+            continue
+        support = [record]
+        if record.kind == UTTERANCE:
+            for later in ctx.operators.follow_up_turns(record, ctx.at):
+                if CORRECTION_CUE.search(later.attrs.get("said", "")) and (fixed := _dates_told(ctx, later)):
+                    # "Sorry, I mean Saturday" looks the way the line it corrects looked
+                    ahead = dates[0][1] > dates[0][2]
+                    dates, support = [_toward(d, ahead) for d in fixed], [record, later]
+                    break
+        expression, when, said_at = dates[0]
+        return ToolResult("when", date_phrase(expression, when, said_at), evidence(support, "when"), True, when.date(),
+                          f"date told ('{expression}' said {said_at:%Y-%m-%d})")
     return None
+
+
+def _dates_told(ctx: ToolContext, record: MemoryRecord) -> list[tuple[str, datetime, datetime]]:
+    """The dates a line or a text block tells, with when they were told; after a correction
+    cue in it, only the dates the correction gives."""
+    text = record.attrs.get("said") or evidence_text(record)
+    fix = CORRECTION_CUE.search(text)
+    dates = ctx.dates_in(text, record.wall_start)
+    if fix is not None:
+        dates = [d for d in dates if text.lower().find(d[0].lower(), fix.end()) >= 0] or dates
+    told = [(expression, when, record.wall_start) for expression, when in dates]
+    # a sign, a note or a whiteboard announces: its bare "THURSDAY" is the coming one
+    return [_toward(d, True) for d in told] if record.kind == TEXT_SIGHTING else told
+
+
+def _toward(told: tuple[str, datetime, datetime], ahead: bool) -> tuple[str, datetime, datetime]:
+    """A told date re-read toward the future or the past (a bare weekday or month)."""
+    expression, when, said_at = told
+    again = parse_date(expression, said_at, "future" if ahead else "past")
+    return expression, again or when, said_at
 
 
 _DATE_UNITS = KIND_NOUNS["date"] | KIND_NOUNS["time"]  # "what year": the kind of answer, not a word it is in

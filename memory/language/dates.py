@@ -101,17 +101,19 @@ def looks_ahead(sent) -> bool:
 _DURATION_PREPS = ("for", "over", "during", "within", "in")  # "for 4 years", "in a second": a length, not a date
 
 
-# a weekday or weekend said with last / next / this, which spaCy's model may tag a person ("last Fri")
+# a weekday or weekend said with last / next / this, which spaCy's model may tag a person ("last Fri"),
+# or a weekday's whole name alone, which it misses on a sign or a note ("BOOK CLUB / THURSDAY 7 PM")
 _RELATIVE_DAY = re.compile(rf"\b(?:last|next|this|past)\s+(?:weekend|{_WEEKDAY})\b", re.IGNORECASE)
+_WHOLE_WEEKDAY = re.compile(rf"\b(?:{'|'.join(_WEEKDAY_NAMES.values())})\b", re.IGNORECASE)
 
 
 def date_mentions(span) -> list:
     """The dates a parsed text (a spaCy doc or span) names: its DATE entities, and a weekday
-    or weekend said with last / next / this that the model calls something else ("last Fri",
-    "last Tues" tagged as people)."""
+    the model calls something else: said with last / next / this ("last Fri", "last Tues"
+    tagged as people), or named whole ("THURSDAY 7 PM" on a whiteboard)."""
     doc, offset = getattr(span, "doc", span), getattr(span, "start_char", 0)
     found = [e for e in span.ents if e.label_ == "DATE"]
-    for m in _RELATIVE_DAY.finditer(span.text):
+    for m in (*_RELATIVE_DAY.finditer(span.text), *_WHOLE_WEEKDAY.finditer(span.text)):
         said = doc.char_span(offset + m.start(), offset + m.end(), alignment_mode="expand")
         if said is not None and not any(e.start < said.end and said.start < e.end for e in found):
             found.append(said)
