@@ -22,11 +22,12 @@ from datetime import datetime
 from agent.attribution import about, called_out, heading, line_about, untold
 from agent.question_nlp import SpacyPipeline
 from agent.reading import DERIVED, QUOTE_KINDS, Reading, agreeing, listed
-from agent.span_kinds import clock_times, codes, colours, described, frequencies, qualities, said_times, titles
+from agent.span_kinds import clock_times, codes, colours, described, frequencies, qualities, titles
 from agent.state import Evidence
 from agent.told import as_said_by, as_written, prepared
 from agent.tools.talk import speaker_of
 from agent.verb_spans import (
+    asks_the_act,
     beside,
     complements,
     coordinated,
@@ -36,6 +37,7 @@ from agent.verb_spans import (
     numbered_items,
     of_the_act,
     restating,
+    undertaken,
     verbless_phrase,
     without_determiners,
 )
@@ -130,7 +132,7 @@ def unmet(want: Wanted | None, read: bool) -> float:
         return 0.0
     if want.kind in SPAN_KINDS:
         return 1.0
-    return 0.5 if want.kind == "thing" and want.verb is not None else 0.0
+    return 0.5 if want.kind in ("thing", "act") and want.verb is not None else 0.0
 
 
 def _once_each(around: Callable[[MemoryRecord], Sequence[MemoryRecord]]) -> Callable[[MemoryRecord], Sequence[MemoryRecord]]:
@@ -359,7 +361,7 @@ class EvidenceReader:
             head_end = 0  # a heading says when
         out = []
         for sent in doc.sents:
-            if not asks_for_a_question(want.verb) and asks(sent.text):
+            if not asks_for_a_question(want.verb) and asks(sent.text) and not asks_the_act(want, doc, sent):
                 continue  # "so what is luck?", "excited for the adoption?": a line that asks states nothing
             held = _held(sent)
             if want.kind in (*QUOTE_KINDS, "quality") and (heading(e.record, sent.text) or not (borrowed or given)
@@ -459,7 +461,7 @@ class EvidenceReader:
                       if c.root.pos_ == "NOUN" and any(t.dep_ == "poss" for t in c.root.children)
                       and self._is_a(c.root.lemma_.lower(), _KIND_ROOTS.get(kind))]
             if kind == "time" or kind == "date" and want.hint is None and not want.since:
-                spans += said_times(sent) if kind == "time" else clock_times(sent)  # "when?" is a day or an hour
+                spans += [s for s in clock_times(sent) if s not in spans]  # "when?" is a day or an hour
             if kind == "number":  # "press one", "pin 7316": a number spaCy leaves bare or calls a year
                 spans += [doc[t.i:t.i + 1] for t in sent if t.like_num and t.pos_ == "NUM"
                           and not any(s.start <= t.i < s.end for s in spans)]
@@ -475,6 +477,8 @@ class EvidenceReader:
                      - want.people else 0.0) for span in qualities(sent)]
         if kind == "frequency":  # "how often": "twice a month", "every Sunday", "daily"
             return [(span, 0.0) for span in frequencies(sent)]
+        if kind == "act":  # what someone was asked to do or promised: "call the plumber tomorrow morning"
+            return [(span, OBJECT_BONUS) for span in undertaken(doc, sent)]
         if kind == "code":  # "press one", "extension 204", "AB12CD"
             return [(w, self._named_by_hint(want, w)) for w in codes(sent)]
         # a thing: the object of the question's verb, or a chunk naming the hinted kind ("sourdough

@@ -182,3 +182,35 @@ def beside(sent):
     order = (at - 1, at + 1) if any(frames_an_aim(t) for t in sent) else (at + 1, at - 1)
     return next((sents[j] for j in order if 0 <= j < len(sents)
                  and not asks(sents[j].text) and not courtesy(sents[j])), None)
+
+
+_DOERS = {"you", "i", "we"}  # who a request or a promise binds: the listener, the speaker, both
+
+
+def undertaken(doc, sent) -> list:
+    """The acts a line asks for or promises, what "what did he ask me to do?" and "what did I
+    say I'd do?" want: a full verb with a modal and "you", "I" or "we" doing it ("could you call
+    the plumber", "I'll pick them up after work") or an order ("please buy eggs"), from the
+    verb to the end of what it governs ("call the plumber tomorrow morning")."""
+    out = []
+    for tok in sent:
+        if tok.pos_ != "VERB" or any(c.dep_ == "neg" for c in tok.children):
+            continue
+        subject = next((c for c in tok.children if c.dep_ == "nsubj"), None)
+        modal = any(c.dep_ == "aux" and c.tag_ == "MD" for c in tok.children)
+        ordered = tok.dep_ == "ROOT" and tok.tag_ == "VB" and subject is None
+        if not (ordered or modal and subject is not None and subject.lower_ in _DOERS):
+            continue
+        end = min(tok.right_edge.i + 1, sent.end)
+        while end > tok.i + 1 and doc[end - 1].is_punct:
+            end -= 1
+        if end - tok.i <= COMPLEMENT_WORDS:
+            out.append(doc[tok.i:end])
+    return out
+
+
+def asks_the_act(want: Wanted, doc, sent) -> bool:
+    """A request asks for the act asked about ("could you buy eggs?" for "what did he ask me
+    to buy?"; any request for "what did he ask me to do?"): it says what was asked."""
+    acts = undertaken(doc, sent)
+    return bool(acts) and (want.kind == "act" or any(a.root.lemma_.lower() == want.verb for a in acts))

@@ -29,7 +29,11 @@ KIND_NOUNS = {
 # Verbs that ask for words said or shown ("what did the screen say?"): the answer is a quote.
 _QUOTING = {"say", "tell", "read", "write", "show", "mean", "announce", "ask", "reply", "answer", "mention"}
 # Verbs that report an act in their clause ("what did I say I'd bring?", "what did she promise to send?").
+# Verbs whose clause names the act asked about: said, promised or decided ("what did I say I'd
+# bring?"), or, with someone to do it, asked of them ("what did Bob ask me to buy?", "what did
+# she want me to do?"; "what does she want to create?" asks what she wants).
 _REPORTING = {"say", "tell", "mention", "promise", "agree", "offer", "decide", "plan"}
+_ASKING_OF = {"ask", "want", "remind"}
 # Verbs too light to locate an answer by ("what did she do", "what is it").
 LIGHT_VERBS = {"be", "do", "have", "get", "go", "make", "happen"}
 _WH = {"what", "which", "who", "whom", "whose", "where", "when", "why", "how"}
@@ -156,9 +160,13 @@ def _dating(doc) -> set[int]:
 def _reported_act(verb_token):
     """The act a reporting verb's clause names ("what did I say I'd bring?": bring; "what did
     she promise to send?": send), or None."""
-    if verb_token is None or verb_token.lemma_.lower() not in _REPORTING:
+    if verb_token is None or verb_token.lemma_.lower() not in _REPORTING | _ASKING_OF:
         return None
-    return next((c for c in verb_token.children if c.dep_ in ("ccomp", "xcomp") and c.pos_ in ("VERB", "AUX")), None)
+    act = next((c for c in verb_token.children if c.dep_ in ("ccomp", "xcomp") and c.pos_ in ("VERB", "AUX")), None)
+    if act is not None and verb_token.lemma_.lower() in _ASKING_OF and not (
+            any(c.dep_ == "dobj" for c in verb_token.children) or any(c.dep_ == "nsubj" for c in act.children)):
+        return None  # no one asked: what they want
+    return act
 
 
 def _wanted(doc) -> Wanted:
@@ -227,6 +235,8 @@ def _wanted(doc) -> Wanted:
             kind = "code"  # "what apartment number?", "which room number?": an identifier ("4B"), not a count
         if kind is not None:
             return Wanted(kind, hint=lemma, verb=verb, words=words - {token_stem(noun)}, many=many)
+    if light_act and head is None and act.lemma_.lower() == "do" and wh == "what":
+        return Wanted("act", verb=verb, words=words)  # "what did he ask me to do?": "call the plumber"
     if verb in _QUOTING and head is None:  # "what did she say?"; "what books has he read?" asks for books
         return Wanted("quote", verb=verb, words=words)
     # "what is luck?": the question word is the copula's complement, the noun its subject

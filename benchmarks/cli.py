@@ -27,6 +27,7 @@ SuiteArgument = typer.Argument(
     ..., help="supermemory | egomemreason | videocogqa | m3eval | refmem (generated), locomo (with --file), "
               "ingest (speed per stage on real footage, or on --file), real (questions about real footage), "
               "real-day (a real day of twelve recordings in one memory, questions at their own times), "
+              "labels-day (the generated morning and evening whose things carry printed labels; --seed), "
               "scale (latency, disk and memory from a day to a year of memory; --quick for CI), "
               "or a suite JSONL file.")
 
@@ -86,6 +87,9 @@ def bench(
         return
     if suite == "scale":
         _bench_scale(out, quick, scale_sizes, other_users, vectors, config, keep)
+        return
+    if suite == "labels-day":
+        _bench_labels_days(out, seed, config)
         return
     if suite in ("real", "real-day"):
         import tempfile
@@ -200,6 +204,24 @@ def _bench_scale(out: Path, quick: bool, scale_sizes: Optional[str], other_users
         raise typer.Exit(2) from exc
     console.print((out / "report.md").read_text(), markup=False)
     console.print(f"report: {out / 'report.md'}, plot: {out / 'latency.png'}")
+
+
+def _bench_labels_days(out: Path, seed: int, config: Optional[Path]) -> None:
+    import tempfile
+
+    from benchmarks.ingest import fresh_config
+    from eval.labels_days import run_labels_days
+    from perception.progress import RichProgress
+    from service.console import progress_bars
+    from service.system import MemlensSystem
+
+    with tempfile.TemporaryDirectory(prefix="memlens-labels-") as home, progress_bars(err) as bars:
+        system = MemlensSystem(fresh_config(read_app_config(config), Path(home)))
+        try:
+            run_labels_days(system, out, (seed,), RichProgress(bars))
+        finally:
+            system.close()
+    console.print((out / "report.md").read_text(), markup=False)
 
 
 def _bench_locomo(file: Optional[Path], out: Path, conversations: Optional[int], limit: Optional[int],

@@ -54,7 +54,6 @@ def ask_and_report(system: Any, namespace: str, questions: Sequence[RealQuestion
     """Ask each question (at its own time, else `asked_at`); write predictions.jsonl,
     summary.json and report.md (right / abstained per question and per channel, and how many
     answers were confidently wrong)."""
-    out.mkdir(parents=True, exist_ok=True)
     rows = []
     for q in questions:
         at = q.at or asked_at
@@ -64,6 +63,13 @@ def ask_and_report(system: Any, namespace: str, questions: Sequence[RealQuestion
                      "right": q.right(answer.answer, answer.abstained),
                      "expected": "abstain" if q.abstain else " | ".join(
                          " + ".join(a) if isinstance(a, tuple) else a for a in q.accepted)})
+    return write_report(rows, out, title)
+
+
+def write_report(rows: Sequence[dict], out: Path, title: str) -> dict:
+    """predictions.jsonl, summary.json and report.md for answered questions (each row: media,
+    channel, question, at, answer, abstained, confidence, right, expected); the summary."""
+    out.mkdir(parents=True, exist_ok=True)
     with (out / "predictions.jsonl").open("w") as f:
         for row in rows:
             f.write(json.dumps(row) + "\n")

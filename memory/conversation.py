@@ -56,6 +56,10 @@ _NOT_A_NAME = {"DATE", "TIME", "GPE", "LOC", "FAC", "NORP", "CARDINAL", "ORDINAL
                "PERCENT", "LANGUAGE", "EVENT", "LAW", "PRODUCT", "WORK_OF_ART"}
 
 
+_NAMING_BEFORE = re.compile(r"\b(?:my name is|name's|call me)[\s,]*$", re.IGNORECASE)  # says a name follows
+_NAMEABLE = _NOT_A_NAME - {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT"}
+
+
 def introduced_names(text: str) -> list[str]:
     """Names a speaker gives for themselves: a name right after an introduction. The
     pipeline's small model knows common Western names only ("Priya", "Oluwaseun" are no
@@ -64,12 +68,17 @@ def introduced_names(text: str) -> list[str]:
     doc = english()(text)
     labelled = {t.i: ent.label_ for ent in doc.ents for t in ent}
     names = [(ent.text, ent.start_char) for ent in doc.ents if ent.label_ == "PERSON"]
+
+    def named(i: int) -> bool:  # "my name is Priya": a name whatever the model calls it, but a day or a number
+        label = labelled.get(i)
+        return label not in _NOT_A_NAME or label in _NAMEABLE and _NAMING_BEFORE.search(text[:doc[i].idx]) is not None
+
     for token in doc:
-        if token.pos_ != "PROPN" or labelled.get(token.i) in _NOT_A_NAME or labelled.get(token.i) == "PERSON":
+        if token.pos_ != "PROPN" or labelled.get(token.i) == "PERSON" or not named(token.i):
             continue
         if token.i == 0 or doc[token.i - 1].pos_ != "PROPN":  # the first word of a proper-noun run
             end = token.i
-            while end + 1 < len(doc) and doc[end + 1].pos_ == "PROPN" and labelled.get(end + 1) not in _NOT_A_NAME:
+            while end + 1 < len(doc) and doc[end + 1].pos_ == "PROPN" and named(end + 1):
                 end += 1
             names.append((doc[token.i:end + 1].text, token.idx))
     return [name for name, at in sorted(names, key=lambda n: n[1]) if _INTRO_BEFORE.search(text[:at])]

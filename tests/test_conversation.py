@@ -55,6 +55,12 @@ def test_a_turn_another_voice_accepts_is_a_request_even_when_asr_garbled_it():
     ("I'm Tina Seelig and I teach at Stanford", ["Tina Seelig"]),
     ("It's me, Alice", ["Alice"]),
     ("I met Bob yesterday", []),  # named, but not introducing themselves
+    # names the small English model does not know as people ("My name is Priya" is an ORG to it)
+    ("Hi, I'm Priya. Dinner is ready.", ["Priya"]),
+    ("My name is Priya", ["Priya"]),
+    ("I'm Oluwaseun Adeyemi", ["Oluwaseun Adeyemi"]),
+    ("I'm Catholic", []),  # a faith, a nationality, a day or a place is no one's name
+    ("I'm fine, Bob", []),
 ])
 def test_a_name_is_a_person_named_right_after_an_introduction(text, names):
     assert introduced_names(text) == names

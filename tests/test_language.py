@@ -146,6 +146,8 @@ def test_a_weekday_or_weekend_said_short_or_tagged_otherwise_is_still_a_date():
     assert parse_date("this past weekend", said).date() == datetime(2023, 7, 15).date()
     assert parse_date("last weekend", datetime(2023, 7, 16)).date() == datetime(2023, 7, 8).date()  # said on a Sunday
     assert not stated_dates(english()("We sat in the sun for a while."), said)  # "sat", "sun": no days
+    # a weekday named whole on a whiteboard, which the model tags no date
+    assert [text for text, _ in stated_dates(english()("BOOK CLUB / THURSDAY 7 PM"), said)] == ["THURSDAY"]
 
 
 # ---- the one option scorer, abstain test and ordering ---------------------------------------

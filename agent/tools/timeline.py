@@ -7,8 +7,8 @@ from collections.abc import Sequence
 from datetime import date, datetime, timedelta
 
 from agent.attribution import about
-from agent.reasoning import evidence_text
 from agent.question_time import DAY_PARTS
+from agent.reasoning import evidence_text
 from agent.tools.base import ToolContext, ToolResult, evidence, in_hours, moment_phrase
 from agent.tools.talk import read, said
 from agent.wanted import KIND_NOUNS

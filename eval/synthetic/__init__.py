@@ -1,10 +1,11 @@
 """Offline generator of synthetic first-person videos with exact ground truth.
 
 A Script (script.py) says what happens when; render() turns it into an .mp4 with speech
-and a JSON answer key; scenario functions (morning.py) write Scripts. Keeping the three
+and a JSON answer key; scenario functions (morning.py, evening.py) write Scripts. Keeping the three
 apart lets later generators (multi-day life simulations) reuse the model and renderer.
 """
 
+from .evening import evening_at_home
 from .morning import morning_at_home
 from .render import RenderedVideo, RenderOptions, render, synthesize
 from .script import (
@@ -39,6 +40,7 @@ __all__ = [
     "TextArtifact",
     "Utterance",
     "estimate_speech_seconds",
+    "evening_at_home",
     "morning_at_home",
     "render",
     "synthesize",

@@ -10,7 +10,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .script import Person, Placement, Question, Room, SceneObject, Script, Shot, Span, TextArtifact, Utterance
+from .script import (
+    Person,
+    Placement,
+    Question,
+    Room,
+    SceneObject,
+    Script,
+    Shot,
+    Span,
+    TextArtifact,
+    Utterance,
+)
 
 VOICES = {"Me": "en-us+klatt", "Priya": "en-us+f2", "Tom": "en-us+m3"}
 LOCKER_NOTE = TextArtifact("note", ("PARCEL LOCKER", "CODE 7319"), x=0.45, y=0.42)

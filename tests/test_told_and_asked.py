@@ -1,0 +1,71 @@
+"""What people ask of the wearer, promise and tell them, read as it was meant, on a real memory
+of one evening: the act asked for rather than the line that asks it, a date corrected in the
+next turn, a day written on a whiteboard, an hour said bare, a promise made to whom it was said,
+and a sign that names someone is not what they said."""
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+
+from memory.config import MemoryConfig
+from memory.memory import Memory
+from tests.test_agent import make_agent
+from tests.test_skills import episode
+
+EVENING = datetime(2024, 9, 3, 18, 30)  # a Tuesday
+ASKED = datetime(2024, 9, 3, 21, 0)
+
+
+@pytest.fixture(scope="module")
+def agent(tmp_path_factory, embedder):
+    memory = Memory(MemoryConfig(root=tmp_path_factory.mktemp("evening")), embedder=embedder)
+    memory.ingest(episode("garage", EVENING, "garage", note=("STORAGE UNIT 12", "TOM"), lines=[
+        ("S2", "Hey, it's Tom from next door."),
+        ("S2", "Could you call the plumber tomorrow morning?"),
+        ("S1", "Sure, I will call him before 9.")]), "me")
+    memory.ingest(episode("dinner", EVENING.replace(minute=40), "dining room", lines=[
+        ("S3", "Hi, I'm Priya. Dinner is ready."),
+        ("S3", "My parents are visiting on Friday."),
+        ("S3", "Sorry, I mean Saturday.")]), "me")
+    memory.ingest(episode("study", EVENING.replace(hour=20), "study", note=("BOOK CLUB", "THURSDAY 7 PM"), lines=[
+        ("S1", "Let me write the book club on the board.")]), "me")
+    yield make_agent(memory)
+    memory.close()
+
+
+def answer(agent, question: str):
+    return agent.ask(question, "me", ASKED)
+
+
+def test_what_someone_asked_is_the_act_not_the_line_that_asks_it(agent):
+    for question in ("what did Tom ask me to do?", "what did Tom want me to do?"):
+        said = answer(agent, question)
+        assert not said.abstained and said.answer == "call the plumber tomorrow morning", (question, said.answer)
+    bought = answer(agent, "what did Tom ask me to call?")  # the object of the act asked for
+    assert "plumber" in bought.answer and "Could you" not in bought.answer
+
+
+def test_a_promise_made_to_someone_is_the_one_said_while_talking_with_them(agent):
+    promised = answer(agent, "what did I tell Tom I would do?")
+    assert not promised.abstained and promised.answer == "call him before 9"  # not the book club, said alone
+
+
+def test_an_hour_said_bare_answers_when(agent):
+    said = answer(agent, "when did I say I'd call him?")
+    assert not said.abstained and said.answer == "before 9"
+
+
+def test_a_date_corrected_in_the_next_turn_is_what_it_became(agent):
+    visit = answer(agent, "so when are Priya's parents coming?")
+    assert not visit.abstained and visit.answer.startswith("Saturday 7 September"), visit.answer  # the coming Saturday
+
+
+def test_a_day_written_on_a_whiteboard_is_the_day_it_announces(agent):
+    club = answer(agent, "book club is on which day?")
+    assert not club.abstained and club.answer.startswith("Thursday 5 September"), club.answer  # not the day it was seen
+
+
+def test_a_sign_naming_someone_is_not_what_they_said(agent):
+    concert = answer(agent, "what did Tom say about the concert?")
+    assert concert.abstained, concert.answer  # "STORAGE UNIT 12 / TOM" says nothing of a concert
