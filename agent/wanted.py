@@ -236,7 +236,7 @@ def _wanted(doc) -> Wanted:
         if kind is not None:
             return Wanted(kind, hint=lemma, verb=verb, words=words - {token_stem(noun)}, many=many)
     if light_act and head is None and act.lemma_.lower() == "do" and wh == "what":
-        return Wanted("act", verb=verb, words=words)  # "what did he ask me to do?": "call the plumber"
+        return Wanted("act", verb=verb, words=words or frozenset({verb}))  # "what did he ask me to do?": "call the plumber"
     if verb in _QUOTING and head is None:  # "what did she say?"; "what books has he read?" asks for books
         return Wanted("quote", verb=verb, words=words)
     # "what is luck?": the question word is the copula's complement, the noun its subject

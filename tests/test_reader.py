@@ -666,7 +666,10 @@ def test_a_numbered_item_is_what_the_line_saying_its_number_pairs_it_with(reader
 def test_a_reported_act_is_what_is_asked_and_a_chosen_promise_is_read_for_its_object(reader):
     assert reader.wanted("what did I say I'd bring to the party?").verb == "bring"
     assert reader.wanted("what did she promise to send?").verb == "send"
-    assert reader.wanted("what did I say I'd do?").kind == "quote"  # a light act: the line says what
+    # a light act: whatever the promise the tool chose undertakes, not the line that makes it
+    assert reader.wanted("what did I say I'd do?").kind == "act"
+    undertaking = [turn(4, "me", "Sure, I will send the report on Friday.")]
+    assert reader.read("what did I say I'd do?", undertaking, chosen=True).answer == "send the report on Friday"
     party = [turn(1, "me", "I'll bring a big salad to the party on Saturday."), turn(2, "Ann", "The party starts at eight.")]
     assert reader.read("what did I say I'd bring to the party?", party).answer == "big salad"
     # "get it over to Bob": the promise the tool chose by whom it was made to, read for what it sends
