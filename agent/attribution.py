@@ -7,6 +7,8 @@ import re
 from collections.abc import Collection
 from dataclasses import replace
 
+from rapidfuzz import fuzz
+
 from memory.records import UTTERANCE, MemoryRecord
 
 _GREETING = r"(?:hey|hi|hello|thanks|thank you|congrats|congratulations|wow|oh|yeah|yes|sure|bye|dear|sorry)"
@@ -117,6 +119,10 @@ def referred_to(turn: str, sentence: str, name: str) -> bool:
 
 SHORT_NAME = 3  # the fewest letters a short form of a name has ("Mel" for Melanie, "Sam" for Samantha)
 _NOT_PEOPLE = {"DATE", "TIME", "GPE", "LOC", "ORG", "NORP", "FAC", "EVENT", "PRODUCT", "WORK_OF_ART"}
+_PLACES = {"GPE", "LOC", "FAC"}  # "Paris" is not a Parisa whose name was heard another way
+_NEVER_PEOPLE = {"DATE", "TIME"}  # "in May" is not Maya; the model's other labels miss names it does not know
+HEARD_NAME = 4  # the fewest letters of a name compared by its sound-alike spelling
+HEARD_ALIKE = 88  # rapidfuzz ratio: "Elena" / "Selena" 91, "Sara" / "Sarah" 89; "Jon" / "John" (86) are two people
 
 
 def known_names(question_doc, people: Collection[str]) -> dict[str, str]:
@@ -129,9 +135,12 @@ def known_names(question_doc, people: Collection[str]) -> dict[str, str]:
     found = {}
     for t in question_doc:
         short = t.lower_
-        if t.pos_ != "PROPN" or t.ent_type_ in _NOT_PEOPLE or len(short) < SHORT_NAME or short in parts:
+        if t.pos_ != "PROPN" or t.ent_type_ in _NEVER_PEOPLE or len(short) < SHORT_NAME or short in parts:
             continue
-        longer = {p for p in parts if p.startswith(short) and p != short}
-        if len(longer) == 1:
-            found[t.text] = next(iter(longer)).capitalize()
+        longer = {p for p in parts if p.startswith(short) and p != short} if t.ent_type_ not in _NOT_PEOPLE else set()
+        # a name speech recognition heard another way: "Elena" introduced herself as "Selena"
+        heard = {p for p in parts if len(short) >= HEARD_NAME and t.ent_type_ not in _PLACES
+                 and fuzz.ratio(short, p) >= HEARD_ALIKE}
+        if len(longer) == 1 or not longer and len(heard) == 1:
+            found[t.text] = next(iter(longer or heard)).capitalize()
     return found

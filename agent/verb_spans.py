@@ -185,13 +185,15 @@ def beside(sent):
 
 
 _DOERS = {"you", "i", "we"}  # who a request or a promise binds: the listener, the speaker, both
+_INTENDING = {"want", "plan", "hope", "need", "decide", "promise", "intend", "try", "love", "like"}
 
 
 def undertaken(doc, sent) -> list:
-    """The acts a line asks for or promises, what "what did he ask me to do?" and "what did I
-    say I'd do?" want: a full verb with a modal and "you", "I" or "we" doing it ("could you call
-    the plumber", "I'll pick them up after work") or an order ("please buy eggs"), from the
-    verb to the end of what it governs ("call the plumber tomorrow morning")."""
+    """The acts a line asks for, promises or intends, what "what did he ask me to do?" and
+    "what did I say I'd do?" want: a full verb with a modal and "you", "I" or "we" doing it
+    ("could you call the plumber", "I'll pick them up after work"), wanted or planned by them
+    ("I want to go camping"), or an order ("please buy eggs"), from the verb to the end of
+    what it governs ("call the plumber tomorrow morning")."""
     out = []
     for tok in sent:
         if tok.pos_ != "VERB" or any(c.dep_ == "neg" for c in tok.children):
@@ -199,6 +201,8 @@ def undertaken(doc, sent) -> list:
         subject = next((c for c in tok.children if c.dep_ == "nsubj"), None)
         modal = any(c.dep_ == "aux" and c.tag_ == "MD" for c in tok.children)
         ordered = tok.dep_ == "ROOT" and tok.tag_ == "VB" and subject is None
+        if tok.dep_ == "xcomp" and tok.head.lemma_.lower() in _INTENDING:  # "I want to go camping"
+            subject, modal = next((c for c in tok.head.children if c.dep_ == "nsubj"), None), True
         if not (ordered or modal and subject is not None and subject.lower_ in _DOERS):
             continue
         end = min(tok.right_edge.i + 1, sent.end)

@@ -29,11 +29,11 @@ KIND_NOUNS = {
 # Verbs that ask for words said or shown ("what did the screen say?"): the answer is a quote.
 _QUOTING = {"say", "tell", "read", "write", "show", "mean", "announce", "ask", "reply", "answer", "mention"}
 # Verbs that report an act in their clause ("what did I say I'd bring?", "what did she promise to send?").
-# Verbs whose clause names the act asked about: said, promised or decided ("what did I say I'd
-# bring?"), or, with someone to do it, asked of them ("what did Bob ask me to buy?", "what did
-# she want me to do?"; "what does she want to create?" asks what she wants).
-_REPORTING = {"say", "tell", "mention", "promise", "agree", "offer", "decide", "plan"}
-_ASKING_OF = {"ask", "want", "remind"}
+# Verbs whose clause names the act asked about: said, promised, decided or wanted ("what did I
+# say I'd bring?", "what did he want to borrow?"), or, with someone to do it, asked of them
+# ("what did Bob ask me to buy?"; "what did she ask to do?" is not asked of anyone).
+_REPORTING = {"say", "tell", "mention", "promise", "agree", "offer", "decide", "plan", "want"}
+_ASKING_OF = {"ask", "remind"}
 # Verbs too light to locate an answer by ("what did she do", "what is it").
 LIGHT_VERBS = {"be", "do", "have", "get", "go", "make", "happen"}
 _WH = {"what", "which", "who", "whom", "whose", "where", "when", "why", "how"}

@@ -19,9 +19,9 @@ _INTRO_BEFORE = re.compile(r"\b(?:i'm|i am|it's|it is|this is|my name is|name's|
                            re.IGNORECASE)
 
 _ACT_PATTERNS = {
-    "request": r"\b(could you|can you|would you|will you|please|don't forget to|remember to)\b",
+    "request": r"\b(could you|can you|would you|will you|can i|could i|may i|please|don't forget to|remember to)\b",
     "commitment": r"\b(i will|i'll|i am going to|i'm going to|i promise|let me|we will|we'll)\b",
-    "correction": r"\b(actually|no wait|wait,? no|i mean|sorry,? (?:i meant|it's)|instead|changed to|moved to|not .{1,30} but)\b",
+    "correction": r"\b(actually|(?:oh|no),? wait|wait,? no|i mean|sorry,? (?:i meant|it's)|instead|changed to|moved to|not .{1,30} but)\b",
     "question": r"\?\s*$",
     "intention": r"\b(i need to|i have to|i should|i want to|i plan to|remind me)\b",
 }
@@ -50,28 +50,27 @@ def turn_acts(segments: Sequence[AsrSegment], max_gap_s: float = 10.0) -> list[l
     return acts
 
 
-# The labels the English pipeline gives a word that is not a name someone goes by: "it's
-# Monday", "this is Paris", "I'm Catholic", "it's 5".
-_NOT_A_NAME = {"DATE", "TIME", "GPE", "LOC", "FAC", "NORP", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY",
-               "PERCENT", "LANGUAGE", "EVENT", "LAW", "PRODUCT", "WORK_OF_ART"}
-
-
-_NAMING_BEFORE = re.compile(r"\b(?:my name is|name's|call me)[\s,]*$", re.IGNORECASE)  # says a name follows
-_NAMEABLE = _NOT_A_NAME - {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT"}
+# What the English pipeline labels that no one is called ("it's Monday", "it's Christmas", "it's 5").
+_NEVER_A_NAME = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PERCENT"}
+# A place may be meant after "it's" or "this is" ("this is Paris"), never after "I'm" ("I'm Marcus").
+_PLACE = {"GPE", "LOC", "FAC"}
+_FIRST_PERSON_BEFORE = re.compile(r"\b(?:i'm|i am|my name is|name's|call me)[\s,]*$", re.IGNORECASE)
 
 
 def introduced_names(text: str) -> list[str]:
     """Names a speaker gives for themselves: a name right after an introduction. The
-    pipeline's small model knows common Western names only ("Priya", "Oluwaseun" are no
-    PERSON to it, "My name is Priya" an ORG), so a proper noun right after the introduction
-    counts too unless the pipeline reads it as a date, a place, a nationality or the like."""
+    pipeline's small model knows common Western names only ("Priya" is no PERSON to it, and
+    "Marcus" a place, "Selena" a work of art), so any proper noun right after the
+    introduction counts, unless it labels it a date or a number, or a place the speaker
+    does not say they are."""
     doc = english()(text)
     labelled = {t.i: ent.label_ for ent in doc.ents for t in ent}
     names = [(ent.text, ent.start_char) for ent in doc.ents if ent.label_ == "PERSON"]
 
-    def named(i: int) -> bool:  # "my name is Priya": a name whatever the model calls it, but a day or a number
+    def named(i: int) -> bool:
         label = labelled.get(i)
-        return label not in _NOT_A_NAME or label in _NAMEABLE and _NAMING_BEFORE.search(text[:doc[i].idx]) is not None
+        return label not in _NEVER_A_NAME and (
+            label not in _PLACE or _FIRST_PERSON_BEFORE.search(text[:doc[i].idx]) is not None)
 
     for token in doc:
         if token.pos_ != "PROPN" or labelled.get(token.i) == "PERSON" or not named(token.i):

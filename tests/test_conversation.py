@@ -24,6 +24,8 @@ def test_names_come_from_self_introductions_only():
     ("Sure, I will pick them up after work.", "commitment"),
     ("Actually no, it moved to four thirty.", "correction"),
     ("I need to call the plumber.", "intention"),
+    ("Can I borrow your ladder on Sunday?", "request"),  # asking leave is asking too
+    ("Oh wait, it's at 7 now.", "correction"),
 ])
 def test_speech_acts(text, act):
     assert act in speech_acts(text)
@@ -59,6 +61,8 @@ def test_a_turn_another_voice_accepts_is_a_request_even_when_asr_garbled_it():
     ("Hi, I'm Priya. Dinner is ready.", ["Priya"]),
     ("My name is Priya", ["Priya"]),
     ("I'm Oluwaseun Adeyemi", ["Oluwaseun Adeyemi"]),
+    ("Hi there, I'm Marcus from the flat upstairs.", ["Marcus"]),  # a place to the model
+    ("Hey, it's Selena, the kettle is on.", ["Selena"]),  # a work of art to it
     ("I'm Catholic", []),  # a faith, a nationality, a day or a place is no one's name
     ("I'm fine, Bob", []),
 ])

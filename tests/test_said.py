@@ -110,6 +110,10 @@ def test_a_short_name_is_the_one_known_person_it_begins_and_a_month_is_no_one(tm
     assert known_names(nlp("What did Mel and her kids paint in May?"), people) == {"Mel": "Melanie"}
     assert known_names(nlp("What did Maya start in May?"), people) == {}  # a month, and a full name
     assert known_names(nlp("What did Mel say?"), people | {"melissa"}) == {}  # two people it could be
+    # a name speech recognition heard another way ("it's Selena" for Elena), not two people's names
+    assert known_names(nlp("what did Elena say about the dog?"), {"selena", "marcus"}) == {"Elena": "Selena"}
+    assert known_names(nlp("what did John say?"), {"jon", "gina"}) == {}
+    assert known_names(nlp("what did I do in Paris?"), {"parisa"}) == {}  # a place, not a name misheard
     path = tmp_path / "nick.txt"
     path.write_text(NICKNAMES)
     system = MemlensSystem(load_config(env={**os.environ, "MEMLENS_HOME": str(tmp_path / "home")}))

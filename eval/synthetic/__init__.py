@@ -1,8 +1,9 @@
 """Offline generator of synthetic first-person videos with exact ground truth.
 
 A Script (script.py) says what happens when; render() turns it into an .mp4 with speech
-and a JSON answer key; scenario functions (morning.py, evening.py) write Scripts. Keeping the three
-apart lets later generators (multi-day life simulations) reuse the model and renderer.
+and a JSON answer key; scenario functions (morning.py, evening.py, weekend.py) write
+Scripts. Keeping the three apart lets later generators (multi-day life simulations) reuse
+the model and renderer.
 """
 
 from .evening import evening_at_home
@@ -23,6 +24,7 @@ from .script import (
     Utterance,
     estimate_speech_seconds,
 )
+from .weekend import weekend_afternoon
 
 __all__ = [
     "CANNOT_ANSWER",
@@ -44,4 +46,5 @@ __all__ = [
     "morning_at_home",
     "render",
     "synthesize",
+    "weekend_afternoon",
 ]
