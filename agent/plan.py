@@ -102,6 +102,9 @@ class QueryPlan:
     alternatives: list[Intent] = field(default_factory=list)  # runner-up intents, best first
     planner: str = "deterministic"
     confidence: float = 1.0  # the planner's confidence in the intent
+    # "when is Tom coming?", "when am I bringing it back?": what is still to come is answered by
+    # a time someone told of it, never by the moment it was spoken of
+    to_come: bool = False
 
     def to_json(self) -> dict:
         return _ADAPTER.dump_python(self, mode="json")

@@ -18,7 +18,7 @@ from agent.question_nlp import SpacyPipeline, parse_question
 from agent.question_time import DAY_PARTS
 from agent.tools import bare, option_steps
 from agent.wanted import wanted
-from memory.language import content_words, may_name_a_date, stated_dates
+from memory.language import content_words, looks_ahead, may_name_a_date, stated_dates
 from perception.config import default_cache_root
 
 # Which intents a question word leaves possible (grammar, not wording): "how long" asks a
@@ -176,6 +176,7 @@ class DeterministicPlanner:
             topic=topic, event=parse.event or None, time=time, premises=premises,
             constraints=constraints, text=parse.text, verb=parse.root_lemma or None, listed=parse.listed,
             planner=self.name, confidence=round(scores[intent], 3),
+            to_come=parse.wh == "when" and looks_ahead(self.nlp(parse.text)),
             alternatives=[i for i in sorted(scores, key=scores.get, reverse=True) if i != intent and i in allowed][:2],
         ), candidates
 

@@ -460,8 +460,8 @@ class EvidenceReader:
             spans += [c for c in sent.noun_chunks
                       if c.root.pos_ == "NOUN" and any(t.dep_ == "poss" for t in c.root.children)
                       and self._is_a(c.root.lemma_.lower(), _KIND_ROOTS.get(kind))]
-            if kind == "time" or kind == "date" and want.hint is None and not want.since:
-                spans += [s for s in clock_times(sent) if s not in spans]  # "when?" is a day or an hour
+            if kind == "time" or kind == "date" and want.hint is None and not want.since and spoken:
+                spans += [s for s in clock_times(sent, want.ahead) if s not in spans]  # "when?": a day or an hour
             if kind == "number":  # "press one", "pin 7316": a number spaCy leaves bare or calls a year
                 spans += [doc[t.i:t.i + 1] for t in sent if t.like_num and t.pos_ == "NUM"
                           and not any(s.start <= t.i < s.end for s in spans)]

@@ -124,7 +124,7 @@ def said_times(sent) -> list:
             and 0 < (number_of(t.lower_) or 0) <= 24]
 
 
-def clock_times(sent) -> list:
-    """The clock times a sentence says ("4:30 PM", "at 5", "before nine"), not a part of the
-    day ("this morning"): what "when ...?" asks of a plan that names an hour."""
-    return [e for e in sent.ents if e.label_ == "TIME" and states_a_time(e.text)] + said_times(sent)
+def clock_times(sent, parts: bool = False) -> list:
+    """The clock times a sentence says ("4:30 PM", "at 5", "before nine"), and with `parts`
+    the parts of a day ("in the morning", "tonight"): what "when ...?" asks of a plan."""
+    return [e for e in sent.ents if e.label_ == "TIME" and (parts or states_a_time(e.text))] + said_times(sent)

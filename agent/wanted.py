@@ -9,7 +9,7 @@ from functools import cached_property
 
 from agent.plan import ASKING_VERBS
 from agent.question_nlp import SpacyPipeline, asked_degree, without_address
-from memory.language import STOP, number_of, quoted, s_stem, singular, stem, unclipped
+from memory.language import STOP, looks_ahead, number_of, quoted, s_stem, singular, stem, unclipped
 
 # Nouns that name the kind of answer a "what / which <noun>" question wants (general English).
 KIND_NOUNS = {
@@ -68,6 +68,7 @@ class Wanted:
     # its nouns' stems, each with the nouns naming the same thing ("kid" for "child")
     alike: tuple[tuple[str, frozenset[str]], ...] = ()
     since: bool = False  # "how long ago?": a line's "ten years ago" answers as said, another date as its date
+    ahead: bool = False  # "when am I bringing it?": a time told of what is to come ("in the morning") answers
 
     @property
     def acts(self) -> frozenset[str]:
@@ -210,7 +211,8 @@ def _wanted(doc) -> Wanted:
         return Wanted("quote", verb=verb, words=words)
     simple = {"who": "person", "whom": "person", "whose": "person", "where": "place", "when": "date", "why": "reason"}
     if wh in simple:
-        return Wanted(simple[wh], verb=verb, words=words, subject=toks[wh_at].dep_ == "nsubj")
+        return Wanted(simple[wh], verb=verb, words=words, subject=toks[wh_at].dep_ == "nsubj",
+                      ahead=wh == "when" and looks_ahead(doc))
     # "what / which": the noun the question word determines, or the kind a noun in the question names
     head = toks[wh_at + 1] if wh_at + 1 < len(toks) and toks[wh_at + 1].pos_ in ("NOUN", "ADJ", "PROPN") else None
     determined = toks[wh_at].head

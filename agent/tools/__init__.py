@@ -19,6 +19,7 @@ from agent.tools.reflect import reflect
 from agent.tools.talk import people, read, said, speech_acts
 from agent.tools.things import count, in_hand, locate, present, seen, state, trajectory
 from agent.tools.timeline import activity, duration, habit, order, when, where_was_i
+from agent.wanted import LIGHT_VERBS
 from memory.language import normalise, s_stem
 
 # Verbs of seeing: "did I see / notice anyone cycling?" asks whether the activity was in view.
@@ -97,8 +98,11 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
         # with nothing else asked, "when did I watch the lecture?" asks the named recording's own time
         # ("when was the lecture filmed?" asks what it says of itself)
         bare_moment = plan.places or (plan.time.recording is not None and plan.speaker == WEARER)
-        return [ToolCall("when", {"terms": terms or ([] if bare_moment else [query]), "places": plan.places,
-                                  "answer_type": plan.answer_type, "people": plan.people})]
+        # no thing named ("when am I bringing it up to him?"): the act is what a line must name
+        acted = [plan.verb] if plan.verb and plan.verb not in LIGHT_VERBS else [query]
+        return [ToolCall("when", {"terms": terms or ([] if bare_moment else acted), "places": plan.places,
+                                  "answer_type": plan.answer_type, "people": plan.people,
+                                  "to_come": plan.to_come})]
     if intent == "duration" and plan.places:
         return [ToolCall("duration", {"place": plan.places[0]})]
     if intent == "order":

@@ -17,7 +17,7 @@ from memory.conversation import CORRECTION_CUE
 from memory.language import normalise, ordinal_of, s_forms, s_stem
 from memory.records import ENTITY_SIGHTING, RECORDING, TEXT_SIGHTING, UTTERANCE, MemoryRecord, order_by_time
 
-TALKING_WITH = 60.0  # seconds from someone's turn within which the wearer's line was said to them
+TALKING_WITH = 30.0  # seconds from someone's turn within which the wearer's line was said to them
 READ_COSINE = 0.3  # a text block this close in meaning to the question is about it
 
 
@@ -234,9 +234,11 @@ def speech_acts(ctx: ToolContext, act: str, speaker: str | None = None, topic: S
     turns = ctx.newest(events, replace(spoken, attrs_in=(("acts", acts),)))
     if listener and listener != WEARER:
         names = tuple(n for (n,) in events.distinct(("speaker_name",), spoken) if n.lower() == listener.lower())
-        heard = {r.video_id for r in ctx.newest(events, replace(spoken, attrs_in=(("speaker_name", names),)))} if names else set()
-        # said while talking with them (theirs is the nearest other voice), else where they speak
-        near = [r for r in turns if r.video_id in heard and _talking_with(ctx, r, names)]
+        theirs = ctx.newest(events, replace(spoken, attrs_in=(("speaker_name", names),))) if names else []
+        heard = {r.video_id for r in theirs}
+        # said while talking with them (within TALKING_WITH of a turn of theirs), else where they speak
+        near = [r for r in turns if any(r.video_id == t.video_id and abs((r.wall_start - t.wall_start).total_seconds())
+                                        <= TALKING_WITH for t in theirs)]
         turns = near or [r for r in turns if r.video_id in heard] or turns
     named = speaker and speaker != WEARER
     by_speaker = [r for r in turns if spoken_by(r, speaker)] if named else turns
@@ -263,15 +265,6 @@ def speech_acts(ctx: ToolContext, act: str, speaker: str | None = None, topic: S
     return ToolResult("speech_acts", "; ".join(lines), [Evidence(r, 1.0, "speech_acts") for r in turns], True,
                       "; ".join(f"{speaker_of(r)}: {r.attrs.get('said', r.text)}" for r in turns), f"{len(turns)} {act}(s)",
                       by_act=True)
-
-
-def _talking_with(ctx: ToolContext, turn: MemoryRecord, names: Sequence[str]) -> bool:
-    """Whether the nearest turn in another voice, within TALKING_WITH seconds, is by one of
-    `names`: whom a line was said to."""
-    others = [r for r in ctx.operators.around(turn, ctx.at, TALKING_WITH, limit=12)
-              if r.attrs.get("speaker") != turn.attrs.get("speaker")]
-    nearest = min(others, key=lambda r: abs((r.wall_start - turn.wall_start).total_seconds()), default=None)
-    return nearest is not None and nearest.attrs.get("speaker_name") in names
 
 
 def _everything_read(ctx: ToolContext) -> ToolResult:

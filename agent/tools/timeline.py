@@ -74,12 +74,13 @@ def moments(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = (),
 
 
 def when(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = (), answer_type: str = "time",
-         people: Sequence[str] = ()) -> ToolResult:
+         people: Sequence[str] = (), to_come: bool = False) -> ToolResult:
     """When something happens or happened. A time someone said or wrote about it ("the
     review moved to 5", a screen reading "PLANNING 4:30 PM") answers a clock-time question;
     otherwise the moments that meet every constraint: their day when the day is asked, else
     the latest moment's clock time. `people`: whom it happened to ("when did Ann go to the
-    park?"), whose lines date it before others'."""
+    park?"), whose lines date it before others'. `to_come`: asked of what is still to come,
+    only a time told answers (the moment it was spoken of is not when it will be)."""
     # "what year did he start surfing?": the year is what is asked, not what the moment must name
     terms = [t for t in terms if normalise(t) not in _DATE_UNITS] or list(terms)
     if answer_type == "time" and terms:  # with no terms a search for what was said or read ranks at random
@@ -109,6 +110,8 @@ def when(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = (), ans
         return ToolResult("when", "", [], False, note="no moment matches")
     if (told := _told_date(ctx, found, terms, people)) is not None:
         return told
+    if to_come:
+        return ToolResult("when", "", [], False, note="no time told of what is to come")
     days = Counter(r.wall_start.date() for r in found)
     if answer_type == "date":
         day = max(days, key=lambda d: (days[d], d))
