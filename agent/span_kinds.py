@@ -124,7 +124,15 @@ def said_times(sent) -> list:
             and 0 < (number_of(t.lower_) or 0) <= 24]
 
 
+_PARTS_OF_DAY = {"morning", "afternoon", "evening", "night", "tonight", "noon", "midnight", "lunchtime", "lunch"}
+
+
 def clock_times(sent, parts: bool = False) -> list:
     """The clock times a sentence says ("4:30 PM", "at 5", "before nine"), and with `parts`
-    the parts of a day ("in the morning", "tonight"): what "when ...?" asks of a plan."""
-    return [e for e in sent.ents if e.label_ == "TIME" and (parts or states_a_time(e.text))] + said_times(sent)
+    the parts of a day ("in the evening", "tonight", which the model does not always call
+    a time): what "when ...?" asks of a plan."""
+    times = [e for e in sent.ents if e.label_ == "TIME" and (parts or states_a_time(e.text))]
+    if parts:
+        times += [c for c in (*sent.noun_chunks, *(sent.doc[t.i:t.i + 1] for t in sent if t.lower_ == "tonight"))
+                  if c.root.lower_ in _PARTS_OF_DAY and not any(e.start <= c.root.i < e.end for e in times)]
+    return times + said_times(sent)

@@ -157,6 +157,12 @@ class MemoryOperators:
         ), limit=limit)
         return [r for r in later if r.id != utterance.id]
 
+    def next_turn(self, utterance: MemoryRecord, before: datetime | None,
+                  window_seconds: float = 60.0) -> MemoryRecord | None:
+        """The turn right after this one in its recording, whoever takes it."""
+        later = self._turns_after(utterance, before, window_seconds, limit=2)
+        return later[0] if later else None
+
     def follow_up_turns(self, utterance: MemoryRecord, before: datetime | None,
                         window_seconds: float = 60.0) -> list[MemoryRecord]:
         """The same speaker's next turns shortly after, where corrections and answers live."""

@@ -1,7 +1,7 @@
 """What people ask of the wearer, promise and tell them, read as it was meant, on a real memory
 of one evening: the act asked for rather than the line that asks it, a date corrected in the
-next turn, a day written on a whiteboard, an hour said bare, a promise made to whom it was said,
-and a sign that names someone is not what they said."""
+next turn, a day written on a whiteboard, an hour said bare, a time told of what is to come, a
+promise made to whom it was said, and a sign that names someone is not what they said."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -30,6 +30,8 @@ def agent(tmp_path_factory, embedder):
         ("S3", "Sorry, I mean Saturday.")]), "me")
     memory.ingest(episode("study", EVENING.replace(hour=20), "study", note=("BOOK CLUB", "THURSDAY 7 PM"), lines=[
         ("S1", "Let me write the book club on the board.")]), "me")
+    memory.ingest(episode("hall", EVENING.replace(hour=20, minute=30), "hallway", lines=[
+        ("S1", "Okay, I'll bring the ladder back in the evening.")]), "me")
     yield make_agent(memory)
     memory.close()
 
@@ -69,3 +71,8 @@ def test_a_day_written_on_a_whiteboard_is_the_day_it_announces(agent):
 def test_a_sign_naming_someone_is_not_what_they_said(agent):
     concert = answer(agent, "what did Tom say about the concert?")
     assert concert.abstained, concert.answer  # "STORAGE UNIT 12 / TOM" says nothing of a concert
+
+
+def test_what_is_still_to_come_is_answered_by_the_time_told_not_the_moment_it_was_said(agent):
+    back = answer(agent, "when am I bringing it back?")
+    assert not back.abstained and back.answer == "the evening", back.answer  # not "Tuesday at 20:30"

@@ -80,7 +80,9 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
         return [ToolCall("in_hand", {"by_wearer": IN_MY_HAND in hands, named: thing})]
     if intent == "locate":  # where a thing or another person was seen; else where the wearer was
         subject = thing or (plan.people[0] if plan.people else None)
-        return [ToolCall("locate", {"thing": subject})] if subject else [ToolCall("where_was_i")]
+        if subject or plan.answer_type not in ("time", "date"):
+            return [ToolCall("locate", {"thing": subject})] if subject else [ToolCall("where_was_i")]
+        intent = "when"  # "when am I bringing it back?": a place is no answer to when
     if intent in ("trajectory", "state") and (thing or plan.people):
         return [ToolCall(intent, {"thing": thing or plan.people[0]})]  # "what was Tina wearing?": her
     if plan.answer_type == "yes_no" and intent in ("verify", "people") and (thing or plan.people):

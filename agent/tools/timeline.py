@@ -132,8 +132,8 @@ def _told_date(ctx: ToolContext, found: Sequence[MemoryRecord], terms: Sequence[
     earliest: utterances are parsed in that order, and parsing stops at the first with a
     date (a month of memory holds a thousand turns mentioning "glasses"). What was read
     dates it too ("BOOK CLUB / THURSDAY 7 PM"), after what was said; a correction the
-    speaker makes in the line or their next turns ("on Friday. Sorry, I mean Saturday")
-    gives the date it became."""
+    speaker makes in the line, or opens their very next turn with ("on Friday." / "Sorry, I
+    mean Saturday"), gives the date it became."""
     wanted = {normalise(t) for t in terms if t}
     names = [p.lower() for p in people if p != WEARER]
 
@@ -148,17 +148,20 @@ def _told_date(ctx: ToolContext, found: Sequence[MemoryRecord], terms: Sequence[
         if not dates:
             continue
         support = [record]
-        if record.kind == UTTERANCE:
-            for later in ctx.operators.follow_up_turns(record, ctx.at):
-                if CORRECTION_CUE.search(later.attrs.get("said", "")) and (fixed := _dates_told(ctx, later)):
-                    # "Sorry, I mean Saturday" looks the way the line it corrects looked
-                    ahead = dates[0][1] > dates[0][2]
-                    dates, support = [_toward(d, ahead) for d in fixed], [record, later]
-                    break
+        later = ctx.operators.next_turn(record, ctx.at) if record.kind == UTTERANCE else None
+        if later is not None and later.attrs.get("speaker") == record.attrs.get("speaker") and \
+                (cue := CORRECTION_CUE.search(later.attrs.get("said", ""))) is not None and cue.start() <= CUE_OPENS \
+                and (fixed := _dates_told(ctx, later)):
+            # "Sorry, I mean Saturday" looks the way the line it corrects looked
+            ahead = dates[0][1] > dates[0][2]
+            dates, support = [_toward(d, ahead) for d in fixed], [record, later]
         expression, when, said_at = dates[0]
         return ToolResult("when", date_phrase(expression, when, said_at), evidence(support, "when"), True, when.date(),
                           f"date told ('{expression}' said {said_at:%Y-%m-%d})")
     return None
+
+
+CUE_OPENS = 10  # characters: a turn that corrects the one before opens with it ("Sorry, I mean Saturday")
 
 
 def _dates_told(ctx: ToolContext, record: MemoryRecord) -> list[tuple[str, datetime, datetime]]:
