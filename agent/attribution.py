@@ -48,6 +48,8 @@ def sentence_speaker(record: MemoryRecord, sentence: str) -> str | None:
     before it."""
     if record.kind == UTTERANCE:
         return record.attrs.get("speaker_name")
+    if (own := _TURN_HEAD.match(sentence)) is not None and own.start(1) == 0:  # "John: We're adopting ..."
+        return own.group(1)
     at = record.text.find(sentence[:40])
     heads = list(_TURN_HEAD.finditer(record.text[:at])) if at > 0 else []
     return heads[-1].group(1) if heads else None

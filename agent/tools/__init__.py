@@ -100,8 +100,8 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
         # with nothing else asked, "when did I watch the lecture?" asks the named recording's own time
         # ("when was the lecture filmed?" asks what it says of itself)
         bare_moment = plan.places or (plan.time.recording is not None and plan.speaker == WEARER)
-        # no thing named ("when am I bringing it up to him?"): the act is what a line must name
-        acted = [plan.verb] if plan.verb and plan.verb not in LIGHT_VERBS else [query]
+        # no thing named of what is to come ("when am I bringing it up to him?"): a line must name the act
+        acted = [plan.verb] if plan.to_come and plan.verb and plan.verb not in LIGHT_VERBS else [query]
         return [ToolCall("when", {"terms": terms or ([] if bare_moment else acted), "places": plan.places,
                                   "answer_type": plan.answer_type, "people": plan.people,
                                   "to_come": plan.to_come})]
