@@ -231,6 +231,8 @@ def test_inside_a_caption_of_turns_a_sentence_is_by_the_turn_it_sits_in():
                           "Look! [shared an image: a photo of a trophy] Tim: I just adopted a pup last week.", T0, T0,
                           "chat", id=52)
     assert sentence_speaker(shared, "I just adopted a pup last week.") == "Tim"  # a turn after a shared image
+    # a sentence read with its turn's head is that turn's, not the one before it
+    assert sentence_speaker(caption, "Tim: Congrats on your win!") == "Tim"
 
 
 def test_a_reading_is_answered_as_a_span_or_as_a_quoted_line_with_its_source(reader):
@@ -666,6 +668,11 @@ def test_a_numbered_item_is_what_the_line_saying_its_number_pairs_it_with(reader
 def test_a_reported_act_is_what_is_asked_and_a_chosen_promise_is_read_for_its_object(reader):
     assert reader.wanted("what did I say I'd bring to the party?").verb == "bring"
     assert reader.wanted("what did she promise to send?").verb == "send"
+    assert reader.wanted("what did Marcus want to borrow?").verb == "borrow"  # what he wanted is the thing borrowed
+    assert reader.wanted("what did Bob ask me to buy?").verb == "buy"
+    assert reader.wanted("what did she ask about?").verb == "ask"  # asked of no one: what she asked
+    borrow = [turn(5, "Marcus", "Can I borrow your ladder on Sunday?")]
+    assert reader.read("what did Marcus want to borrow?", borrow).answer == "ladder"  # a request says what it wants
     # a light act: whatever the promise the tool chose undertakes, not the line that makes it
     assert reader.wanted("what did I say I'd do?").kind == "act"
     undertaking = [turn(4, "me", "Sure, I will send the report on Friday.")]
