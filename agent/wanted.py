@@ -158,6 +158,14 @@ def _dating(doc) -> set[int]:
             and any(t.like_num or t.pos_ == "PROPN" for t in ent) for t in ent}
 
 
+_TIME_MARKS = {"when", "while", "before", "after", "until", "till", "since", "as", "once"}
+
+
+def _dating_clause(verb) -> bool:
+    """Whether a verb heads a clause that says when ("when I was checking my email")."""
+    return verb.dep_ == "advcl" and any(c.lower_ in _TIME_MARKS and c.dep_ in ("advmod", "mark") for c in verb.children)
+
+
 def _reported_act(verb_token):
     """The act a reporting verb's clause names ("what did I say I'd bring?": bring; "what did
     she promise to send?": send), or None."""
@@ -173,7 +181,9 @@ def _reported_act(verb_token):
 def _wanted(doc) -> Wanted:
     toks = [t for t in doc if not t.is_punct]
     lowers = [t.lower_ for t in toks]
-    verb_token = next((t for t in toks if t.pos_ == "VERB" and t.lemma_.lower() not in LIGHT_VERBS), None)
+    # the question's act, not the one a time clause dates it by ("what was on the monitor when I was checking my email?")
+    verb_token = next((t for t in toks if t.pos_ == "VERB" and t.lemma_.lower() not in LIGHT_VERBS
+                       and not _dating_clause(t)), None)
     if verb_token is None and any(t.lemma_ == "do" and t.pos_ == "AUX" for t in toks) and toks[-1].pos_ == "NOUN":
         verb_token = toks[-1]  # "what does her ring symbolize?": "do" asks with a bare verb, whatever the tagger said
     verb = verb_token.lemma_.lower() if verb_token is not None else None
