@@ -10,18 +10,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .script import (
-    Person,
-    Placement,
-    Question,
-    Room,
-    SceneObject,
-    Script,
-    Shot,
-    Span,
-    TextArtifact,
-    Utterance,
-)
+from .script import Person, Question, Room, SceneObject, Script, Shot, TextArtifact
+from .writing import row, said, shown, voiced, where_last
 
 VOICES = {"Me": "en-us+klatt", "Priya": "en-us+f2", "Tom": "en-us+m3"}
 LOCKER_NOTE = TextArtifact("note", ("PARCEL LOCKER", "CODE 7319"), x=0.45, y=0.42)
@@ -29,12 +19,7 @@ WHITEBOARD = TextArtifact("screen", ("BOOK CLUB", "THURSDAY 7 PM"), x=0.5, y=0.4
 UNIT_SIGN = TextArtifact("sign", ("STORAGE UNIT 12",), x=0.5, y=0.40)
 
 
-def _row(*names: str, y: float = 0.76) -> tuple[Placement, ...]:
-    return tuple(Placement(n, 0.12 + 0.22 * k, y) for k, n in enumerate(names))
-
-
-def _say(start: float, speaker: str, text: str) -> Utterance:
-    return Utterance(start, speaker, VOICES[speaker], text)
+_say = voiced(VOICES)
 
 
 def evening_at_home(seed: int = 0) -> Script:
@@ -58,13 +43,13 @@ def evening_at_home(seed: int = 0) -> Script:
         Person("Tom", VOICES["Tom"], (60, 90, 170)),
     )
     shots = (
-        Shot(0, 24, "porch", _row("umbrella", "backpack"), LOCKER_NOTE, activity="coming home"),
-        Shot(24, 52, "garage", _row("wallet"), UNIT_SIGN, "Tom", "talking with Tom in the garage"),
-        Shot(52, 82, "dining room", _row("laptop", "umbrella"), speaker="Priya",
+        Shot(0, 24, "porch", row("umbrella", "backpack"), LOCKER_NOTE, activity="coming home"),
+        Shot(24, 52, "garage", row("wallet"), UNIT_SIGN, "Tom", "talking with Tom in the garage"),
+        Shot(52, 82, "dining room", row("laptop", "umbrella"), speaker="Priya",
              activity="having dinner with Priya"),
-        Shot(82, 108, "study", _row("wallet", "laptop"), WHITEBOARD, activity="planning the week"),
-        Shot(108, 128, "bathroom", _row("backpack"), activity="brushing teeth"),
-        Shot(128, 150, "garage", _row("umbrella"), activity="putting the bins out"),
+        Shot(82, 108, "study", row("wallet", "laptop"), WHITEBOARD, activity="planning the week"),
+        Shot(108, 128, "bathroom", row("backpack"), activity="brushing teeth"),
+        Shot(128, 150, "garage", row("umbrella"), activity="putting the bins out"),
         Shot(150, 170, "dining room", (), speaker="Priya", activity="saying good night to Priya"),
     )
     utterances = (
@@ -92,31 +77,24 @@ def evening_at_home(seed: int = 0) -> Script:
 
 
 def _questions(s: Script) -> tuple[Question, ...]:
-    def said(fragment: str) -> Span:
-        return s.speech_span(next(u for u in s.utterances if fragment in u.text))
-
-    def shown(line: str) -> tuple[Span, ...]:
-        return tuple((sh.start, sh.end) for sh in s.shots if sh.text and line in sh.text.lines)
-
     def where(obj: str, text: str) -> Question:
-        span, room = s.last_seen(obj)
-        return Question(obj, text, room, "object_location", (room,), (span,))
+        return where_last(s, obj, text)
 
     return (
         Question("asked", "what did Tom want me to do?", "call the plumber", "speech",
-                 ("plumber",), (said("plumber tomorrow"),)),
+                 ("plumber",), (said(s, "plumber tomorrow"),)),
         Question("promise", "when did I say I'd call him?", "before nine", "speech",
-                 ("before nine", "nine", "9"), (said("before nine"),)),
+                 ("before nine", "nine", "9"), (said(s, "before nine"),)),
         Question("visit", "so when are Priya's parents coming?", "Saturday", "speech",
-                 ("saturday",), (said("Saturday"),)),
+                 ("saturday",), (said(s, "Saturday"),)),
         Question("who-plumber", "who asked me to call the plumber?", "Tom", "person", ("tom",),
-                 (said("plumber tomorrow"),)),
+                 (said(s, "plumber tomorrow"),)),
         Question("code", "what's the code for the parcel locker?", "7319", "text", ("7319",),
-                 shown("CODE 7319")),
+                 shown(s, "CODE 7319")),
         Question("book-club", "book club is on which day?", "Thursday", "text", ("thursday",),
-                 shown("THURSDAY 7 PM")),
+                 shown(s, "THURSDAY 7 PM")),
         Question("unit", "which storage unit number was on the sign?", "12", "text", ("12",),
-                 shown("STORAGE UNIT 12")),
+                 shown(s, "STORAGE UNIT 12")),
         where("umbrella", "where did I leave my umbrella?"),
         where("wallet", "I can't find my wallet, where was it last?"),
         Question("passport", "where's my passport?", "", "unanswerable"),

@@ -11,19 +11,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .script import (
-    CANNOT_ANSWER,
-    Person,
-    Placement,
-    Question,
-    Room,
-    SceneObject,
-    Script,
-    Shot,
-    Span,
-    TextArtifact,
-    Utterance,
-)
+from .script import CANNOT_ANSWER, Person, Question, Room, SceneObject, Script, Shot, TextArtifact
+from .writing import row, said, shown, voiced, where_last
 
 # chosen among espeak-ng voices for being told apart and transcribed well by Whisper base
 VOICES = {"Me": "en-us+klatt", "Bob": "en-us+m3", "Alice": "en-us+f2"}
@@ -32,13 +21,7 @@ OFFICE_SCREEN = TextArtifact("screen", ("TEAM MEETING", "10:00 AM"), x=0.5, y=0.
 DOOR_SIGN = TextArtifact("sign", ("APARTMENT 4B",), x=0.5, y=0.40)
 
 
-def _row(*names: str, y: float = 0.76) -> tuple[Placement, ...]:
-    """Objects spread along the floor on the left, clear of notes and people."""
-    return tuple(Placement(n, 0.12 + 0.22 * k, y) for k, n in enumerate(names))
-
-
-def _say(start: float, speaker: str, text: str) -> Utterance:
-    return Utterance(start, speaker, VOICES[speaker], text)
+_say = voiced(VOICES)
 
 
 def morning_at_home(seed: int = 0) -> Script:
@@ -62,17 +45,17 @@ def morning_at_home(seed: int = 0) -> Script:
         Person("Alice", VOICES["Alice"], (170, 60, 110)),
     )
     shots = (
-        Shot(0, 22, "bedroom", _row("keys", "book"), activity="waking up"),
-        Shot(22, 50, "kitchen", _row("scissors", "mug"), WIFI_NOTE, "Bob",
+        Shot(0, 22, "bedroom", row("keys", "book"), activity="waking up"),
+        Shot(22, 50, "kitchen", row("scissors", "mug"), WIFI_NOTE, "Bob",
              "talking with Bob over breakfast"),
-        Shot(50, 78, "living room", _row("scissors"), speaker="Alice",
+        Shot(50, 78, "living room", row("scissors"), speaker="Alice",
              activity="talking with Alice"),
-        Shot(78, 104, "office", _row("mug"), OFFICE_SCREEN, activity="checking email"),
-        Shot(104, 126, "bedroom", _row("book", "keys"), activity="getting dressed"),
+        Shot(78, 104, "office", row("mug"), OFFICE_SCREEN, activity="checking email"),
+        Shot(104, 126, "bedroom", row("book", "keys"), activity="getting dressed"),
         Shot(126, 150, "kitchen", (), WIFI_NOTE, "Bob", "saying goodbye to Bob"),
-        Shot(150, 172, "living room", _row("scissors"), speaker="Alice",
+        Shot(150, 172, "living room", row("scissors"), speaker="Alice",
              activity="saying goodbye to Alice"),
-        Shot(172, 194, "hallway", _row("keys"), DOOR_SIGN, activity="putting on shoes"),
+        Shot(172, 194, "hallway", row("keys"), DOOR_SIGN, activity="putting on shoes"),
         Shot(194, 210, "hallway", (), DOOR_SIGN, activity="leaving the apartment"),
     )
     utterances = (
@@ -105,34 +88,26 @@ def morning_at_home(seed: int = 0) -> Script:
 
 
 def _questions(s: Script) -> tuple[Question, ...]:
-    def said(fragment: str) -> Span:
-        return s.speech_span(next(u for u in s.utterances if fragment in u.text))
-
-    def shown(line: str) -> tuple[Span, ...]:
-        return tuple((sh.start, sh.end) for sh in s.shots if sh.text and line in sh.text.lines)
-
     synonyms = {"living room": ("lounge",), "hallway": ("hall", "entrance"), "office": ("study",)}
 
     def where(obj: str, text: str) -> Question:
-        span, room = s.last_seen(obj)
-        return Question(obj, text, room, "object_location", (room, *synonyms.get(room, ())),
-                        (span,))
+        return where_last(s, obj, text, synonyms)
 
     dentist = ("4:30", "four thirty", "4.30", "430", "16:30", "half past four")
     return (
         Question("buy", "What did Bob ask me to buy?", "oat milk and eggs", "speech",
-                 ("oat milk", "eggs"), (said("oat milk"),)),
+                 ("oat milk", "eggs"), (said(s, "oat milk"),)),
         Question("promise", "What did I promise to do after work?",
                  "pick up oat milk and eggs", "speech",
-                 ("oat milk", "eggs", "pick them up", "pick up"), (said("pick them up"),)),
+                 ("oat milk", "eggs", "pick them up", "pick up"), (said(s, "pick them up"),)),
         Question("dentist", "When is the dentist appointment?", "4:30 pm", "speech",
-                 dentist, (said("dentist"),)),
+                 dentist, (said(s, "dentist"),)),
         Question("who-asked", "Who asked me to buy groceries?", "Bob", "person", ("bob",),
-                 (said("oat milk"),)),
+                 (said(s, "oat milk"),)),
         Question("wifi", "What is the wifi password on the note?", "BLUEFOX42", "text",
-                 ("bluefox42",), shown("BLUEFOX42")),
+                 ("bluefox42",), shown(s, "BLUEFOX42")),
         Question("apartment", "What apartment number is on the door?", "4B", "text",
-                 ("4b",), shown("APARTMENT 4B")),
+                 ("4b",), shown(s, "APARTMENT 4B")),
         where("scissors", "Where did I leave the scissors?"),
         where("keys", "Where did I last see my keys?"),
         where("mug", "Where is my mug?"),
@@ -140,7 +115,7 @@ def _questions(s: Script) -> tuple[Question, ...]:
         Question("carol", "What did Carol say about the trip?", "", "unanswerable"),
         Question("passport", "Where did I leave my passport?", "", "unanswerable"),
         Question("dentist-mc", "When is the dentist appointment?", "4:30 pm", "speech",
-                 dentist, (said("dentist"),),
+                 dentist, (said(s, "dentist"),),
                  options=("3:00 pm", "4:30 pm", "10:00 am", CANNOT_ANSWER)),
         Question("flight-mc", "What time does my flight leave?", CANNOT_ANSWER,
                  "unanswerable", options=("7:30 am", "4:30 pm", "10:00 am", CANNOT_ANSWER)),

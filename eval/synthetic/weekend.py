@@ -9,18 +9,8 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from .script import (
-    Person,
-    Placement,
-    Question,
-    Room,
-    SceneObject,
-    Script,
-    Shot,
-    Span,
-    TextArtifact,
-    Utterance,
-)
+from .script import Person, Question, Room, SceneObject, Script, Shot, TextArtifact
+from .writing import row, said, shown, voiced, where_last
 
 VOICES = {"Me": "en-us+klatt", "Marcus": "en-us+m3", "Elena": "en-us+f2"}
 PARCEL_SLIP = TextArtifact("note", ("TRACKING NO", "88412"), x=0.45, y=0.42)
@@ -28,12 +18,7 @@ CALENDAR = TextArtifact("screen", ("PIANO LESSON", "WEDNESDAY"), x=0.5, y=0.42)
 FLAT_DOOR = TextArtifact("sign", ("FLAT 21C",), x=0.5, y=0.40)
 
 
-def _row(*names: str, y: float = 0.76) -> tuple[Placement, ...]:
-    return tuple(Placement(n, 0.12 + 0.22 * k, y) for k, n in enumerate(names))
-
-
-def _say(start: float, speaker: str, text: str) -> Utterance:
-    return Utterance(start, speaker, VOICES[speaker], text)
+_say = voiced(VOICES)
 
 
 def weekend_afternoon(seed: int = 0) -> Script:
@@ -56,12 +41,12 @@ def weekend_afternoon(seed: int = 0) -> Script:
         Person("Elena", VOICES["Elena"], (170, 60, 110)),
     )
     shots = (
-        Shot(0, 26, "balcony", _row("sunglasses", "headphones"), activity="reading in the sun"),
-        Shot(26, 56, "hallway", _row("ladder"), FLAT_DOOR, "Marcus", "talking with Marcus at the door"),
-        Shot(56, 84, "kitchen", _row("charger", "sunglasses"), CALENDAR, "Elena", "making tea with Elena"),
-        Shot(84, 108, "laundry room", _row("headphones"), PARCEL_SLIP, activity="sorting laundry"),
-        Shot(108, 130, "kitchen", _row("charger"), speaker="Elena", activity="clearing up with Elena"),
-        Shot(130, 150, "hallway", _row("sunglasses"), FLAT_DOOR, activity="heading out"),
+        Shot(0, 26, "balcony", row("sunglasses", "headphones"), activity="reading in the sun"),
+        Shot(26, 56, "hallway", row("ladder"), FLAT_DOOR, "Marcus", "talking with Marcus at the door"),
+        Shot(56, 84, "kitchen", row("charger", "sunglasses"), CALENDAR, "Elena", "making tea with Elena"),
+        Shot(84, 108, "laundry room", row("headphones"), PARCEL_SLIP, activity="sorting laundry"),
+        Shot(108, 130, "kitchen", row("charger"), speaker="Elena", activity="clearing up with Elena"),
+        Shot(130, 150, "hallway", row("sunglasses"), FLAT_DOOR, activity="heading out"),
     )
     utterances = (
         _say(5, "Me", "Finally some sun on the balcony."),
@@ -85,31 +70,24 @@ def weekend_afternoon(seed: int = 0) -> Script:
 
 
 def _questions(s: Script) -> tuple[Question, ...]:
-    def said(fragment: str) -> Span:
-        return s.speech_span(next(u for u in s.utterances if fragment in u.text))
-
-    def shown(line: str) -> tuple[Span, ...]:
-        return tuple((sh.start, sh.end) for sh in s.shots if sh.text and line in sh.text.lines)
-
     def where(obj: str, text: str) -> Question:
-        span, room = s.last_seen(obj)
-        return Question(obj, text, room, "object_location", (room,), (span,))
+        return where_last(s, obj, text)
 
     seven = ("7", "seven", "19:00")
     return (
         Question("borrow", "what did Marcus want to borrow?", "the ladder", "speech", ("ladder",),
-                 (said("borrow"),)),
+                 (said(s, "borrow"),)),
         Question("bring", "when am I bringing it up to him?", "in the morning", "speech", ("morning",),
-                 (said("bring it up"),)),
-        Question("party", "what time's the party now?", "seven", "speech", seven, (said("party"),)),
+                 (said(s, "bring it up"),)),
+        Question("party", "what time's the party now?", "seven", "speech", seven, (said(s, "party"),)),
         Question("candles", "Elena reminded me to get something, what was it?", "birthday candles", "speech",
-                 ("candles",), (said("candles"),)),
-        Question("who-ladder", "who needed the ladder?", "Marcus", "person", ("marcus",), (said("borrow"),)),
+                 ("candles",), (said(s, "candles"),)),
+        Question("who-ladder", "who needed the ladder?", "Marcus", "person", ("marcus",), (said(s, "borrow"),)),
         Question("tracking", "what was the tracking number on the slip?", "88412", "text", ("88412",),
-                 shown("88412")),
+                 shown(s, "88412")),
         Question("lesson", "which day is the piano lesson?", "Wednesday", "text", ("wednesday",),
-                 shown("WEDNESDAY")),
-        Question("flat", "what flat is it on the door?", "21C", "text", ("21c",), shown("FLAT 21C")),
+                 shown(s, "WEDNESDAY")),
+        Question("flat", "what flat is it on the door?", "21C", "text", ("21c",), shown(s, "FLAT 21C")),
         where("headphones", "where are my headphones?"),
         where("sunglasses", "where did I see my sunglasses last?"),
         Question("dog", "what did Elena say about the dog?", "", "unanswerable"),
