@@ -117,11 +117,13 @@ def said_times(sent) -> list:
     """A clock time said as a bare hour after a time preposition ("I'll call him before 9",
     "back by six"), which spaCy calls a number: the preposition with it, for "before 9" is
     not "9". A number that counts something ("after 2 weeks") is no hour."""
+    def counts(t) -> bool:  # "2 weeks", "9 cats"; not "9 tomorrow"
+        after = t.doc[t.i + 1] if t.i + 1 < len(t.doc) else None
+        return after is not None and after.pos_ in ("NOUN", "PROPN") and after.ent_type_ not in ("DATE", "TIME")
+
     return [sent.doc[t.head.i:t.i + 1] for t in sent
-            if t.dep_ == "pobj" and t.head.lower_ in _CLOCK_PREPS and t.head.i == t.i - 1
-            and t.ent_type_ == "CARDINAL" and not any(c.dep_ in ("amod", "nummod") for c in t.children)
-            and (t.i + 1 == len(t.doc) or t.doc[t.i + 1].pos_ not in ("NOUN", "PROPN") or t.doc[t.i + 1].ent_type_ in ("DATE", "TIME"))
-            and 0 < (number_of(t.lower_) or 0) <= 24]
+            if t.dep_ == "pobj" and t.head.lower_ in _CLOCK_PREPS and t.head.i == t.i - 1 and t.ent_type_ == "CARDINAL"
+            and not counts(t) and 0 < (number_of(t.lower_) or 0) <= 24]
 
 
 _PARTS_OF_DAY = {"morning", "afternoon", "evening", "night", "tonight", "noon", "midnight", "lunchtime", "lunch"}

@@ -822,3 +822,24 @@ def test_a_span_meets_the_question_by_the_words_around_it_not_by_repeating_them(
                         [turn(3, "Nate", "I love action and sci-fi movies, the effects are so cool."),
                          turn(4, "Nate", "I just saw Inception last night and it totally blew my mind!")])
     assert movie is not None and movie.answer == "Inception"
+
+
+@pytest.mark.parametrize("said, times", [
+    ("Sure, I will call him before 9.", ["before 9"]),  # an hour said bare, which the model calls a number
+    ("Back after 2 weeks.", []),  # a count of something is no hour
+    ("I have 9 cats.", []),
+])
+def test_a_clock_hour_said_bare_after_a_time_preposition(said, times):
+    from agent.span_kinds import clock_times
+    from memory.language import english
+
+    assert [s.text for s in clock_times(next(english()(said).sents))] == times
+
+
+def test_a_part_of_the_day_is_a_time_only_of_what_is_to_come():
+    from agent.span_kinds import clock_times
+    from memory.language import english
+
+    sent = next(english()("Okay, I'll bring the ladder back in the evening.").sents)
+    assert [s.text for s in clock_times(sent, parts=True)] == ["the evening"]
+    assert clock_times(sent) == []  # "when did ...?" asks a day or a clock time, not "the evening"
