@@ -127,6 +127,16 @@ HEARD_NAME = 4  # the fewest letters of a name compared by its sound-alike spell
 HEARD_ALIKE = 88  # rapidfuzz ratio: "Elena" / "Selena" 91, "Sara" / "Sarah" 89; "Jon" / "John" (86) are two people
 
 
+def _sound_alike(a: str, b: str) -> bool:
+    """Two spellings of one name as speech recognition may write it: nearly the same letters
+    ("Elena" / "Selena") or the same consonants in the same order ("Dmitri" / "Demetri"),
+    three or more of them ("Tim" / "Tom" are two people)."""
+    if fuzz.ratio(a, b) >= HEARD_ALIKE:
+        return True
+    skeleton_a, skeleton_b = (re.sub(r"[aeiouy]|(.)(?=\1)", "", w) for w in (a, b))
+    return skeleton_a == skeleton_b and len(skeleton_a) >= 3
+
+
 def known_names(question_doc, people: Collection[str]) -> dict[str, str]:
     """The short forms of known people's names a parsed question uses, each with the name it
     stands for ("Mel" -> "Melanie" when Melanie is the only known person whose name begins
@@ -141,8 +151,7 @@ def known_names(question_doc, people: Collection[str]) -> dict[str, str]:
             continue
         longer = {p for p in parts if p.startswith(short) and p != short} if t.ent_type_ not in _NOT_PEOPLE else set()
         # a name speech recognition heard another way: "Elena" introduced herself as "Selena"
-        heard = {p for p in parts if len(short) >= HEARD_NAME and t.ent_type_ not in _PLACES
-                 and fuzz.ratio(short, p) >= HEARD_ALIKE}
+        heard = {p for p in parts if len(short) >= HEARD_NAME and t.ent_type_ not in _PLACES and _sound_alike(short, p)}
         if len(longer) == 1 or not longer and len(heard) == 1:
             found[t.text] = next(iter(longer or heard)).capitalize()
     return found

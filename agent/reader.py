@@ -51,6 +51,7 @@ from agent.wanted import (
     wanted,
     word_stem,
 )
+from memory.conversation import opens_a_correction
 from memory.dialogue_builder import image_frames
 from memory.kinds import Kinds
 from memory.language import (
@@ -202,7 +203,7 @@ class EvidenceReader:
         spell = want.kind != "code"  # a code is read as written ("AB12CD"), not spelled out
         seen: set[int] = set()
         # a recording's title names its people and topic, it quotes nobody: no line to answer with
-        skipped = ROLL_UPS + ((RECORDING,) if want.kind in QUOTE_KINDS else ())
+        skipped = ROLL_UPS + ((RECORDING,) if want.kind in (*QUOTE_KINDS, "code") else ())  # no code in "S1, 22 %"
         top = [e for e in evidence if e.record.kind not in skipped
                and not (e.record.id in seen or seen.add(e.record.id))][:EVIDENCE_READ * (2 if want.many else 1)]
         # ranked within its channel (ten lines of speech do not bury a sign); the records of the
@@ -360,16 +361,18 @@ class EvidenceReader:
         if want.kind in ("date", "time"):
             head_end = 0  # a heading says when
         out = []
-        for sent in doc.sents:
+        sents = list(doc.sents)
+        for i, sent in enumerate(sents):
+            if opens_a_correction(" ".join(s.text for s in sents[i + 1:i + 3])):
+                continue  # "The team lunch is on Wednesday. Sorry. I mean Tuesday.": what it became is read
             if not asks_for_a_question(want.verb) and asks(sent.text) and not asks_the_act(want, doc, sent):
                 continue  # "so what is luck?", "excited for the adoption?": a line that asks states nothing
             held = _held(sent)
             if want.kind in (*QUOTE_KINDS, "quality") and (heading(e.record, sent.text) or not (borrowed or given)
                                                            and topical and not topical & held):
                 continue  # a caption's heading, or a line meeting the question only in its people's names
-            # the words of the question; where none is there, a noun naming the kind it asks ("password"
-            # for "the code"). The lines of one sign read together (a label over its value: "WIFI
-            # PASSWORD" / "BLUEFOX42")
+            # the words of the question; where none is there, a noun naming the kind it asks ("password" for
+            # "the code"). The lines of one sign read together (a label over its value: "WIFI PASSWORD" / "BLUEFOX42")
             region = [t for t in (doc if e.record.kind == TEXT_SIGHTING else sent) if not t.is_punct]
             aligned = [t.i for t in region if (_verb_stems(t) if t.pos_ == "VERB" else {token_stem(t)}) & want.meeting] or \
                 [t.i for t in region if t.lemma_.lower() in naming]
@@ -481,8 +484,8 @@ class EvidenceReader:
             return [(span, OBJECT_BONUS) for span in undertaken(doc, sent)]
         if kind == "code":  # "press one", "extension 204", "AB12CD"
             return [(w, self._named_by_hint(want, w)) for w in codes(sent)]
-        # a thing: the object of the question's verb, or a chunk naming the hinted kind ("sourdough
-        # bread"); a bare noun chunk near the question's words is too often the wrong one
+        # a thing: the object of the question's verb, or a chunk naming the hinted kind ("sourdough bread");
+        # a bare noun chunk near the question's words is too often the wrong one
         chunks = [c for c in sent.noun_chunks if c.root.pos_ in ("NOUN", "PROPN") and c.root.lower_ not in STOP
                   and c.root.ent_type_ not in _NOT_THINGS]  # "on Sunday", "29 of them": a time or a count is no thing
         out = [(fragment, OBJECT_BONUS)] if fragment is not None else []

@@ -51,10 +51,16 @@ def words(sent) -> list:
     return out
 
 
+# an hour, a share or a price is no code; a four-digit code is often a "DATE" (a year) to spaCy
+_NOT_CODES = {"TIME", "PERCENT", "MONEY", "QUANTITY"}
+
+
 def codes(sent) -> list:
     """The words of the sentence that can be a code: a number ("press one", "extension
-    204") or a word with digits in it ("AB12CD")."""
-    return [w for w in words(sent) if any(t.like_num for t in w) or any(c.isdigit() for c in w.text)]
+    204") or a word with digits in it ("AB12CD"); not the hour of a time ("FRIDAY 3 PM"
+    holds no code), a share or a price."""
+    return [w for w in words(sent) if (any(t.like_num for t in w) or any(c.isdigit() for c in w.text))
+            and not any(t.ent_type_ in _NOT_CODES for t in w)]
 
 
 # Where an adjective says what something is like rather than which one it is: the complement of

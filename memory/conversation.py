@@ -27,6 +27,14 @@ _ACT_PATTERNS = {
 }
 _ACTS = {name: re.compile(p, re.IGNORECASE) for name, p in _ACT_PATTERNS.items()}
 CORRECTION_CUE = _ACTS["correction"]
+CUE_OPENS = 10  # characters: a sentence or turn that corrects the one before opens with its cue
+
+
+def opens_a_correction(text: str) -> bool:
+    """Whether a sentence or a turn corrects the one before it ("Sorry, I mean Tuesday",
+    "Oh wait, it's at 7 now"): it opens with a correction cue."""
+    cue = CORRECTION_CUE.search(text)
+    return cue is not None and cue.start() <= CUE_OPENS
 
 
 def speech_acts(text: str) -> list[str]:

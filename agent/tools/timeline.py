@@ -12,7 +12,7 @@ from agent.reasoning import evidence_text
 from agent.tools.base import ToolContext, ToolResult, evidence, in_hours, moment_phrase
 from agent.tools.talk import read, said
 from agent.wanted import KIND_NOUNS
-from memory.conversation import CORRECTION_CUE
+from memory.conversation import CORRECTION_CUE, opens_a_correction
 from memory.language import date_phrase, normalise, parse_date, states_a_time, verb_forms
 from memory.records import (
     ENTITY_SIGHTING,
@@ -150,8 +150,7 @@ def _told_date(ctx: ToolContext, found: Sequence[MemoryRecord], terms: Sequence[
         support = [record]
         later = ctx.operators.next_turn(record, ctx.at) if record.kind == UTTERANCE else None
         if later is not None and later.attrs.get("speaker") == record.attrs.get("speaker") and \
-                (cue := CORRECTION_CUE.search(later.attrs.get("said", ""))) is not None and cue.start() <= CUE_OPENS \
-                and (fixed := _dates_told(ctx, later)):
+                opens_a_correction(later.attrs.get("said", "")) and (fixed := _dates_told(ctx, later)):
             # "Sorry, I mean Saturday" looks the way the line it corrects looked
             ahead = dates[0][1] > dates[0][2]
             dates, support = [_toward(d, ahead) for d in fixed], [record, later]
@@ -159,9 +158,6 @@ def _told_date(ctx: ToolContext, found: Sequence[MemoryRecord], terms: Sequence[
         return ToolResult("when", date_phrase(expression, when, said_at), evidence(support, "when"), True, when.date(),
                           f"date told ('{expression}' said {said_at:%Y-%m-%d})")
     return None
-
-
-CUE_OPENS = 10  # characters: a turn that corrects the one before opens with it ("Sorry, I mean Saturday")
 
 
 def _dates_told(ctx: ToolContext, record: MemoryRecord) -> list[tuple[str, datetime, datetime]]:
