@@ -22,7 +22,7 @@ from datetime import datetime
 from agent.attribution import about, called_out, heading, line_about, untold
 from agent.question_nlp import SpacyPipeline
 from agent.reading import DERIVED, QUOTE_KINDS, Reading, agreeing, listed
-from agent.span_kinds import clock_times, codes, colours, described, frequencies, qualities, titles
+from agent.span_kinds import by_number, clock_times, codes, colours, described, frequencies, qualities, titles
 from agent.state import Evidence
 from agent.told import as_said_by, as_written, prepared
 from agent.tools.talk import speaker_of
@@ -484,8 +484,7 @@ class EvidenceReader:
             return [(span, OBJECT_BONUS) for span in undertaken(doc, sent)]
         if kind == "code":  # "press one", "extension 204", "AB12CD"
             return [(w, self._named_by_hint(want, w)) for w in codes(sent)]
-        # a thing: the object of the question's verb, or a chunk naming the hinted kind ("sourdough bread");
-        # a bare noun chunk near the question's words is too often the wrong one
+        # a thing: the object of the question's verb, or a chunk naming the hinted kind ("sourdough bread")
         chunks = [c for c in sent.noun_chunks if c.root.pos_ in ("NOUN", "PROPN") and c.root.lower_ not in STOP
                   and c.root.ent_type_ not in _NOT_THINGS]  # "on Sunday", "29 of them": a time or a count is no thing
         out = [(fragment, OBJECT_BONUS)] if fragment is not None else []
@@ -504,7 +503,8 @@ class EvidenceReader:
         return out + [(clause, OBJECT_BONUS) for clause in complements(doc, sent, want.verb)] \
             + [(without_determiners(doc, said), OBJECT_BONUS) for said in (equated(sent, want.equated, chunks) if equating else ())] \
             + [(kept, OBJECT_BONUS) for kept in of_the_act(doc, chunks, want.verb)] \
-            + [(without_determiners(doc, item), OBJECT_BONUS) for item in numbered_items(sent, want.numbered, chunks)]
+            + [(without_determiners(doc, item), OBJECT_BONUS) for item in numbered_items(sent, want.numbered, chunks)] \
+            + [(n, OBJECT_BONUS + self._named_by_hint(want, n)) for n in by_number(sent, want.hint)]
 
     @staticmethod
     def _named_by_hint(want: Wanted, span) -> float:

@@ -60,7 +60,13 @@ def codes(sent) -> list:
     204") or a word with digits in it ("AB12CD"); not the hour of a time ("FRIDAY 3 PM"
     holds no code), a share or a price."""
     return [w for w in words(sent) if (any(t.like_num for t in w) or any(c.isdigit() for c in w.text))
-            and not any(t.ent_type_ in _NOT_CODES for t in w)]
+            and not any(t.ent_type_ in _NOT_CODES for t in w) and not _of_a_clock(w)]
+
+
+def _of_a_clock(span) -> bool:
+    """An hour said with its half of the day ("3 PM", "9 a.m."), whatever the model tagged it."""
+    after = span.doc[span.end].lower_ if span.end < len(span.doc) else ""
+    return after.replace(".", "") in ("am", "pm")
 
 
 # Where an adjective says what something is like rather than which one it is: the complement of
@@ -144,3 +150,10 @@ def clock_times(sent, parts: bool = False) -> list:
         times += [c for c in (*sent.noun_chunks, *(sent.doc[t.i:t.i + 1] for t in sent if t.lower_ == "tonight"))
                   if c.root.lower_ in _PARTS_OF_DAY and not any(e.start <= c.root.i < e.end for e in times)]
     return times + said_times(sent)
+
+
+def by_number(sent, noun: str | None) -> list:
+    """The number or code a noun names a thing by ("BAY 47", "gate 12", "room 4B"): what
+    "which bay is my car in?" asks, not "parking bay"."""
+    return [sent.doc[t.i:t.i + 1] for t in sent if noun and t.i > sent.start and sent.doc[t.i - 1].lemma_.lower() == noun
+            and (t.like_num or any(c.isdigit() for c in t.text))]

@@ -1,6 +1,6 @@
 """`memlens bench labels-day`: the generated days whose things carry printed labels (the
-morning of the demo, and an evening and a weekend afternoon written apart from it,
-eval/synthetic), each rendered,
+morning of the demo, and an evening, a weekend afternoon and an office day written apart
+from it, eval/synthetic), each rendered,
 ingested into a memory of its own and asked its questions at its end. The instrument for
 "a labels-world day": its worlds are ours, so it is reported beside real footage, never
 instead of it."""
@@ -14,9 +14,9 @@ from typing import Any
 
 from eval.real_bench import write_report
 from eval.scoring import is_correct
-from eval.synthetic import evening_at_home, morning_at_home, render, weekend_afternoon
+from eval.synthetic import evening_at_home, morning_at_home, office_day, render, weekend_afternoon
 
-DAYS = {"morning": morning_at_home, "evening": evening_at_home, "weekend": weekend_afternoon}
+DAYS = {"morning": morning_at_home, "evening": evening_at_home, "weekend": weekend_afternoon, "office": office_day}
 ASKED_AFTER = timedelta(seconds=60)  # questions come a minute after the recording ends
 
 

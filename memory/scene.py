@@ -56,6 +56,11 @@ class FrameText:
         return [line.text for line, b in zip(self.lines, self.blocks) if b == self.blocks[index]]
 
 
+# WordNet's kinds a sign names a place by: a room ("meeting room"), a part of a building with a
+# use ("desk area"), a piece of land ("car park"); not "structure" (a gate) nor "building" (a club)
+PLACE_KINDS = ("room", "area", "geographical_area")
+
+
 class SceneReader:
     def __init__(self, config: MemoryConfig, kinds: Kinds | None = None):
         """`kinds`: WordNet (memory.kinds); with it a short printed line is a thing's label only
@@ -65,13 +70,19 @@ class SceneReader:
         self._places = sorted({normalise(p) for p in config.places}, key=len, reverse=True)
 
     def place_named(self, text: str) -> str | None:
+        """The place a sign names: one of the configured places in it, else, with WordNet, a
+        sign that is itself a room or an area ("MEETING ROOM", "KITCHENETTE", "CAR PARK")."""
         words = normalise(text)
         if not words or len(words.split()) > self.config.max_label_words:
             return None
+        wordnet = self.kinds is not None and self.kinds.available and words.replace(" ", "").isalpha() \
+            and any(self.kinds.is_a(words, kind) for kind in PLACE_KINDS)
+        if words in self._places or wordnet and self.kinds.compound(words):  # "car park" is no park
+            return words
         for place in self._places:
-            if words == place or re.search(rf"\b{re.escape(place)}\b", words):
+            if re.search(rf"\b{re.escape(place)}\b", words):
                 return place
-        return None
+        return words if wordnet else None
 
     def is_object_label(self, line: OcrLine) -> bool:
         words = normalise(line.text)

@@ -843,3 +843,19 @@ def test_a_part_of_the_day_is_a_time_only_of_what_is_to_come():
     sent = next(english()("Okay, I'll bring the ladder back in the evening.").sents)
     assert [s.text for s in clock_times(sent, parts=True)] == ["the evening"]
     assert clock_times(sent) == []  # "when did ...?" asks a day or a clock time, not "the evening"
+
+
+def test_which_one_of_a_kind_is_the_number_or_code_it_goes_by(reader):
+    assert reader.read("which bay is my car in?", [sign(1, "PARKING BAY 47")]).answer == "47"
+    gate = [turn(1, "me", "My flight leaves from gate 12 at noon.")]
+    assert reader.read("which gate does my flight leave from?", gate).answer == "12"
+
+
+def test_a_value_corrected_in_the_next_sentence_is_read_as_it_became(reader):
+    lunch = [turn(1, "Hannah", "The team lunch is on Wednesday. Sorry. I mean Tuesday.")]
+    assert reader.read("which day is the team lunch?", lunch).answer == "Tuesday"
+
+
+def test_no_code_is_read_from_a_clock_time_or_a_share(reader):
+    board = [sign(1, "BUDGET REVIEW / FRIDAY 3 PM")]
+    assert reader.read("what's the code for the review?", board) is None

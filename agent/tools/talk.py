@@ -118,6 +118,8 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
     names = [n for e in support for text in [e.record.attrs.get("said", e.record.text)]
              for n in ctx.people_in(text) if spoken_of(text, n)]
     asked_only = record.id in asking
+    if topic and not on_topic and not matched_act:  # their line on nothing asked is no partial answer either
+        answer = claim = ""
     return ToolResult("said", answer, support, (on_topic > 0 or matched_act) and by_them and not asked_only, claim,
                       f"speaker-attributed transcript (topic {on_topic:.2f}{'' if by_them else f', not by {speaker}'}"
                       f"{', only a question they asked' if asked_only else ''})",
