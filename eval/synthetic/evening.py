@@ -8,10 +8,8 @@ some with no answer in the video. Answers about things follow from the shots.
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
-from .script import Person, Question, Room, SceneObject, Script, Shot, TextArtifact
-from .writing import row, said, shown, voiced, where_last
+from .script import Question, Room, SceneObject, Script, Shot, TextArtifact
+from .writing import cast, finished, row, said, shown, voiced, where_last
 
 VOICES = {"Me": "en-us+klatt", "Priya": "en-us+f2", "Tom": "en-us+m3"}
 LOCKER_NOTE = TextArtifact("note", ("PARCEL LOCKER", "CODE 7319"), x=0.45, y=0.42)
@@ -37,11 +35,7 @@ def evening_at_home(seed: int = 0) -> Script:
         SceneObject("laptop", (60, 60, 70), "square"),
         SceneObject("backpack", (40, 120, 60), "circle"),
     )
-    people = (
-        Person("Me", VOICES["Me"], (90, 90, 90)),
-        Person("Priya", VOICES["Priya"], (170, 60, 110)),
-        Person("Tom", VOICES["Tom"], (60, 90, 170)),
-    )
+    people = cast(VOICES, {"Me": (90, 90, 90), "Priya": (170, 60, 110), "Tom": (60, 90, 170)})
     shots = (
         Shot(0, 24, "porch", row("umbrella", "backpack"), LOCKER_NOTE, activity="coming home"),
         Shot(24, 52, "garage", row("wallet"), UNIT_SIGN, "Tom", "talking with Tom in the garage"),
@@ -68,12 +62,9 @@ def evening_at_home(seed: int = 0) -> Script:
         _say(153, "Priya", "Good night. Do not forget the plumber."),
         _say(160, "Me", "I won't. Good night."),
     )
-    draft = Script("Evening at home", duration=170, fps=10, size=(960, 540),
-                   start_datetime="2024-09-03T18:30:00Z", rooms=rooms, objects=objects,
-                   people=people, shots=shots, utterances=utterances, seed=seed)
-    script = replace(draft, questions=_questions(draft))
-    script.validate()
-    return script
+    return finished(Script("Evening at home", duration=170, fps=10, size=(960, 540),
+                        start_datetime="2024-09-03T18:30:00Z", rooms=rooms, objects=objects,
+                        people=people, shots=shots, utterances=utterances, seed=seed), _questions)
 
 
 def _questions(s: Script) -> tuple[Question, ...]:

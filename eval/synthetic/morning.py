@@ -9,10 +9,8 @@ Answers about objects are derived from the shots, so editing the plot keeps them
 
 from __future__ import annotations
 
-from dataclasses import replace
-
-from .script import CANNOT_ANSWER, Person, Question, Room, SceneObject, Script, Shot, TextArtifact
-from .writing import row, said, shown, voiced, where_last
+from .script import CANNOT_ANSWER, Question, Room, SceneObject, Script, Shot, TextArtifact
+from .writing import cast, finished, row, said, shown, voiced, where_last
 
 # chosen among espeak-ng voices for being told apart and transcribed well by Whisper base
 VOICES = {"Me": "en-us+klatt", "Bob": "en-us+m3", "Alice": "en-us+f2"}
@@ -39,11 +37,7 @@ def morning_at_home(seed: int = 0) -> Script:
         SceneObject("mug", (40, 110, 220), "square"),
         SceneObject("book", (40, 150, 80), "rect"),
     )
-    people = (
-        Person("Me", VOICES["Me"], (90, 90, 90)),
-        Person("Bob", VOICES["Bob"], (60, 90, 170)),
-        Person("Alice", VOICES["Alice"], (170, 60, 110)),
-    )
+    people = cast(VOICES, {"Me": (90, 90, 90), "Bob": (60, 90, 170), "Alice": (170, 60, 110)})
     shots = (
         Shot(0, 22, "bedroom", row("keys", "book"), activity="waking up"),
         Shot(22, 50, "kitchen", row("scissors", "mug"), WIFI_NOTE, "Bob",
@@ -79,12 +73,9 @@ def morning_at_home(seed: int = 0) -> Script:
         _say(180, "Me", "Keys, phone, wallet. Okay, let's go."),
         _say(197, "Me", "The door is locked. Time to go to work."),
     )
-    draft = Script("Morning at home", duration=210, fps=10, size=(960, 540),
-                   start_datetime="2024-05-14T07:30:00Z", rooms=rooms, objects=objects,
-                   people=people, shots=shots, utterances=utterances, seed=seed)
-    script = replace(draft, questions=_questions(draft))
-    script.validate()
-    return script
+    return finished(Script("Morning at home", duration=210, fps=10, size=(960, 540),
+                        start_datetime="2024-05-14T07:30:00Z", rooms=rooms, objects=objects,
+                        people=people, shots=shots, utterances=utterances, seed=seed), _questions)
 
 
 def _questions(s: Script) -> tuple[Question, ...]:

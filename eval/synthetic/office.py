@@ -8,10 +8,8 @@ answer in the video.
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
-from .script import Person, Question, Room, SceneObject, Script, Shot, TextArtifact
-from .writing import row, said, shown, voiced, where_last
+from .script import Question, Room, SceneObject, Script, Shot, TextArtifact
+from .writing import cast, finished, row, said, shown, voiced, where_last
 
 VOICES = {"Me": "en-us+klatt", "Dmitri": "en-us+m3", "Hannah": "en-us+f2"}
 BADGE = TextArtifact("note", ("VISITOR BADGE", "NO 5521"), x=0.45, y=0.42)
@@ -36,11 +34,7 @@ def office_day(seed: int = 0) -> Script:
         SceneObject("stapler", (60, 60, 60), "square"),
         SceneObject("calculator", (230, 230, 230), "diamond"),
     )
-    people = (
-        Person("Me", VOICES["Me"], (90, 90, 90)),
-        Person("Dmitri", VOICES["Dmitri"], (60, 90, 170)),
-        Person("Hannah", VOICES["Hannah"], (170, 60, 110)),
-    )
+    people = cast(VOICES, {"Me": (90, 90, 90), "Dmitri": (60, 90, 170), "Hannah": (170, 60, 110)})
     shots = (
         Shot(0, 22, "reception", row("notebook"), BADGE, activity="signing in"),
         Shot(22, 54, "meeting room", row("calculator", "notebook"), WHITEBOARD, "Dmitri", "a meeting with Dmitri"),
@@ -59,12 +53,9 @@ def office_day(seed: int = 0) -> Script:
         _say(84, "Me", "I should book a room for the review."),
         _say(108, "Me", "Where did I park? Bay forty seven."),
     )
-    draft = Script("A day at the office", duration=126, fps=10, size=(960, 540),
-                   start_datetime="2024-10-07T09:00:00Z", rooms=rooms, objects=objects,
-                   people=people, shots=shots, utterances=utterances, seed=seed)
-    script = replace(draft, questions=_questions(draft))
-    script.validate()
-    return script
+    return finished(Script("A day at the office", duration=126, fps=10, size=(960, 540),
+                        start_datetime="2024-10-07T09:00:00Z", rooms=rooms, objects=objects,
+                        people=people, shots=shots, utterances=utterances, seed=seed), _questions)
 
 
 def _questions(s: Script) -> tuple[Question, ...]:

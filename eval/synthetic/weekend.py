@@ -7,10 +7,8 @@ the loose way people ask them, some with no answer in the video.
 """
 from __future__ import annotations
 
-from dataclasses import replace
-
-from .script import Person, Question, Room, SceneObject, Script, Shot, TextArtifact
-from .writing import row, said, shown, voiced, where_last
+from .script import Question, Room, SceneObject, Script, Shot, TextArtifact
+from .writing import cast, finished, row, said, shown, voiced, where_last
 
 VOICES = {"Me": "en-us+klatt", "Marcus": "en-us+m3", "Elena": "en-us+f2"}
 PARCEL_SLIP = TextArtifact("note", ("TRACKING NO", "88412"), x=0.45, y=0.42)
@@ -35,11 +33,7 @@ def weekend_afternoon(seed: int = 0) -> Script:
         SceneObject("charger", (230, 230, 230), "square"),
         SceneObject("ladder", (200, 140, 60), "triangle"),
     )
-    people = (
-        Person("Me", VOICES["Me"], (90, 90, 90)),
-        Person("Marcus", VOICES["Marcus"], (60, 90, 170)),
-        Person("Elena", VOICES["Elena"], (170, 60, 110)),
-    )
+    people = cast(VOICES, {"Me": (90, 90, 90), "Marcus": (60, 90, 170), "Elena": (170, 60, 110)})
     shots = (
         Shot(0, 26, "balcony", row("sunglasses", "headphones"), activity="reading in the sun"),
         Shot(26, 56, "hallway", row("ladder"), FLAT_DOOR, "Marcus", "talking with Marcus at the door"),
@@ -61,12 +55,9 @@ def weekend_afternoon(seed: int = 0) -> Script:
         _say(119, "Me", "Okay, candles and a card."),
         _say(134, "Me", "Sunglasses, keys. Time to head out."),
     )
-    draft = Script("A weekend afternoon", duration=150, fps=10, size=(960, 540),
-                   start_datetime="2024-06-15T14:00:00Z", rooms=rooms, objects=objects,
-                   people=people, shots=shots, utterances=utterances, seed=seed)
-    script = replace(draft, questions=_questions(draft))
-    script.validate()
-    return script
+    return finished(Script("A weekend afternoon", duration=150, fps=10, size=(960, 540),
+                        start_datetime="2024-06-15T14:00:00Z", rooms=rooms, objects=objects,
+                        people=people, shots=shots, utterances=utterances, seed=seed), _questions)
 
 
 def _questions(s: Script) -> tuple[Question, ...]:

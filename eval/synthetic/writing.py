@@ -4,8 +4,9 @@ evidence comes from. One place, so every scenario draws and scores the same way.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 
-from .script import Placement, Question, Script, Span, Utterance
+from .script import RGB, Person, Placement, Question, Script, Span, Utterance
 
 
 def row(*names: str, y: float = 0.76) -> tuple[Placement, ...]:
@@ -32,3 +33,15 @@ def where_last(script: Script, obj: str, text: str, synonyms: Mapping[str, tuple
     """"Where is X?": the room it was last seen in (or a word for that room)."""
     span, room = script.last_seen(obj)
     return Question(obj, text, room, "object_location", (room, *synonyms.get(room, ())), (span,))
+
+
+def cast(voices: Mapping[str, str], colours: Mapping[str, RGB]) -> tuple[Person, ...]:
+    """The people of a script, each in their voice and the colour they are drawn in."""
+    return tuple(Person(name, voices[name], colour) for name, colour in colours.items())
+
+
+def finished(draft: Script, questions: Callable[[Script], tuple[Question, ...]]) -> Script:
+    """The script with the questions written from it, checked."""
+    script = replace(draft, questions=questions(draft))
+    script.validate()
+    return script
