@@ -220,7 +220,7 @@ def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
         return ops.around(record, state.at) if record.kind in (UTTERANCE, TEXT_SIGHTING) else []
 
     reply_to = _reply_finder(runtime.context, state.at)
-    reading, want, ranked = None, reader.wanted(state.question), []
+    reading, want, ranked = None, replace(reader.wanted(state.question), ahead=state.plan.to_come), []
     named = state.scope.recording if state.scope is not None else None  # the recording the question names
     if named is not None:
         want = reader.within(want, state.scope.word, named.video_id)

@@ -9,7 +9,7 @@ from functools import cached_property
 
 from agent.plan import ASKING_VERBS
 from agent.question_nlp import SpacyPipeline, asked_degree, without_address
-from memory.language import STOP, looks_ahead, number_of, quoted, s_stem, singular, stem, unclipped
+from memory.language import STOP, number_of, quoted, s_stem, singular, stem, unclipped
 
 # Nouns that name the kind of answer a "what / which <noun>" question wants (general English).
 KIND_NOUNS = {
@@ -68,7 +68,8 @@ class Wanted:
     # its nouns' stems, each with the nouns naming the same thing ("kid" for "child")
     alike: tuple[tuple[str, frozenset[str]], ...] = ()
     since: bool = False  # "how long ago?": a line's "ten years ago" answers as said, another date as its date
-    ahead: bool = False  # "when am I bringing it?": a time told of what is to come ("in the morning") answers
+    ahead: bool = False  # "when am I bringing it?": a time told of what is to come ("in the morning") answers;
+    # the plan's `to_come`, which the graph gives it (one reading of the question's tense)
 
     @property
     def acts(self) -> frozenset[str]:
@@ -158,12 +159,14 @@ def _dating(doc) -> set[int]:
             and any(t.like_num or t.pos_ == "PROPN" for t in ent) for t in ent}
 
 
-_TIME_MARKS = {"when", "while", "before", "after", "until", "till", "since", "as", "once"}
+_CLAUSE_MARKS = {"when", "where", "while", "before", "after", "until", "till", "since", "as", "once"}
 
 
-def _dating_clause(verb) -> bool:
-    """Whether a verb heads a clause that says when ("when I was checking my email")."""
-    return verb.dep_ == "advcl" and any(c.lower_ in _TIME_MARKS and c.dep_ in ("advmod", "mark") for c in verb.children)
+def _opens_a_setting(word) -> bool:
+    """Whether a word opens a clause that says when or where something else was ("when I was
+    checking my email", "where we ate"): neither its verb nor its question word is what is asked."""
+    return word.lower_ in _CLAUSE_MARKS and word.dep_ in ("advmod", "mark") \
+        and word.head.dep_ in ("advcl", "relcl", "acl")
 
 
 def _reported_act(verb_token):
@@ -183,7 +186,7 @@ def _wanted(doc) -> Wanted:
     lowers = [t.lower_ for t in toks]
     # the question's act, not the one a time clause dates it by ("what was on the monitor when I was checking my email?")
     verb_token = next((t for t in toks if t.pos_ == "VERB" and t.lemma_.lower() not in LIGHT_VERBS
-                       and not _dating_clause(t)), None)
+                       and not any(_opens_a_setting(c) for c in t.children)), None)
     if verb_token is None and any(t.lemma_ == "do" and t.pos_ == "AUX" for t in toks) and toks[-1].pos_ == "NOUN":
         verb_token = toks[-1]  # "what does her ring symbolize?": "do" asks with a bare verb, whatever the tagger said
     verb = verb_token.lemma_.lower() if verb_token is not None else None
@@ -197,8 +200,7 @@ def _wanted(doc) -> Wanted:
     # place clause ("which locker did I use, what number was it?"; "what was on the screen when
     # ..."), of the main clause when there is one there ("how long has she been studying what
     # makes plants grow?" asks how long)
-    asking = [i for i, t in enumerate(toks) if t.lower_ in _WH and not (
-        t.lower_ in ("when", "where", "while") and t.head.dep_ in ("advcl", "relcl", "acl"))]
+    asking = [i for i, t in enumerate(toks) if t.lower_ in _WH and not _opens_a_setting(t)]
     main = [i for i in asking if _clause_verb(toks[i]).dep_ == "ROOT"]
     wh_at = (main or asking)[-1] if asking else None
     if wh_at is None:
@@ -221,8 +223,7 @@ def _wanted(doc) -> Wanted:
         return Wanted("quote", verb=verb, words=words)
     simple = {"who": "person", "whom": "person", "whose": "person", "where": "place", "when": "date", "why": "reason"}
     if wh in simple:
-        return Wanted(simple[wh], verb=verb, words=words, subject=toks[wh_at].dep_ == "nsubj",
-                      ahead=wh == "when" and looks_ahead(doc))
+        return Wanted(simple[wh], verb=verb, words=words, subject=toks[wh_at].dep_ == "nsubj")
     # "what / which": the noun the question word determines, or the kind a noun in the question names
     head = toks[wh_at + 1] if wh_at + 1 < len(toks) and toks[wh_at + 1].pos_ in ("NOUN", "ADJ", "PROPN") else None
     determined = toks[wh_at].head

@@ -3,9 +3,10 @@ talked to, open requests and commitments, and text read on signs, notes and scre
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Sequence
 from dataclasses import replace
-from datetime import datetime
+from datetime import datetime, timedelta
 
 from agent.attribution import about as by_or_about
 from agent.attribution import spoken_of
@@ -33,6 +34,17 @@ def spoken_by(record: MemoryRecord, name: str) -> bool:
 def _is_wearer(record: MemoryRecord) -> bool:
     """The wearer's own voice: diarisation labels the glasses' owner, or the turn says so."""
     return bool(record.attrs.get("is_wearer")) or spoken_by(record, WEARER)
+
+
+def _near_turns(turns: Sequence[MemoryRecord]) -> Callable[[MemoryRecord], bool]:
+    """Whether a line was said within TALKING_WITH of one of these turns (ordered by time), in
+    the same recording: a bisect, so a year of someone's turns costs no more than a day's."""
+    times, reach = [t.wall_start for t in turns], timedelta(seconds=TALKING_WITH)
+
+    def near(record: MemoryRecord) -> bool:
+        lo, hi = bisect_left(times, record.wall_start - reach), bisect_right(times, record.wall_start + reach)
+        return any(t.video_id == record.video_id for t in turns[lo:hi])
+    return near
 
 
 def _overlap(terms: Sequence[str], text: str) -> float:
@@ -239,8 +251,7 @@ def speech_acts(ctx: ToolContext, act: str, speaker: str | None = None, topic: S
         theirs = ctx.newest(events, replace(spoken, attrs_in=(("speaker_name", names),))) if names else []
         heard = {r.video_id for r in theirs}
         # said while talking with them (within TALKING_WITH of a turn of theirs), else where they speak
-        near = [r for r in turns if any(r.video_id == t.video_id and abs((r.wall_start - t.wall_start).total_seconds())
-                                        <= TALKING_WITH for t in theirs)]
+        near = list(filter(_near_turns(theirs), turns))
         turns = near or [r for r in turns if r.video_id in heard] or turns
     named = speaker and speaker != WEARER
     by_speaker = [r for r in turns if spoken_by(r, speaker)] if named else turns
