@@ -18,6 +18,7 @@ from agent.tools import bare, option_steps
 from agent.tools.base import ToolResult
 from agent.tools.talk import speaker_of
 from agent.wanted import TALKER_NOUNS, asks, asks_for_a_question
+from memory.conversation import opens_a_correction
 from memory.language import first_number, normalise
 from memory.records import CLIP_CAPTION, RECORDING, SEGMENT, TEXT_SIGHTING, UTTERANCE
 
@@ -126,8 +127,8 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | Non
         elif reading is not None and best.tool == "people" and reading.kind not in ("person", *QUOTE_KINDS):
             # "what city was the talk in?" asks a place: the names of who talked are not it
             return _read_draft(reading, [], f"(a {reading.kind} asked, not people)")
-        elif reading is not None and best.tool in QUOTING_TOOLS and "corrected" not in answer \
-                and (reading.kind not in QUOTE_KINDS or reading.beside or _asks_back(plan, best)
+        elif reading is not None and best.tool in QUOTING_TOOLS \
+                and ("corrected" not in answer or opens_a_correction(reading.sentence)) and (reading.kind not in QUOTE_KINDS or reading.beside or _asks_back(plan, best)
                      or _reads_further(reading, best)):
             # the short answer inside the line the tool chose (graph.read reads only its lines,
             # unless they share no word with the question: then a line read elsewhere stands in),

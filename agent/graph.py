@@ -233,8 +233,10 @@ def read(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
             support += ctx.search(query, WORD_CHANNELS, k=MANY_MORE)
         reading = reader.read(state.question, support, want, around=words_around, reply_to=reply_to,
                               chosen=found.by_act)
+    # a tool's lines chosen by their act ("what do I need to bring?": my commitments) may hold no
+    # word of the question either
     unrelated = found is None or found.tool not in QUOTING_TOOLS or \
-        not found.by_act and not any(reader.alignment(want, e.record) for e in found.support)
+        not any(reader.alignment(want, e.record) for e in found.support)
     # every tool's evidence, every channel's search, the best of each word channel: when the
     # tool's lines share no word with the question, or hold no span of the kind it asks for
     if reading is None and (unrelated or want.kind in SPAN_KINDS):

@@ -24,8 +24,7 @@ from agent.question_nlp import SpacyPipeline
 from agent.reading import DERIVED, QUOTE_KINDS, Reading, agreeing, listed
 from agent.span_kinds import by_number, clock_times, codes, colours, described, frequencies, qualities, titles
 from agent.state import Evidence
-from agent.told import as_said_by, as_written, prepared
-from agent.tools.talk import speaker_of
+from agent.told import as_said_by, as_written, prepared, sentence_of
 from agent.verb_spans import (
     asks_the_act,
     beside,
@@ -74,6 +73,7 @@ from memory.records import (
     UTTERANCE,
     MemoryRecord,
 )
+from perception.speakers import is_voice_label
 
 # spaCy entity labels that can be each kind of answer.
 _LABELS = {"person": {"PERSON", "ORG"}, "place": {"GPE", "LOC", "FAC"}, "date": {"DATE"}, "time": {"TIME"},
@@ -115,10 +115,7 @@ MANY_RANK_STEP = 0.1  # ... less when every one of a kind is asked: each may be 
 EVIDENCE_READ = 12
 HINT_BONUS = 0.25  # a candidate right after the noun naming the asked kind ("pin 7316")
 SPEAKER_BONUS = 0.25  # what the speaker of a line gains when the question asks who did something
-CONTINUED = 2.0  # seconds between one speaker's turns that may be one sentence cut at a pause
-CONTINUED_TURNS = 2  # turns a sentence may run on into, either side
 OBJECT_BONUS = 0.25  # what a candidate gains for being what the question's verb acts on or states
-_ENDS = (".", "!", "?", "\"", "…")
 
 
 SPAN_KINDS = frozenset(_LABELS) | {"colour", "code", "frequency"}  # kinds whose answer is a short span: a name, a place, a number ...
@@ -210,7 +207,7 @@ class EvidenceReader:
         # recording the question names are all first: they are what it asks about
         ranks = [0 if want.source is not None and e.record.video_id == want.source else
                  sum(o.record.kind == e.record.kind for o in top[:n]) for n, e in enumerate(top)]
-        sentences = [self._sentence_of(e.record, around, spell) for e in top]
+        sentences = [sentence_of(e.record, around, spell) for e in top]
         self.nlp.prefetch([*sentences, *(prepared(e.record) for e in top)])  # one batch, not a parse per record
         for rank, e, sentence in zip(ranks, top, sentences):
             for reading in self._read_record(want, e, rank, text=sentence, given=SCOPE_ALIGNMENT if chosen else 0.0):
@@ -268,7 +265,7 @@ class EvidenceReader:
             reply = reply_to(e.record)  # read as a reply though it may be among the evidence already
             if reply is None:
                 continue
-            said = self._sentence_of(reply, around, spell)
+            said = sentence_of(reply, around, spell)
             line_doc = self.nlp(line)  # parsed already with the evidence, as the reply is for reading it
             pair = self._aligned_share(want, reply, line_doc, self.nlp(said))
             if pair < REPLY_ALIGNMENT:
@@ -301,37 +298,6 @@ class EvidenceReader:
             held |= _held(doc)
         return len(want.met_in(held)) / len(want.words)
 
-    @staticmethod
-    def _sentence_of(record: MemoryRecord, around: Callable[[MemoryRecord], Sequence[MemoryRecord]] | None,
-                     spell: bool = True) -> str:
-        """A spoken line with the rest of its sentence. Speech recognition cuts a sentence at
-        a pause ("I've worked for nearly ten years" / "as a nurse in the city"), and
-        diarisation may give its halves to two voices; the turns right before a line that
-        starts mid-sentence (in lower case), and right after one that stops mid-sentence (the
-        same voice going on, or any voice going on in lower case), are read with it."""
-        text = prepared(record, spell)
-        if record.kind != UTTERANCE or around is None or (not text[:1].islower() and text.rstrip().endswith(_ENDS)):
-            return text  # a whole sentence (or more) as it stands: no neighbour is asked for
-        turns = sorted((r for r in around(record) if r.kind == UTTERANCE), key=lambda r: r.wall_start)
-        before = [r for r in turns if r.wall_start < record.wall_start][::-1][:CONTINUED_TURNS]
-        after = [r for r in turns if r.wall_start > record.wall_start][:CONTINUED_TURNS]
-        lines, first, last = [text], record, record
-        for turn in before:
-            said = prepared(turn)
-            if not lines[0][:1].islower() or said.rstrip().endswith(_ENDS) or \
-                    (first.wall_start - turn.wall_end).total_seconds() > CONTINUED:
-                break
-            lines.insert(0, said)
-            first = turn
-        for turn in after:
-            said = prepared(turn)
-            if lines[-1].rstrip().endswith(_ENDS) or (turn.wall_start - last.wall_end).total_seconds() > CONTINUED \
-                    or not (speaker_of(turn) == speaker_of(last) or said[:1].islower()):
-                break
-            lines.append(said)
-            last = turn
-        return " ".join(line.strip() for line in lines)
-
     def _read_record(self, want: Wanted, e: Evidence, rank: int, borrowed: float = 0.0,
                      text: str | None = None, reply: bool = False, given: float = 0.0) -> list[Reading]:
         """Readings of one record (or of `text`, its whole sentence). `borrowed`: the alignment
@@ -361,14 +327,18 @@ class EvidenceReader:
         if want.kind in ("date", "time"):
             head_end = 0  # a heading says when
         out = []
-        sents = list(doc.sents)
+        sents, fixed, fixed_to = list(doc.sents), 0.0, -1
         for i, sent in enumerate(sents):
             if opens_a_correction(" ".join(s.text for s in sents[i + 1:i + 3])):
-                continue  # "The team lunch is on Wednesday. Sorry. I mean Tuesday.": what it became is read
+                # "The team lunch is on Wednesday. Sorry. I mean Tuesday.": what it became is read, as
+                # meeting the question as far as the sentence it corrects did
+                fixed, fixed_to = len(want.met_in(_held(sent))) / len(want.words), i + 2
+                continue
+            lent = max(given, fixed if i <= fixed_to else 0.0)
             if not asks_for_a_question(want.verb) and asks(sent.text) and not asks_the_act(want, doc, sent):
                 continue  # "so what is luck?", "excited for the adoption?": a line that asks states nothing
             held = _held(sent)
-            if want.kind in (*QUOTE_KINDS, "quality") and (heading(e.record, sent.text) or not (borrowed or given)
+            if want.kind in (*QUOTE_KINDS, "quality") and (heading(e.record, sent.text) or not (borrowed or lent)
                                                            and topical and not topical & held):
                 continue  # a caption's heading, or a line meeting the question only in its people's names
             # the words of the question; where none is there, a noun naming the kind it asks ("password" for
@@ -377,7 +347,7 @@ class EvidenceReader:
             aligned = [t.i for t in region if (_verb_stems(t) if t.pos_ == "VERB" else {token_stem(t)}) & want.meeting] or \
                 [t.i for t in region if t.lemma_.lower() in naming]
             own = len(want.met_in(held)) / len(want.words)
-            sent_align = max(own, borrowed, given)
+            sent_align = max(own, borrowed, lent)
             if not aligned and record_align == 0:
                 continue
             said = sent  # "Just yesterday I joined a nearby church." says only what "why did she join?" says
@@ -395,14 +365,15 @@ class EvidenceReader:
                 stems = content_stems(span)
                 if stems and stems <= question_words and not (want.kind in QUOTE_KINDS and bonus >= ASKED_LINE):
                     continue  # a word of the question is not its answer (but it may be what was asked)
-                if not stems and want.kind in ("person", "place", "organisation", "thing"):
-                    continue  # "his name", "that one": words that point at an answer are not one
+                if not stems and want.kind in ("person", "place", "organisation", "thing") or \
+                        want.kind == "person" and all(is_voice_label(t.text) for t in span if not t.is_punct):
+                    continue  # "his name", "that one", "S2": words that point at an answer are not one
                 inside = set(range(span.start, span.end))
                 distance = min((abs(i - (span.start if i < span.start else span.end - 1)) for i in aligned
                                 if i not in inside), default=None)
                 near = (0.5 if borrowed else 0.3) if distance is None else 1.0 / (1.0 + distance / 4)
                 around_it = sent_align if want.kind in QUOTE_KINDS else max(
-                    len(want.met_in(_held([t for t in sent if t.i not in inside]))) / len(want.words), borrowed, given)
+                    len(want.met_in(_held([t for t in sent if t.i not in inside]))) / len(want.words), borrowed, lent)
                 # a span meets the question by the words around it: its own words repeat the question
                 # ("a dance studio location" for "what flooring is he looking for in his dance studio?")
                 score = weight * (0.45 * around_it + 0.2 * record_align + 0.35 * near + bonus)

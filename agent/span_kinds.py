@@ -11,8 +11,9 @@ from memory.language import number_of, quotations, states_a_time
 COLOURS = frozenset({"black", "white", "grey", "gray", "silver", "red", "orange", "yellow", "gold", "green", "blue",
                      "navy", "purple", "violet", "pink", "brown", "beige", "cream", "teal", "turquoise", "maroon", "tan"})
 # How often something happens, as English says it ("a few times a week", "once or twice a
-# year", "every other Sunday", "daily"): spaCy tags these as a bare DATE at best.
-_PERIOD = r"(?:day|night|morning|evening|week|weekend|month|year|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
+# year", "every other Sunday", "daily", a timetable's "EVERY 15 MIN"): spaCy tags these as a
+# bare DATE at best.
+_PERIOD = r"(?:min(?:ute)?|hour|hr|day|night|morning|evening|week|weekend|month|year|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
 FREQUENCY = re.compile(
     rf"\b(?:(?:at least|at most|about|around|roughly|maybe|like)\s+)?"
     rf"(?:(?:once|twice|(?:a\s+)?(?:few|couple(?:\s+of)?|several|many|\w+)\s+times?)"

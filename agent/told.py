@@ -4,12 +4,17 @@ outside ("my aunt", said by Maria, is "Maria's aunt")."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Sequence
 
 from agent.plan import WEARER
 from agent.tools.talk import speaker_of
 from memory.builder import spelled_out
+from memory.conversation import opens_a_correction
 from memory.records import TEXT_SIGHTING, UTTERANCE, MemoryRecord
 
+CONTINUED = 2.0  # seconds between one speaker's turns that may be one sentence cut at a pause
+CONTINUED_TURNS = 2  # turns a sentence may run on into, either side
+_ENDS = (".", "!", "?", "\"", "…")
 MOSTLY_CAPITALS = re.compile(r"^[^a-z]*$")
 ACRONYM = 3  # a line of one word in capitals this short stays in capitals (an acronym: "BBC", "IBM")
 
@@ -53,3 +58,36 @@ def as_said_by(text: str, record: MemoryRecord) -> str:
     if not (speaker and rest and first.lower() in ("my", "our")):
         return text
     return f"your {rest}" if speaker == WEARER or record.attrs.get("is_wearer") else f"{speaker}'s {rest}"
+
+
+def sentence_of(record: MemoryRecord, around: Callable[[MemoryRecord], Sequence[MemoryRecord]] | None,
+                spell: bool = True) -> str:
+    """A spoken line with the rest of its sentence. Speech recognition cuts a sentence at
+    a pause ("I've worked for nearly ten years" / "as a nurse in the city"), and
+    diarisation may give its halves to two voices; the turns right before a line that
+    starts mid-sentence (in lower case), and right after one that stops mid-sentence (the
+    same voice going on, or any voice going on in lower case), are read with it; so is the
+    same voice's next turn when it corrects the line ("We close at 6." / "No, sorry, at 5")."""
+    text = prepared(record, spell)
+    if record.kind != UTTERANCE or around is None:
+        return text
+    turns = sorted((r for r in around(record) if r.kind == UTTERANCE), key=lambda r: r.wall_start)
+    before = [r for r in turns if r.wall_start < record.wall_start][::-1][:CONTINUED_TURNS]
+    after = [r for r in turns if r.wall_start > record.wall_start][:CONTINUED_TURNS]
+    lines, first, last = [text], record, record
+    for turn in before:
+        said = prepared(turn)
+        if not lines[0][:1].islower() or said.rstrip().endswith(_ENDS) or \
+                (first.wall_start - turn.wall_end).total_seconds() > CONTINUED:
+            break
+        lines.insert(0, said)
+        first = turn
+    for turn in after:
+        said = prepared(turn)
+        if (turn.wall_start - last.wall_end).total_seconds() > CONTINUED or not (
+                speaker_of(turn) == speaker_of(last) and opens_a_correction(said) or
+                not lines[-1].rstrip().endswith(_ENDS) and (speaker_of(turn) == speaker_of(last) or said[:1].islower())):
+            break
+        lines.append(said)
+        last = turn
+    return " ".join(line.strip() for line in lines)

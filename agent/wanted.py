@@ -32,7 +32,7 @@ _QUOTING = {"say", "tell", "read", "write", "show", "mean", "announce", "ask", "
 # Verbs whose clause names the act asked about: said, promised, decided or wanted ("what did I
 # say I'd bring?", "what did he want to borrow?"), or, with someone to do it, asked of them
 # ("what did Bob ask me to buy?"; "what did she ask to do?" is not asked of anyone).
-_REPORTING = {"say", "tell", "mention", "promise", "agree", "offer", "decide", "plan", "want"}
+_REPORTING = {"say", "tell", "mention", "promise", "agree", "offer", "decide", "plan", "want", "need", "hope", "intend"}
 _ASKING_OF = {"ask", "remind"}
 # Verbs too light to locate an answer by ("what did she do", "what is it").
 LIGHT_VERBS = {"be", "do", "have", "get", "go", "make", "happen"}

@@ -1,9 +1,8 @@
 """`memlens bench labels-day`: the generated days whose things carry printed labels (the
-morning of the demo, and an evening, a weekend afternoon and an office day written apart
-from it, eval/synthetic), each rendered,
-ingested into a memory of its own and asked its questions at its end. The instrument for
-"a labels-world day": its worlds are ours, so it is reported beside real footage, never
-instead of it."""
+morning of the demo, and an evening, a weekend afternoon, an office day and Saturday errands
+written apart from it, eval/synthetic), each rendered, ingested into a memory of its own and
+asked its questions at its end. The instrument for "a labels-world day": its worlds are
+ours, so it is reported beside real footage, never instead of it."""
 from __future__ import annotations
 
 import tempfile
@@ -14,9 +13,17 @@ from typing import Any
 
 from eval.real_bench import write_report
 from eval.scoring import is_correct
-from eval.synthetic import evening_at_home, morning_at_home, office_day, render, weekend_afternoon
+from eval.synthetic import (
+    errands_day,
+    evening_at_home,
+    morning_at_home,
+    office_day,
+    render,
+    weekend_afternoon,
+)
 
-DAYS = {"morning": morning_at_home, "evening": evening_at_home, "weekend": weekend_afternoon, "office": office_day}
+DAYS = {"morning": morning_at_home, "evening": evening_at_home, "weekend": weekend_afternoon, "office": office_day,
+        "errands": errands_day}
 ASKED_AFTER = timedelta(seconds=60)  # questions come a minute after the recording ends
 
 

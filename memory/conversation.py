@@ -21,7 +21,8 @@ _INTRO_BEFORE = re.compile(r"\b(?:i'm|i am|it's|it is|this is|my name is|name's|
 _ACT_PATTERNS = {
     "request": r"\b(could you|can you|would you|will you|can i|could i|may i|please|don't forget to|remember to)\b",
     "commitment": r"\b(i will|i'll|i am going to|i'm going to|i promise|let me|we will|we'll)\b",
-    "correction": r"\b(actually|(?:oh|no),? wait|wait,? no|i mean|sorry,? (?:i meant|it's)|instead|changed to|moved to|not .{1,30} but)\b",
+    "correction": r"\b(actually|(?:oh|no),? wait|wait,? no|i mean|sorry,? (?:i meant|it's|no)|no,? sorry|or rather|make that|"
+                  r"scratch that|instead|changed to|moved to|not .{1,30} but)\b",
     "question": r"\?\s*$",
     "intention": r"\b(i need to|i have to|i should|i want to|i plan to|remind me)\b",
 }

@@ -58,7 +58,10 @@ class FrameText:
 
 # WordNet's kinds a sign names a place by: a room ("meeting room"), a part of a building with a
 # use ("desk area"), a piece of land ("car park"); not "structure" (a gate) nor "building" (a club)
-PLACE_KINDS = ("room", "area", "geographical_area")
+PLACE_KINDS = ("room", "geographical_area")
+# what a sign of several words names as a place ("DESK AREA", "BUS STOP"); a word alone of these
+# kinds is most often no place ("OPEN", "CORNER", "END")
+SPOT_KINDS = ("area", "topographic_point")
 
 
 class SceneReader:
@@ -71,12 +74,13 @@ class SceneReader:
 
     def place_named(self, text: str) -> str | None:
         """The place a sign names: one of the configured places in it, else, with WordNet, a
-        sign that is itself a room or an area ("MEETING ROOM", "KITCHENETTE", "CAR PARK")."""
+        sign that is itself a room or an area ("MEETING ROOM", "KITCHENETTE", "CAR PARK", "BUS STOP")."""
         words = normalise(text)
         if not words or len(words.split()) > self.config.max_label_words:
             return None
+        kinds = PLACE_KINDS + (SPOT_KINDS if " " in words else ())
         wordnet = self.kinds is not None and self.kinds.available and words.replace(" ", "").isalpha() \
-            and any(self.kinds.is_a(words, kind) for kind in PLACE_KINDS)
+            and any(self.kinds.is_a(words, kind) for kind in kinds)
         if words in self._places or wordnet and self.kinds.compound(words):  # "car park" is no park
             return words
         for place in self._places:

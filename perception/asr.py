@@ -2,7 +2,7 @@
 
 `FasterWhisperRecognizer` is the default: CTranslate2 Whisper on CPU, offline with the
 packaged whisper-base weights (see weights.py), word timestamps, and the Silero VAD that
-faster-whisper bundles so silence is skipped rather than hallucinated over.
+faster-whisper bundles so silence is skipped rather than hallucinated over (`speech_clips`).
 `WhisperXRecognizer` is the GPU path (batched inference + wav2vec2 word alignment);
 whisperx cannot be installed on the CPU machines (torchaudio stops at 2.11 on PyPI).
 Models load on the first `transcribe`, never at import or construction.
@@ -61,6 +61,24 @@ def _confidence(avg_logprob: float | None, word_probs: list[float]) -> float:
     return float(min(1.0, max(0.0, math.prod(parts) ** (1 / len(parts)))))
 
 
+def speech_clips(audio: np.ndarray, gap: float) -> list[float]:
+    """The stretches of 16 kHz audio that hold speech, as [start, end, start, end, ...] seconds:
+    Silero VAD's speech (faster-whisper bundles it), runs less than `gap` apart joined. Whisper
+    reads each stretch with its pauses in place; faster-whisper's own `vad_filter` packs all the
+    speech together first, and Whisper then drops phrases (a shop's whole exchange, before the
+    next speaker's turn), the failure faster-whisper issue #1270 reports for its batched mode."""
+    from faster_whisper.vad import VadOptions, get_speech_timestamps
+
+    clips: list[list[float]] = []
+    for span in get_speech_timestamps(audio, VadOptions()):
+        start, end = span["start"] / SAMPLE_RATE, span["end"] / SAMPLE_RATE
+        if clips and start - clips[-1][1] < gap:
+            clips[-1][1] = end
+        else:
+            clips.append([start, end])
+    return [t for clip in clips for t in clip]
+
+
 class FasterWhisperRecognizer:
     """faster-whisper; `model` None = the packaged whisper-base, else a dir or hub id."""
 
@@ -72,7 +90,9 @@ class FasterWhisperRecognizer:
         language: str | None = "en",
         model_dir: Path | None = None,
         beam_size: int = 5,
+        speech_gap: float = 5.0,
     ):
+        self.speech_gap = speech_gap
         self.model_name = model
         self.device = device
         self.compute_type = compute_type
@@ -117,12 +137,15 @@ class FasterWhisperRecognizer:
         audio = to_16k(audio, sr)
         if audio.size < SAMPLE_RATE // 10:
             return []
+        clips = speech_clips(audio, self.speech_gap)
+        if not clips:
+            return []
         model = self.load()
         segments, _info = model.transcribe(
             audio,
             language=self.language,
             beam_size=self.beam_size,
-            vad_filter=True,
+            clip_timestamps=clips,  # the VAD's speech, read where it was said
             word_timestamps=True,
             condition_on_previous_text=False,  # stops one misheard phrase echoing onwards
         )
@@ -249,7 +272,8 @@ def make_speech_recognizer(config: PerceptionConfig) -> SpeechRecognizer | None:
         return None
     if backend == "faster-whisper":
         return FasterWhisperRecognizer(
-            config.asr_model, config.asr_device, config.asr_compute_type, config.asr_language, config.model_dir
+            config.asr_model, config.asr_device, config.asr_compute_type, config.asr_language, config.model_dir,
+            speech_gap=config.asr_speech_gap,
         )
     if backend == "whisperx":
         return WhisperXRecognizer(

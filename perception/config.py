@@ -42,9 +42,9 @@ STAGE_FIELDS: dict[str, tuple[str, ...]] = {
                                  "detector_model", "detector_threshold", "detector_nms_iou"),  # within the people seen
     "objects": ("clip_seconds", "sample_fps", "detector_backend", "detector_model", "detector_threshold",
                 "detector_nms_iou"),  # the classifier is in the detector's model id
-    "asr": ("asr_backend", "asr_model", "asr_compute_type", "asr_language", "speech_piece_seconds"),
+    "asr": ("asr_backend", "asr_model", "asr_compute_type", "asr_language", "speech_piece_seconds", "asr_speech_gap"),
     "speakers": (
-        "asr_backend", "asr_model", "asr_compute_type", "asr_language", "speech_piece_seconds",
+        "asr_backend", "asr_model", "asr_compute_type", "asr_language", "speech_piece_seconds", "asr_speech_gap",
         "speaker_backend", "speaker_threshold", "turn_gap",
     ),
     "symbolic": ("symbolic", "symbolic_fps", "symbolic_hud_height", "symbolic_text_fps", "ocr_backend",
@@ -83,6 +83,9 @@ class PerceptionConfig:
     asr_compute_type: str = "int8"
     asr_language: str | None = "en"  # None = detect per video
     asr_batch_size: int = 8  # whisperx only
+    # faster-whisper reads speech in the recording's own time, pauses shorter than this kept (the
+    # VAD skips longer silences): speech packed tightly together makes Whisper drop whole phrases
+    asr_speech_gap: float = 5.0
     # The track is heard in pieces of at most this many seconds, each cut at the quietest
     # half second of its last 30 s (perception/audio_pieces.py): memory holds one piece
     # (10 minutes: 38 MB of samples) however long the recording; a shorter track is one piece.

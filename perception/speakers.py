@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import logging
+import re
 import warnings
 from dataclasses import dataclass, replace
 from typing import Any, Protocol, runtime_checkable
@@ -122,6 +123,19 @@ def _sentences(words: list[Word]) -> list[tuple[int, int]]:
     return spans
 
 
+_VOICE_LABEL = re.compile(r"S\d+")
+
+
+def voice_label(k: int) -> str:
+    """The name memlens gives the k-th (0-based) voice of a recording until someone names it: "S1"."""
+    return f"S{k + 1}"
+
+
+def is_voice_label(text: str) -> bool:
+    """Whether text is such a label: memlens's own name for a voice, never a person's."""
+    return _VOICE_LABEL.fullmatch(text.strip()) is not None
+
+
 def split_by_voice(segments: list[AsrSegment], voice_at) -> list[AsrSegment]:
     """Each segment cut where the voice under its words changes, labelled "S<k+1>"; a
     change must hold for two words, so one misheard word does not make a turn, and a
@@ -133,7 +147,7 @@ def split_by_voice(segments: list[AsrSegment], voice_at) -> list[AsrSegment]:
         words = list(seg.words)
         if not words:
             voice = voice_at((seg.start + seg.end) / 2)
-            out.append(replace(seg, speaker=None if voice is None else f"S{voice + 1}"))
+            out.append(replace(seg, speaker=None if voice is None else voice_label(voice)))
             continue
         voices = [voice_at((w.start + w.end) / 2) for w in words]
         for i in range(1, len(voices) - 1):  # a lone word in another voice keeps its neighbours'
@@ -146,7 +160,7 @@ def split_by_voice(segments: list[AsrSegment], voice_at) -> list[AsrSegment]:
         for i in range(1, len(words) + 1):
             if i == len(words) or voices[i] != voices[start]:
                 piece = seg if (start, i) == (0, len(words)) else segment_of_words(seg, words[start:i])
-                out.append(replace(piece, speaker=None if voices[start] is None else f"S{voices[start] + 1}"))
+                out.append(replace(piece, speaker=None if voices[start] is None else voice_label(voices[start])))
                 start = i
     return out
 
@@ -308,10 +322,10 @@ class ResemblyzerTagger:
         unit = vectors[keep] / np.maximum(np.linalg.norm(vectors[keep], axis=1, keepdims=True), 1e-9)
         turn_vectors = [unit[inside].mean(axis=0) if (inside := (centres >= t.start) & (centres <= t.end)).any()
                         else None for t in turns]
-        means = {f"S{k + 1}": unit[np.asarray(labels) == k].mean(axis=0) for k in range(max(labels) + 1)}
+        means = {voice_label(k): unit[np.asarray(labels) == k].mean(axis=0) for k in range(max(labels) + 1)}
         merged = self.confirmed(turns, turn_vectors, means)
-        voice = {f"S{k + 1}": k for k in range(max(labels) + 1)}
-        relabel = {k: voice[merged.get(f"S{k + 1}", f"S{k + 1}")] for k in range(max(labels) + 1)}
+        voice = {voice_label(k): k for k in range(max(labels) + 1)}
+        relabel = {k: voice[merged.get(voice_label(k), voice_label(k))] for k in range(max(labels) + 1)}
         if all(k == v for k, v in relabel.items()):
             return turns
         order = {v: n for n, v in enumerate(dict.fromkeys(relabel[k] for k in labels))}

@@ -26,6 +26,8 @@ def test_names_come_from_self_introductions_only():
     ("I need to call the plumber.", "intention"),
     ("Can I borrow your ladder on Sunday?", "request"),  # asking leave is asking too
     ("Oh wait, it's at 7 now.", "correction"),
+    ("No, sorry, at five on Saturdays.", "correction"),  # a hurried correction of one's own line
+    ("Make that Thursday.", "correction"),
 ])
 def test_speech_acts(text, act):
     assert act in speech_acts(text)

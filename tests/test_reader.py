@@ -10,6 +10,7 @@ import pytest
 from agent.question_nlp import SpacyPipeline
 from agent.reader import EvidenceReader
 from agent.state import Evidence
+from agent.told import sentence_of
 from memory.records import CLIP_CAPTION, TEXT_SIGHTING, UTTERANCE, MemoryRecord
 
 T0 = datetime(2026, 11, 20, 9, 0)
@@ -298,13 +299,13 @@ def test_a_sentence_cut_at_a_pause_is_read_whole_but_only_within_one_voice(reade
     # diarisation gave the sentence's halves to two voices: the lower case says it goes on
     two_voices = [turn(0, "Ann", "Yeah, we had a long discussion about how easy"),
                   turn(3, "Bob", "we want to make it for people to bleep things out.")]
-    assert reader._sentence_of(two_voices[0].record, _neighbours(two_voices)).endswith("bleep things out.")
-    assert reader._sentence_of(two_voices[1].record, _neighbours(two_voices)).startswith("Yeah, we had")
+    assert sentence_of(two_voices[0].record, _neighbours(two_voices)).endswith("bleep things out.")
+    assert sentence_of(two_voices[1].record, _neighbours(two_voices)).startswith("Yeah, we had")
     answered = [turn(0, "Ann", "Where were you"), turn(3, "Bob", "At home, all day.")]  # a new sentence, a new voice
-    assert reader._sentence_of(answered[0].record, _neighbours(answered)) == "Where were you"
+    assert sentence_of(answered[0].record, _neighbours(answered)) == "Where were you"
     apart = [turn(0, "Tina", "I've spent nearly two decades observing"),
              turn(30, "Tina", "and trying to help people increase their luck.")]  # a long pause ends a sentence
-    assert reader._sentence_of(apart[1].record, lambda record: [apart[0].record]) == \
+    assert sentence_of(apart[1].record, lambda record: [apart[0].record]) == \
         "and trying to help people increase their luck."
 
 
@@ -690,6 +691,7 @@ def test_a_reported_act_is_what_is_asked_and_a_chosen_promise_is_read_for_its_ob
     ("We go to the park a few times a week, the kids love it.", "a few times a week"),
     ("I take them to the park every other Sunday.", "every other Sunday"),
     ("Honestly, we only get to the park once or twice a year.", "once or twice a year"),
+    ("John says the park bus runs every 15 min on weekdays.", "every 15 min"),  # as a timetable writes it
 ])
 def test_how_often_is_read_as_english_says_a_frequency_not_a_number_in_a_date(reader, said, answer):
     lines = [turn(0, "John", "Conversation 8 on Monday 06 March, we talked about the park."), turn(1, "John", said)]

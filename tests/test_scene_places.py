@@ -15,6 +15,9 @@ from memory.scene import SceneReader
     ("KITCHENETTE", "kitchenette"),
     ("DESK AREA", "desk area"),
     ("CAR PARK", "car park"),  # one noun to WordNet: not the configured "park"
+    ("BUS STOP", "bus stop"),  # a spot of several words
+    ("OPEN", None),  # a word alone of an area's kind is no place (a shop's door sign)
+    ("CORNER", None),
     ("BOOK CLUB", None),  # a club is no place one stands in
     ("GATE", None),
     ("EXIT", None),

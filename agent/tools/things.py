@@ -88,6 +88,8 @@ def present(ctx: ToolContext, thing: str | None = None, doing: str | None = None
     first, last = trail[0], trail[-1]
     when = f"{first.wall_start:%a %H:%M}" + (f" to {last.wall_end:%a %H:%M}" if len(trail) > 1 else "")
     answer = f"Yes: {_named(first)}, seen {when}" + (f" ({len(trail)} sightings)" if len(trail) > 1 else "")
+    if place := last.attrs.get("place"):  # "have you seen my bottle?" is asked by someone looking for it
+        answer += f", last in the {place}"
     return ToolResult("present", answer, evidence(trail[:3] + trail[3:][-2:], "present"), True, True,
                       f"sightings of {match.entity}")
 

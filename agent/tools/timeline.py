@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from dataclasses import replace
 from datetime import date, datetime, timedelta
 
 from agent.attribution import about
@@ -87,7 +88,8 @@ def when(ctx: ToolContext, terms: Sequence[str], places: Sequence[str] = (), ans
         stated = [r for r in (said(ctx, terms), read(ctx, terms, " ".join(terms), places)) if r.found and states_a_time(r.value)]
         if stated:
             latest = max(stated, key=lambda r: r.support[-1].record.wall_start)
-            return ToolResult("when", latest.answer, latest.support, True, latest.value, f"time stated ({latest.tool})")
+            # the line or the sign itself, for the reader to read the time out of
+            return replace(latest, note=f"time stated ({latest.tool})")
     if not terms and not places and ctx.time.recording is not None:  # "when did I watch the lecture?": its own time
         after, before = ctx.window()
         named = [r for r in ctx.records((RECORDING,), after=after, before=before) if r.video_id == ctx.time.recording]

@@ -6,6 +6,7 @@ Scripts. Keeping the three apart lets later generators (multi-day life simulatio
 the model and renderer.
 """
 
+from .errands import errands_day
 from .evening import evening_at_home
 from .morning import morning_at_home
 from .office import office_day
@@ -46,6 +47,7 @@ __all__ = [
     "evening_at_home",
     "morning_at_home",
     "office_day",
+    "errands_day",
     "render",
     "synthesize",
     "weekend_afternoon",
