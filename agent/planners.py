@@ -72,6 +72,14 @@ def premises_for(intent: str, people: list[str], places: list[str], objects: lis
     return list(dict.fromkeys([*people, *places, *things]))
 
 
+def _to_come(doc) -> bool:
+    """Whether "when ...?" asks of what is still to come: said so ("when am I bringing it?",
+    "when will she call?"), or asked of an event in the present ("when is the plumber call?",
+    "when's the review?"), as a memory of the past is not."""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    return looks_ahead(doc) or root is not None and root.lemma_ == "be" and root.tag_ in ("VBZ", "VBP")
+
+
 def _allowed(parse) -> tuple[str, ...]:
     if parse.wh in ("what order", "how long", "how many", "how often"):  # the strongest cue of all
         return _WH_INTENTS[parse.wh]
@@ -176,7 +184,7 @@ class DeterministicPlanner:
             topic=topic, event=parse.event or None, time=time, premises=premises,
             constraints=constraints, text=parse.text, verb=parse.root_lemma or None, listed=parse.listed,
             planner=self.name, confidence=round(scores[intent], 3),
-            to_come=parse.wh == "when" and looks_ahead(self.nlp(parse.text)),
+            to_come=parse.wh == "when" and _to_come(self.nlp(parse.text)),
             alternatives=[i for i in sorted(scores, key=scores.get, reverse=True) if i != intent and i in allowed][:2],
         ), candidates
 

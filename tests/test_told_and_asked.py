@@ -1,7 +1,9 @@
 """What people ask of the wearer, promise and tell them, read as it was meant, on a real memory
 of one evening: the act asked for rather than the line that asks it, a date corrected in the
 next turn, a day written on a whiteboard, an hour said bare, a time told of what is to come, a
-promise made to whom it was said, and a sign that names someone is not what they said."""
+promise made to whom it was said, and a sign that names someone is not what they said; a
+time corrected in the speaker's next turn, what someone asked to be brought, and no name read
+from memlens's own label for a voice; "have you seen my bottle?" asked by someone looking for it."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -32,6 +34,11 @@ def agent(tmp_path_factory, embedder):
         ("S1", "Let me write the book club on the board.")]), "me")
     memory.ingest(episode("hall", EVENING.replace(hour=20, minute=30), "hallway", lines=[
         ("S1", "Okay, I'll bring the ladder back in the evening.")]), "me")
+    memory.ingest(episode("bakery", EVENING.replace(hour=17), "bakery", lines=[
+        ("S4", "We close at 6 today."), ("S4", "No, sorry, at 5 on Tuesdays.")]), "me")
+    memory.ingest(episode("pharmacy", EVENING.replace(hour=17, minute=20), "pharmacy", labels=("BOTTLE",), lines=[
+        ("S5", "Hello, I'm Omar, the pharmacist."), ("S5", "Please bring your insurance card."),
+        ("S1", "Thanks, see you then.")]), "me")
     yield make_agent(memory)
     memory.close()
 
@@ -76,3 +83,24 @@ def test_a_sign_naming_someone_is_not_what_they_said(agent):
 def test_what_is_still_to_come_is_answered_by_the_time_told_not_the_moment_it_was_said(agent):
     back = answer(agent, "when am I bringing it back?")
     assert not back.abstained and back.answer == "the evening", back.answer  # not "Tuesday at 20:30"
+
+
+def test_a_time_corrected_in_the_next_turn_is_read_as_corrected(agent):
+    closing = answer(agent, "what time does the bakery close today?")
+    assert not closing.abstained and "5" in closing.answer and "6" not in closing.answer, closing.answer
+    assert len(closing.answer) < 15  # the time, not the lines that say it
+
+
+def test_what_I_need_to_bring_is_what_someone_asked_me_to_bring(agent):
+    bring = answer(agent, "what do I need to bring to the pharmacy?")
+    assert not bring.abstained and bring.answer.endswith("insurance card"), bring.answer
+
+
+def test_a_voice_label_is_no_name(agent):
+    surname = answer(agent, "what's Omar's last name?")  # memory knows "voices: S1, Omar", no surname
+    assert surname.abstained, surname.answer
+
+
+def test_have_you_seen_it_is_asked_by_someone_looking_for_it(agent):
+    seen = answer(agent, "have you seen my bottle?")
+    assert not seen.abstained and seen.answer.startswith("Yes") and "pharmacy" in seen.answer, seen.answer

@@ -20,6 +20,7 @@ from agent.tools.talk import people, read, said, speech_acts
 from agent.tools.things import count, in_hand, locate, present, seen, state, trajectory
 from agent.tools.timeline import activity, duration, habit, order, when, where_was_i
 from agent.wanted import LIGHT_VERBS
+from memory.conversation import speech_acts as acts_of
 from memory.language import normalise, s_stem
 
 # Verbs of seeing: "did I see / notice anyone cycling?" asks whether the activity was in view.
@@ -129,9 +130,13 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
     if intent == "people":
         return [ToolCall("people", {"by_phone": plan.verb in CALLING_VERBS})]
     if intent in ("requests", "commitments"):
-        return [ToolCall("speech_acts", {"act": plan.act or ("request" if intent == "requests" else "commitment"),
+        act = plan.act or ("request" if intent == "requests" else "commitment")
+        if act == "commitment" and "intention" in acts_of(plan.text):
+            act = "obligation"  # "what do I need to bring?": what I said I'd do, and what I was asked to
+        return [ToolCall("speech_acts", {"act": act,
                                          "speaker": plan.speaker, "topic": terms,
-                                         "listener": plan.listener or (plan.people[0] if len(plan.people) == 1 else None)})]
+                                         "listener": plan.listener or (plan.people[0] if len(plan.people) == 1 else None),
+                                         "places": plan.places})]
     if intent == "reflect":
         person = plan.speaker if plan.speaker not in (None, WEARER) else (plan.people[0] if plan.people else None)
         return [ToolCall("reflect", {"query": query, "person": person, "focus": plan.topic})]

@@ -18,6 +18,7 @@ from memory.conversation import CORRECTION_CUE
 from memory.language import normalise, ordinal_of, s_forms, s_stem
 from memory.records import ENTITY_SIGHTING, RECORDING, TEXT_SIGHTING, UTTERANCE, MemoryRecord, order_by_time
 
+_OWED = {"commitment": ("commitment", "intention"), "obligation": ("commitment", "intention", "request")}
 TALKING_WITH = 30.0  # seconds from someone's turn within which the wearer's line was said to them
 READ_COSINE = 0.3  # a text block this close in meaning to the question is about it
 
@@ -238,14 +239,17 @@ LISTED_TEXTS = 8  # the most texts "what did I read this morning?" names (the fi
 
 
 def speech_acts(ctx: ToolContext, act: str, speaker: str | None = None, topic: Sequence[str] = (),
-                listener: str | None = None) -> ToolResult:
-    """Requests made to the wearer, or the wearer's own commitments and intentions, in the
-    window; with a topic, the matching one, else all of them (latest first). A commitment
-    made to someone ("what did I tell Bob I'd send") is one said where that person spoke."""
-    acts = ("commitment", "intention") if act == "commitment" else (act,)
+                listener: str | None = None, places: Sequence[str] = ()) -> ToolResult:
+    """Requests made to the wearer, or the wearer's own commitments and intentions, or, for
+    an obligation ("what do I need to bring?"), both, in the window; with a topic, the
+    matching one, else all of them (latest first). A commitment made to someone ("what did I
+    tell Bob I'd send") is one said where that person spoke."""
+    acts = _OWED.get(act, (act,))
     after, before = ctx.window()
     events, spoken = ctx.operators.store("event"), ctx.filter((UTTERANCE,), after, before)
     turns = ctx.newest(events, replace(spoken, attrs_in=(("acts", acts),)))
+    if act == "obligation":  # what others asked of the wearer, not what the wearer asked of them
+        turns = [r for r in turns if not (_is_wearer(r) and "request" in r.attrs.get("acts", ()))]
     if listener and listener != WEARER:
         names = tuple(n for (n,) in events.distinct(("speaker_name",), spoken) if n.lower() == listener.lower())
         theirs = ctx.newest(events, replace(spoken, attrs_in=(("speaker_name", names),))) if names else []
@@ -267,7 +271,9 @@ def speech_acts(ctx: ToolContext, act: str, speaker: str | None = None, topic: S
         turns = [r for r in turns if any(lo <= when < hi for _, when in ctx.dates_in(r.attrs.get("said") or r.text, r.wall_start))] \
             or turns
     if topic:
-        scored = sorted(turns, key=lambda r: (_overlap(topic, r.text), r.wall_start), reverse=True)
+        # of those holding as much of the topic, one said in the place the question names first
+        scored = sorted(turns, key=lambda r: (_overlap(topic, r.text), r.attrs.get("place") in places, r.wall_start),
+                        reverse=True)
         # no line holds the topic's words ("did I agree to do anything?"): every one, not the newest alone
         turns = [r for r in scored if _overlap(topic, r.text) > 0][:3] or list(reversed(turns))[:LISTED]
     else:
