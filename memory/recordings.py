@@ -31,7 +31,9 @@ from memory.records import (
 # The words people use for each sort of recording. A sort is chosen from the facts below.
 SORTS: dict[str, tuple[str, ...]] = {
     "call": ("call", "phone call", "conversation", "chat"),
-    "voice": ("voice note", "voice message", "radio", "podcast", "audiobook", "talk", "speech", "lecture", "reading"),
+    # one voice and no pictures: a note, a message left or heard on a phone (a company's menu), a broadcast
+    "voice": ("voice note", "voice message", "phone message", "radio", "podcast", "audiobook", "talk", "speech",
+              "lecture", "reading"),
     "sound": ("sound", "music", "noise"),
     "talk": ("talk", "lecture", "presentation", "speech", "keynote", "sermon"),
     "conversation": ("conversation", "meeting", "interview", "discussion", "chat", "call"),

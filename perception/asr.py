@@ -61,22 +61,22 @@ def _confidence(avg_logprob: float | None, word_probs: list[float]) -> float:
     return float(min(1.0, max(0.0, math.prod(parts) ** (1 / len(parts)))))
 
 
-def speech_clips(audio: np.ndarray, gap: float) -> list[float]:
-    """The stretches of 16 kHz audio that hold speech, as [start, end, start, end, ...] seconds:
-    Silero VAD's speech (faster-whisper bundles it), runs less than `gap` apart joined. Whisper
-    reads each stretch with its pauses in place; faster-whisper's own `vad_filter` packs all the
-    speech together first, and Whisper then drops phrases (a shop's whole exchange, before the
-    next speaker's turn), the failure faster-whisper issue #1270 reports for its batched mode."""
+def speech_clips(audio: np.ndarray, gap: float) -> list[tuple[float, float]]:
+    """The stretches of 16 kHz audio that hold speech, as (start, end) seconds: Silero VAD's
+    speech (faster-whisper bundles it), runs less than `gap` apart joined. Whisper reads each
+    stretch on its own; faster-whisper's own `vad_filter` packs all the speech together first,
+    and Whisper then drops phrases (a shop's whole exchange, before the next speaker's turn
+    after a pause), the failure faster-whisper issue #1270 reports for its batched mode."""
     from faster_whisper.vad import VadOptions, get_speech_timestamps
 
-    clips: list[list[float]] = []
+    clips: list[tuple[float, float]] = []
     for span in get_speech_timestamps(audio, VadOptions()):
         start, end = span["start"] / SAMPLE_RATE, span["end"] / SAMPLE_RATE
         if clips and start - clips[-1][1] < gap:
-            clips[-1][1] = end
+            clips[-1] = (clips[-1][0], end)
         else:
-            clips.append([start, end])
-    return [t for clip in clips for t in clip]
+            clips.append((start, end))
+    return clips
 
 
 class FasterWhisperRecognizer:
@@ -103,7 +103,8 @@ class FasterWhisperRecognizer:
 
     @property
     def model_id(self) -> str:
-        return f"faster-whisper:{self.model_name or 'packaged-whisper-base'}"
+        # how the audio is fed is part of what transcribes it: each stretch of speech on its own
+        return f"faster-whisper:{self.model_name or 'packaged-whisper-base'}+stretches"
 
     def describe(self) -> str:
         """One line for `doctor`; checks the weights are there without loading them."""
@@ -138,21 +139,23 @@ class FasterWhisperRecognizer:
         if audio.size < SAMPLE_RATE // 10:
             return []
         clips = speech_clips(audio, self.speech_gap)
-        if not clips:
-            return []
-        model = self.load()
-        segments, _info = model.transcribe(
+        return [seg for start, end in clips
+                for seg in self._transcribe_clip(audio[round(start * SAMPLE_RATE):round(end * SAMPLE_RATE)], start)]
+
+    def _transcribe_clip(self, audio: np.ndarray, offset: float) -> list[AsrSegment]:
+        """One stretch of speech, its times moved to the recording's (`offset` seconds in)."""
+        segments, _info = self.load().transcribe(
             audio,
             language=self.language,
             beam_size=self.beam_size,
-            clip_timestamps=clips,  # the VAD's speech, read where it was said
+            vad_filter=False,  # the stretch is speech already (speech_clips)
             word_timestamps=True,
             condition_on_previous_text=False,  # stops one misheard phrase echoing onwards
         )
         out = []
         for seg in segments:
             words = tuple(
-                Word(w.word.strip(), float(w.start), float(w.end), float(w.probability))
+                Word(w.word.strip(), offset + float(w.start), offset + float(w.end), float(w.probability))
                 for w in (seg.words or [])
                 if w.word.strip()
             )
@@ -160,7 +163,7 @@ class FasterWhisperRecognizer:
             if not text:
                 continue
             conf = _confidence(seg.avg_logprob, [w.probability for w in words])
-            out.append(AsrSegment(float(seg.start), float(seg.end), text, conf, words))
+            out.append(AsrSegment(offset + float(seg.start), offset + float(seg.end), text, conf, words))
         return out
 
 
