@@ -51,6 +51,11 @@ ASKING_VERBS = frozenset({"ask", "wonder", "inquire", "question", "query"})  # v
 # meeting") asks for the person the evidence names.
 SPEAKING_VERBS = frozenset({"say", "tell", "ask", "mention", "talk", "speak", "request", "remind", "want", "suggest",
                             "call"})
+# Verbs by which one binds oneself: "what did I promise / say I'd / agree to do?" asks what the
+# wearer undertook; any other ("what do I need to bring?", "what should I pick up?") asks what
+# they owe, which includes what others asked of them.
+COMMITTING_VERBS = frozenset({"say", "tell", "promise", "agree", "offer", "commit", "mention", "decide", "plan",
+                              "intend", "swear", "vow", "volunteer"})
 # "who did I ring?": a call is heard on a call, a voice message or a conversation, not in a talk or a film
 CALLING_VERBS = frozenset({"call", "ring", "phone", "telephone", "dial"})
 
@@ -105,6 +110,9 @@ class QueryPlan:
     # "when is Tom coming?", "when am I bringing it back?": what is still to come is answered by
     # a time someone told of it, never by the moment it was spoken of
     to_come: bool = False
+    # "is my mug in the kitchen?", "when is the review?": asked in the present, of how things
+    # stand now (a thing where it was last seen) or of an event set for later
+    now: bool = False
 
     def to_json(self) -> dict:
         return _ADAPTER.dump_python(self, mode="json")

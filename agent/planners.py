@@ -72,12 +72,11 @@ def premises_for(intent: str, people: list[str], places: list[str], objects: lis
     return list(dict.fromkeys([*people, *places, *things]))
 
 
-def _to_come(doc) -> bool:
-    """Whether "when ...?" asks of what is still to come: said so ("when am I bringing it?",
-    "when will she call?"), or asked of an event in the present ("when is the plumber call?",
-    "when's the review?"), as a memory of the past is not."""
+def _asked_now(doc) -> bool:
+    """Whether the question asks in the present how things are ("is my mug in the kitchen?",
+    "when's the review?"): its main verb "be", in the present tense."""
     root = next((t for t in doc if t.dep_ == "ROOT"), None)
-    return looks_ahead(doc) or root is not None and root.lemma_ == "be" and root.tag_ in ("VBZ", "VBP")
+    return root is not None and root.lemma_ == "be" and root.tag_ in ("VBZ", "VBP")
 
 
 def _allowed(parse) -> tuple[str, ...]:
@@ -177,6 +176,7 @@ class DeterministicPlanner:
         close = [i for i in sorted(allowed, key=lambda i: -scores.get(i, 0.0))
                  if scores[intent] - scores.get(i, 0.0) < self.unsure_margin]
         candidates = [intent] if shaped else list(dict.fromkeys([intent, *close]))
+        doc = self.nlp(parse.text)
         return QueryPlan(
             intent=intent, answer_type=answer_type, objects=parse.objects, people=people, places=places,
             speaker=speaker, listener=listener,
@@ -184,7 +184,9 @@ class DeterministicPlanner:
             topic=topic, event=parse.event or None, time=time, premises=premises,
             constraints=constraints, text=parse.text, verb=parse.root_lemma or None, listed=parse.listed,
             planner=self.name, confidence=round(scores[intent], 3),
-            to_come=parse.wh == "when" and _to_come(self.nlp(parse.text)),
+            # "when is the plumber call?" asks of an event still to come, as a memory of the past is not
+            to_come=parse.wh == "when" and (looks_ahead(doc) or _asked_now(doc)),
+            now=_asked_now(doc),
             alternatives=[i for i in sorted(scores, key=scores.get, reverse=True) if i != intent and i in allowed][:2],
         ), candidates
 

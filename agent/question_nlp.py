@@ -383,8 +383,9 @@ def _speech_act_shape(doc) -> tuple[bool, bool]:
             intends = True
         if first_person and tok.lemma_ in ("promise", "plan", "intend", "agree", "commit", "offer"):
             intends = True
-        if first_person and tok.lemma_ in ("have", "need") and any(c.dep_ == "xcomp" for c in tok.children):
-            intends = True  # "something I have to do", "what do I need to buy": an obligation of mine
+        if first_person and (tok.lemma_ in ("have", "need") and any(c.dep_ == "xcomp" for c in tok.children)
+                             or any(c.dep_ == "aux" and c.lower_ in ("should", "must") for c in tok.children)):
+            intends = True  # "something I have to do", "what do I need to buy", "what should I pick up": mine to do
         if first_person and tok.lemma_ == "go" and tok.tag_ == "VBG" and any(c.dep_ == "xcomp" for c in tok.children):
             intends = True  # "what was I going to pick up"
         wearer_object = any(c.dep_ in ("dobj", "dative", "nsubj") and c.lower_ in ("me", "us") for c in tok.children) or \

@@ -124,19 +124,26 @@ def titles(sent) -> list:
 
 
 _CLOCK_PREPS = {"at", "by", "before", "after", "until", "till", "around", "from"}
+_READING = re.compile(r"(?:[01]?\d|2[0-3])[:.][0-5]\d")  # a clock's hours and minutes: "4:30", "16.45"
 
 
 def said_times(sent) -> list:
     """A clock time said as a bare hour after a time preposition ("I'll call him before 9",
-    "back by six"), which spaCy calls a number: the preposition with it, for "before 9" is
-    not "9". A number that counts something ("after 2 weeks") is no hour."""
+    "back by six"), or read off a clock ("it moved to 4.30"), which spaCy calls a number: the
+    preposition with it, for "before 9" is not "9". A number that counts something ("after 2
+    weeks") is no hour."""
     def counts(t) -> bool:  # "2 weeks", "9 cats"; not "9 tomorrow"
         after = t.doc[t.i + 1] if t.i + 1 < len(t.doc) else None
         return after is not None and after.pos_ in ("NOUN", "PROPN") and after.ent_type_ not in ("DATE", "TIME")
 
-    return [sent.doc[t.head.i:t.i + 1] for t in sent
-            if t.dep_ == "pobj" and t.head.lower_ in _CLOCK_PREPS and t.head.i == t.i - 1 and t.ent_type_ == "CARDINAL"
-            and not counts(t) and 0 < (number_of(t.lower_) or 0) <= 24]
+    def hour(t) -> bool:  # "9", or a reading of the clock ("4:30", "4.30"), after a time preposition
+        if t.dep_ != "pobj" or t.head.i != t.i - 1 or t.ent_type_ != "CARDINAL" or counts(t):
+            return False
+        if _READING.fullmatch(t.text):  # "it moved to 4.30"
+            return t.head.lower_ in _CLOCK_PREPS | {"to"}
+        return t.head.lower_ in _CLOCK_PREPS and 0 < (number_of(t.lower_) or 0) <= 24
+
+    return [sent.doc[t.head.i if t.head.lower_ != "to" else t.i:t.i + 1] for t in sent if hour(t)]  # not "to 4.30"
 
 
 _PARTS_OF_DAY = {"morning", "afternoon", "evening", "night", "tonight", "noon", "midnight", "lunchtime", "lunch"}

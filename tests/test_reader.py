@@ -830,6 +830,8 @@ def test_a_span_meets_the_question_by_the_words_around_it_not_by_repeating_them(
     ("Sure, I will call him before 9.", ["before 9"]),  # an hour said bare, which the model calls a number
     ("Back after 2 weeks.", []),  # a count of something is no hour
     ("I have 9 cats.", []),
+    ("Actually no, it moved to 4.30.", ["4.30"]),  # a clock reading, which the model calls a number
+    ("Prices went up to 4.30 pounds.", []),  # a count of pounds
 ])
 def test_a_clock_hour_said_bare_after_a_time_preposition(said, times):
     from agent.span_kinds import clock_times

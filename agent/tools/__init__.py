@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from agent.plan import CALLING_VERBS, IN_ANOTHER_HAND, IN_MY_HAND, WEARER, QueryPlan
+from agent.plan import CALLING_VERBS, COMMITTING_VERBS, IN_ANOTHER_HAND, IN_MY_HAND, WEARER, QueryPlan
 from agent.question_nlp import HOLDING_VERBS
 from agent.state import Evidence
 from agent.tools.base import ToolContext, ToolResult
@@ -20,7 +20,6 @@ from agent.tools.talk import people, read, said, speech_acts
 from agent.tools.things import count, in_hand, locate, present, seen, state, trajectory
 from agent.tools.timeline import activity, duration, habit, order, when, where_was_i
 from agent.wanted import LIGHT_VERBS
-from memory.conversation import speech_acts as acts_of
 from memory.language import normalise, s_stem
 
 # Verbs of seeing: "did I see / notice anyone cycling?" asks whether the activity was in view.
@@ -87,7 +86,8 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
     if intent in ("trajectory", "state") and (thing or plan.people):
         return [ToolCall(intent, {"thing": thing or plan.people[0]})]  # "what was Tina wearing?": her
     if plan.answer_type == "yes_no" and intent in ("verify", "people") and (thing or plan.people):
-        return [ToolCall("present", {"thing": thing or plan.people[0]})]  # "was there a van", "did I see Ben"
+        return [ToolCall("present", {"thing": thing or plan.people[0],  # "was there a van", "did I see Ben"
+                                     "place": plan.places[0] if plan.places else None, "now": plan.now})]
     if plan.answer_type == "yes_no" and intent == "verify" and plan.verb in SEEING_VERBS and plan.topic:
         return [ToolCall("present", {"doing": plan.topic[0]})]  # "did I see anyone cycling?": a bicycle
     if intent == "count" and (thing or plan.places):
@@ -131,7 +131,7 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
         return [ToolCall("people", {"by_phone": plan.verb in CALLING_VERBS})]
     if intent in ("requests", "commitments"):
         act = plan.act or ("request" if intent == "requests" else "commitment")
-        if act == "commitment" and "intention" in acts_of(plan.text):
+        if act == "commitment" and plan.verb not in COMMITTING_VERBS:
             act = "obligation"  # "what do I need to bring?": what I said I'd do, and what I was asked to
         return [ToolCall("speech_acts", {"act": act,
                                          "speaker": plan.speaker, "topic": terms,

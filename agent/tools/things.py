@@ -13,6 +13,9 @@ from agent.tools.base import ToolContext, ToolResult, evidence
 from memory.language import normalise, plural, singular, singular_words
 from memory.records import ENTITY_SIGHTING, UTTERANCE, MemoryRecord, order_by_time
 
+APART = timedelta(minutes=10)  # stays at one place this far apart are two times there
+GLANCE = timedelta(seconds=20)  # a stay elsewhere shorter than this does not part two stays at a place
+
 
 def locate(ctx: ToolContext, thing: str) -> ToolResult:
     """Where a thing was last seen (the latest sighting with a recognised place), before t_q."""
@@ -70,11 +73,14 @@ def _named(r: MemoryRecord) -> str:
     return r.attrs.get("name") or r.attrs.get("entity", r.text)
 
 
-def present(ctx: ToolContext, thing: str | None = None, doing: str | None = None) -> ToolResult:
+def present(ctx: ToolContext, thing: str | None = None, doing: str | None = None, place: str | None = None,
+            now: bool = False) -> ToolResult:
     """Whether a thing was seen at all in the window ("was there a dog?"), with its sightings;
     or, for an activity (`doing`: "did I see anyone cycling?"), a thing used to do it
     (memory.kinds.things_used_to: a bicycle). Not seen is not found: perception misses
-    things, so absence is left to the abstain test."""
+    things, so absence is left to the abstain test. With a `place`: whether it was seen
+    there ("was there a mug in the kitchen?"), or, asked `now` ("is my mug in the kitchen?"),
+    whether it was there when last seen."""
     after, before = ctx.window()
     if thing is None:
         used = ctx.operators.kinds.things_used_to(doing or "")
@@ -87,9 +93,18 @@ def present(ctx: ToolContext, thing: str | None = None, doing: str | None = None
         return ToolResult("present", "", [], False, note=f"'{thing}' was never seen")
     first, last = trail[0], trail[-1]
     when = f"{first.wall_start:%a %H:%M}" + (f" to {last.wall_end:%a %H:%M}" if len(trail) > 1 else "")
+    last_place = last.attrs.get("place")
+    if place:
+        there = [r for r in trail if r.attrs.get("place") == place]
+        if now and last_place != place or not there:
+            where = f"last seen in the {last_place}" if last_place else "seen"
+            return ToolResult("present", f"No: {_named(last)} was {where} ({last.wall_start:%a %H:%M})",
+                              evidence([last], "present"), True, False, f"not {'last ' if now else ''}seen there")
+        answer = f"Yes: {_named(there[-1])}, {'last ' if now else ''}seen in the {place} ({there[-1].wall_start:%a %H:%M})"
+        return ToolResult("present", answer, evidence(there[-3:], "present"), True, True, "sightings there")
     answer = f"Yes: {_named(first)}, seen {when}" + (f" ({len(trail)} sightings)" if len(trail) > 1 else "")
-    if place := last.attrs.get("place"):  # "have you seen my bottle?" is asked by someone looking for it
-        answer += f", last in the {place}"
+    if last_place:  # "have you seen my bottle?" is asked by someone looking for it
+        answer += f", last in the {last_place}"
     return ToolResult("present", answer, evidence(trail[:3] + trail[3:][-2:], "present"), True, True,
                       f"sightings of {match.entity}")
 
@@ -103,9 +118,10 @@ def count(ctx: ToolContext, what: str) -> ToolResult:
         place = places[0]
         visits = ctx.visits(after, before, place=place)
         distinct: list[MemoryRecord] = []
-        for v in visits:  # one stay split by a glance elsewhere is still one visit
-            if not distinct or (v.video_id != distinct[-1].video_id
-                                and (v.wall_start - distinct[-1].wall_end) > timedelta(minutes=10)):
+        for v in visits:  # a time there is one stay, or stays with no time spent elsewhere between
+            if not distinct or v.wall_start - distinct[-1].wall_end > APART or any(
+                    o.attrs.get("place") != place and o.wall_end - o.wall_start >= GLANCE
+                    for o in ctx.visits(distinct[-1].wall_end, v.wall_start)):
                 distinct.append(v)
         n = len(distinct)
         return ToolResult("count", f"{n} time{'s' if n != 1 else ''} at the {place}", evidence(distinct, "count"),
