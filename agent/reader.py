@@ -26,6 +26,7 @@ from agent.span_kinds import by_number, clock_times, codes, colours, described, 
 from agent.state import Evidence
 from agent.told import as_said_by, as_written, prepared, sentence_of
 from agent.verb_spans import (
+    WANTING,
     asks_the_act,
     beside,
     complements,
@@ -335,10 +336,11 @@ class EvidenceReader:
                 fixed, fixed_to = len(want.met_in(_held(sent))) / len(want.words), i + 2
                 continue
             lent = max(given, fixed if i <= fixed_to else 0.0)
-            if not asks_for_a_question(want.verb) and asks(sent.text) and not asks_the_act(want, doc, sent):
+            requests = asks(sent.text) and asks_the_act(want, doc, sent)  # "could you send me the report?"
+            if not asks_for_a_question(want.verb) and asks(sent.text) and not requests:
                 continue  # "so what is luck?", "excited for the adoption?": a line that asks states nothing
             held = _held(sent)
-            if want.kind in (*QUOTE_KINDS, "quality") and (heading(e.record, sent.text) or not (borrowed or lent)
+            if want.kind in (*QUOTE_KINDS, "quality") and (heading(e.record, sent.text) or not (borrowed or lent or requests)
                                                            and topical and not topical & held):
                 continue  # a caption's heading, or a line meeting the question only in its people's names
             # the words of the question; where none is there, a noun naming the kind it asks ("password" for
@@ -462,9 +464,12 @@ class EvidenceReader:
         # "what book did she recommend?": "Becoming Nicole", as a turn quotes it (a caption quotes what was read)
         if want.hint and spoken and not self._is_a(want.hint, "person"):
             out += [(title, OBJECT_BONUS) for title in titles(sent)]
+        # "what did Bob want from me?": what his request asks for ("could you send me the report?")
+        requested = {a.root.i for a in undertaken(doc, sent)} if want.verb in WANTING and asks(sent.text) else set()
         for chunk in chunks:
             bonus = self._object_bonus(want, chunk)
-            if reply and not bonus and chunk.root.dep_ == "attr" and chunk.root.head.lemma_ == "be":
+            if reply and not bonus and chunk.root.dep_ == "attr" and chunk.root.head.lemma_ == "be" or \
+                    chunk.root.dep_ == "dobj" and chunk.root.head.i in requested:
                 bonus = OBJECT_BONUS
             if want.hint and len(chunk) > 1 and (chunk.root.lemma_.lower() == want.hint or want.hint in chunk.text.lower()):
                 bonus += OBJECT_BONUS  # "what kind of flooring?": "Marley flooring" names one

@@ -124,6 +124,7 @@ def titles(sent) -> list:
 
 
 _CLOCK_PREPS = {"at", "by", "before", "after", "until", "till", "around", "from"}
+_RESCHEDULING = {"move", "change", "push", "shift", "bring", "postpone", "reschedule", "delay"}  # "moved to 5": an hour
 _READING = re.compile(r"(?:[01]?\d|2[0-3])[:.][0-5]\d")  # a clock's hours and minutes: "4:30", "16.45"
 
 
@@ -141,7 +142,8 @@ def said_times(sent) -> list:
             return False
         if _READING.fullmatch(t.text):  # "it moved to 4.30"
             return t.head.lower_ in _CLOCK_PREPS | {"to"}
-        return t.head.lower_ in _CLOCK_PREPS and 0 < (number_of(t.lower_) or 0) <= 24
+        moved = t.head.lower_ == "to" and t.head.head.lemma_ in _RESCHEDULING  # "it moved to 5"
+        return (t.head.lower_ in _CLOCK_PREPS or moved) and 0 < (number_of(t.lower_) or 0) <= 24
 
     return [sent.doc[t.head.i if t.head.lower_ != "to" else t.i:t.i + 1] for t in sent if hour(t)]  # not "to 4.30"
 

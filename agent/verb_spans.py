@@ -213,8 +213,13 @@ def undertaken(doc, sent) -> list:
     return out
 
 
+WANTING = {"want", "need", "expect", "request", "wish"}  # "what did Bob want from me?": whatever he asked
+
+
 def asks_the_act(want: Wanted, doc, sent) -> bool:
     """A request asks for the act asked about ("could you buy eggs?" for "what did he ask me
-    to buy?"; any request for "what did he ask me to do?"): it says what was asked."""
+    to buy?"; any request for "what did he ask me to do?" or "what did Bob want from me?"):
+    it says what was asked."""
     acts = undertaken(doc, sent)
-    return bool(acts) and (want.kind == "act" or any(a.root.lemma_.lower() == want.verb for a in acts))
+    return bool(acts) and (want.kind == "act" or want.verb in WANTING
+                           or any(a.root.lemma_.lower() == want.verb for a in acts))

@@ -48,15 +48,26 @@ _ACCEPTANCE = re.compile(r"^\W*(sure|ok|okay|of course|will do|no problem|alrigh
 def turn_acts(segments: Sequence[AsrSegment], max_gap_s: float = 10.0) -> list[list[str]]:
     """Speech acts per turn, in order. A turn that another voice answers at once with an
     acceptance or a promise ("Sure, I will buy batteries") was a request, even when ASR
-    garbled the asking ("cause you buy batteries tomorrow")."""
+    garbled the asking ("cause you buy batteries tomorrow"); a question was one when a promise
+    answers it ("... batteries tomorrow?" / "Sure, I will"), not a bare "sure" ("coffee?")."""
     acts = [speech_acts(seg.text) for seg in segments]
     for i, (turn, reply) in enumerate(zip(segments, segments[1:])):
+        promised = "commitment" in acts[i + 1]
         answered = (reply.speaker is not None and turn.speaker is not None and reply.speaker != turn.speaker
-                    and reply.start - turn.end <= max_gap_s
-                    and (_ACCEPTANCE.search(reply.text) or "commitment" in acts[i + 1]))
-        if answered and not {"request", "question"} & set(acts[i]):
+                    and reply.start - turn.end <= max_gap_s and (_ACCEPTANCE.search(reply.text) or promised))
+        if answered and "request" not in acts[i] and ("question" not in acts[i] or promised and not _asks_what(turn.text)):
             acts[i].append("request")
     return acts
+
+
+_WH_QUESTION = re.compile(r"^\W*(?:who|whom|whose|what|when|where|why|how|which)\b", re.IGNORECASE)
+
+
+def _asks_what(text: str) -> bool:
+    """Whether the turn's last sentence asks with a question word ("who is leading the meeting?"):
+    a question for what someone knows, which a promise ("I will tell you later") does not make a request."""
+    sentences = [s for s in re.split(r"(?<=[.!?])\s+", text.strip()) if s]
+    return bool(sentences) and _WH_QUESTION.match(sentences[-1]) is not None
 
 
 # What the English pipeline labels that no one is called ("it's Monday", "it's Christmas", "it's 5").
@@ -64,6 +75,9 @@ _NEVER_A_NAME = {"DATE", "TIME", "CARDINAL", "ORDINAL", "QUANTITY", "MONEY", "PE
 # A place may be meant after "it's" or "this is" ("this is Paris"), never after "I'm" ("I'm Marcus").
 _PLACE = {"GPE", "LOC", "FAC"}
 _FIRST_PERSON_BEFORE = re.compile(r"\b(?:i'm|i am|my name is|name's|call me)[\s,]*$", re.IGNORECASE)
+# ... nor after a greeting ("Hi, it's Nina": the model takes Nina for a place)
+_GREETED_BEFORE = re.compile(r"\b(?:hi|hey|hello|morning|evening|afternoon)\W+(?:it's|it is|this is)[\s,]*$",
+                             re.IGNORECASE)
 
 
 def introduced_names(text: str) -> list[str]:
@@ -71,15 +85,17 @@ def introduced_names(text: str) -> list[str]:
     pipeline's small model knows common Western names only ("Priya" is no PERSON to it, and
     "Marcus" a place, "Selena" a work of art), so any proper noun right after the
     introduction counts, unless it labels it a date or a number, or a place the speaker
-    does not say they are."""
+    does not say they are or greet as ("Hi, it's Nina")."""
     doc = english()(text)
     labelled = {t.i: ent.label_ for ent in doc.ents for t in ent}
     names = [(ent.text, ent.start_char) for ent in doc.ents if ent.label_ == "PERSON"]
 
     def named(i: int) -> bool:
         label = labelled.get(i)
+        before = text[:doc[i].idx]
         return label not in _NEVER_A_NAME and (
-            label not in _PLACE or _FIRST_PERSON_BEFORE.search(text[:doc[i].idx]) is not None)
+            label not in _PLACE or _FIRST_PERSON_BEFORE.search(before) is not None
+            or _GREETED_BEFORE.search(before) is not None)
 
     for token in doc:
         if token.pos_ != "PROPN" or labelled.get(token.i) == "PERSON" or not named(token.i):

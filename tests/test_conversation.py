@@ -37,6 +37,16 @@ def test_plain_statements_have_no_acts():
     assert speech_acts("The door is locked.") == []
 
 
+def test_a_yes_no_question_a_promise_answers_was_a_request():
+    turns = [AsrSegment(0.0, 2.0, "Hey, it's Alice, cause you buy batteries tomorrow?", 0.8, speaker="S1"),
+             AsrSegment(2.5, 4.0, "Sure, I will buy batteries after work.", 0.9, speaker="S2"),
+             AsrSegment(5.0, 6.0, "Coffee?", 0.9, speaker="S2"),
+             AsrSegment(6.5, 7.0, "Sure.", 0.9, speaker="S1")]
+    acts = turn_acts(turns)
+    assert "request" in acts[0]  # Whisper heard the asking as a question: the promise makes it a request
+    assert "request" not in acts[2]  # an offer accepted is no request
+
+
 def test_a_turn_another_voice_accepts_is_a_request_even_when_asr_garbled_it():
     turns = [AsrSegment(0.0, 2.0, "Hey, cause you buy batteries tomorrow.", 0.8, speaker="S1"),
              AsrSegment(2.5, 4.0, "Sure, I will buy batteries after work.", 0.9, speaker="S2"),
@@ -47,7 +57,7 @@ def test_a_turn_another_voice_accepts_is_a_request_even_when_asr_garbled_it():
              AsrSegment(60.0, 61.0, "Fine.", 0.9, speaker="S2")]
     acts = turn_acts(turns)
     assert "request" in acts[0]
-    assert "request" not in acts[2]  # a question answered with a promise stays a question
+    assert "request" not in acts[2]  # a question for what someone knows, answered with a promise, stays a question
     assert "request" not in acts[4]  # the same voice going on is not an answer
     assert "request" not in acts[5]  # a minute later is not an answer either
 
@@ -58,6 +68,7 @@ def test_a_turn_another_voice_accepts_is_a_request_even_when_asr_garbled_it():
     ("this is Mike from accounting", ["Mike"]),
     ("I'm Tina Seelig and I teach at Stanford", ["Tina Seelig"]),
     ("It's me, Alice", ["Alice"]),
+    ("Hi, it's Nina. Could you send me the report?", ["Nina"]),  # a greeting: a name the model takes for a place
     ("I met Bob yesterday", []),  # named, but not introducing themselves
     # names the small English model does not know as people ("My name is Priya" is an ORG to it)
     ("Hi, I'm Priya. Dinner is ready.", ["Priya"]),

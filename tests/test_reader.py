@@ -832,6 +832,8 @@ def test_a_span_meets_the_question_by_the_words_around_it_not_by_repeating_them(
     ("I have 9 cats.", []),
     ("Actually no, it moved to 4.30.", ["4.30"]),  # a clock reading, which the model calls a number
     ("Prices went up to 4.30 pounds.", []),  # a count of pounds
+    ("Actually, no, it moved to 5.", ["5"]),  # an hour a plan was moved to
+    ("We went up to 5 floors.", []),
 ])
 def test_a_clock_hour_said_bare_after_a_time_preposition(said, times):
     from agent.span_kinds import clock_times

@@ -34,6 +34,9 @@ def agent(tmp_path_factory, embedder):
         ("S1", "Let me write the book club on the board.")]), "me")
     memory.ingest(episode("hall", EVENING.replace(hour=20, minute=30), "hallway", lines=[
         ("S1", "Okay, I'll bring the ladder back in the evening.")]), "me")
+    memory.ingest(episode("office", EVENING.replace(hour=9), "office", lines=[
+        ("S6", "Hi, it's Nina. Could you send me the report by Wednesday?"),
+        ("S7", "The review is at 2. Actually, no, it moved to 5.")]), "me")
     memory.ingest(episode("bakery", EVENING.replace(hour=17), "bakery", lines=[
         ("S4", "We close at 6 today."), ("S4", "No, sorry, at 5 on Tuesdays.")]), "me")
     memory.ingest(episode("pharmacy", EVENING.replace(hour=17, minute=20), "pharmacy", labels=("BOTTLE",), lines=[
@@ -104,3 +107,13 @@ def test_a_voice_label_is_no_name(agent):
 def test_have_you_seen_it_is_asked_by_someone_looking_for_it(agent):
     seen = answer(agent, "have you seen my bottle?")
     assert not seen.abstained and seen.answer.startswith("Yes") and "pharmacy" in seen.answer, seen.answer
+
+
+def test_what_someone_wanted_is_what_their_request_asks_for(agent):
+    wanted = answer(agent, "Nina wanted something from me this morning, what was it?")
+    assert not wanted.abstained and wanted.answer.endswith("report"), wanted.answer  # not her greeting
+
+
+def test_an_hour_a_plan_was_moved_to(agent):
+    review = answer(agent, "what time did the review end up at?")
+    assert not review.abstained and "5" in review.answer and "2" not in review.answer, review.answer
