@@ -124,6 +124,9 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | Non
                 and plan.verb not in MEETING:
             # "who presented the cartoon?": the one the evidence names, not everyone met that day
             return _read_draft(reading, best.support, f"(not a meeting: {plan.verb})")
+        elif reading is None and best.tool == "people" and plan.objects and plan.verb not in MEETING:
+            # "who lives at number nine?": no one read, and whom I met that day does not say
+            return Draft("", [], 0.0, f"people met are not who did it ({plan.verb}); nothing read")
         elif reading is not None and best.tool == "people" and reading.kind not in ("person", *QUOTE_KINDS):
             # "what city was the talk in?" asks a place: the names of who talked are not it
             return _read_draft(reading, [], f"(a {reading.kind} asked, not people)")

@@ -159,7 +159,9 @@ class DeterministicPlanner:
             time = replace(time, relation=None, anchor=None)
         people = [p for p in parse.people if p != WEARER]
         speaker, listener = parse.speaker, parse.listener
-        if intent == "requests":  # a request is made to the wearer by someone else
+        if intent == "requests" and speaker == WEARER and len(people) == 1:
+            listener = people[0]  # "what did I ask Jonas to do?": the wearer's own request, to them
+        elif intent == "requests":  # a request is made to the wearer by someone else
             speaker, listener = (speaker if speaker != WEARER else None), WEARER
         if intent == "commitments" and speaker not in people:
             speaker = WEARER  # "what did I promise", "what should we do": the wearer's, unless someone else's ("what did Nina say we'd do")

@@ -349,6 +349,9 @@ class EvidenceReader:
             aligned = [t.i for t in region if (_verb_stems(t) if t.pos_ == "VERB" else {token_stem(t)}) & want.meeting] or \
                 [t.i for t in region if t.lemma_.lower() in naming]
             own = len(want.met_in(held)) / len(want.words)
+            if want.kind == "code" and want.words - want.people and not (borrowed or lent) \
+                    and not want.met_in(_held(region)) - want.people:
+                continue  # "what's Mei's phone number?": no number beside her name but one named a phone's
             sent_align = max(own, borrowed, lent)
             if not aligned and record_align == 0:
                 continue

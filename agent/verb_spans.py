@@ -198,7 +198,8 @@ def undertaken(doc, sent) -> list:
     for tok in sent:
         if tok.pos_ != "VERB" or any(c.dep_ == "neg" for c in tok.children):
             continue
-        subject = next((c for c in tok.children if c.dep_ == "nsubj"), None)
+        subjects = [c for c in tok.children if c.dep_ == "nsubj"]  # "Nina, can you book it?": Nina is called
+        subject = next((c for c in subjects if c.lower_ in _DOERS), subjects[0] if subjects else None)
         modal = any(c.dep_ == "aux" and c.tag_ == "MD" for c in tok.children)
         ordered = tok.dep_ == "ROOT" and tok.tag_ == "VB" and subject is None
         if tok.dep_ == "xcomp" and tok.head.lemma_.lower() in _INTENDING:  # "I want to go camping"

@@ -14,7 +14,7 @@ DEFAULT_PLACES = (
     "porch", "basement", "attic", "closet", "pantry", "lobby", "elevator", "street", "park",
     "supermarket", "grocery store", "store", "shop", "cafe", "restaurant", "gym", "station",
     "classroom", "library", "lab", "workshop", "nursery", "patio", "yard", "pharmacy", "bank",
-    "cinema", "museum", "hospital", "airport", "school", "post office", "bakery",
+    "cinema", "museum", "hospital", "airport", "school", "post office", "bakery", "shed", "driveway",
 )
 
 

@@ -148,12 +148,12 @@ class MemoryOperators:
 
     def _turns_after(self, utterance: MemoryRecord, before: datetime | None, window_seconds: float,
                      limit: int | None = None) -> list[MemoryRecord]:
-        """The turns of the same recording that start once this one ends, within the window
-        and before the question time."""
+        """The turns of the same recording that start after this one (speech recognition may
+        start the next a moment before it ends), within the window and before the question time."""
         horizon = utterance.wall_end + timedelta(seconds=window_seconds)
         later = self.memory.store("event").query(RecordFilter(
             namespace=utterance.namespace, kinds=(UTTERANCE,), video_ids=(utterance.video_id,),
-            not_before=utterance.wall_end, before=min(horizon, before) if before else horizon,
+            not_before=utterance.wall_start + timedelta(milliseconds=1), before=min(horizon, before) if before else horizon,
         ), limit=limit)
         return [r for r in later if r.id != utterance.id]
 

@@ -119,6 +119,10 @@ def test_dates_resolve_against_the_moment_said():
     assert date_phrase("next weekend", datetime(2023, 6, 17), said_at=datetime(2023, 6, 9)) == "the weekend after 9 June 2023"
     assert date_phrase("that week", datetime(2023, 6, 2), said_at=datetime(2023, 6, 9)) == "the week of 2 June 2023"
     assert date_phrase("yesterday", datetime(2023, 5, 7)) == "7 May 2023"
+    # a weekday of a week said by its side of this one, which dateparser does not read (a Monday)
+    assert parse_date("Friday this week", said) == datetime(2023, 5, 12)
+    assert parse_date("Monday next week", said) == datetime(2023, 5, 15)
+    assert date_phrase("Friday this week", datetime(2023, 5, 12), said_at=said) == "Friday 12 May 2023"
 
 
 def test_stated_dates_skip_lengths_of_time():

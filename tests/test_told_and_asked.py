@@ -35,7 +35,8 @@ def agent(tmp_path_factory, embedder):
     memory.ingest(episode("hall", EVENING.replace(hour=20, minute=30), "hallway", lines=[
         ("S1", "Okay, I'll bring the ladder back in the evening.")]), "me")
     memory.ingest(episode("office", EVENING.replace(hour=9), "office", lines=[
-        ("S6", "Hi, it's Nina. Could you send me the report by Wednesday?"),
+        ("S6", "Hi, it's Nina from number 9. Could you send me the report by Wednesday?"),
+        ("S1", "Sure. Nina, can you book the meeting room?"),
         ("S7", "The review is at 2. Actually, no, it moved to 5.")]), "me")
     memory.ingest(episode("bakery", EVENING.replace(hour=17), "bakery", lines=[
         ("S4", "We close at 6 today."), ("S4", "No, sorry, at 5 on Tuesdays.")]), "me")
@@ -117,3 +118,13 @@ def test_what_someone_wanted_is_what_their_request_asks_for(agent):
 def test_an_hour_a_plan_was_moved_to(agent):
     review = answer(agent, "what time did the review end up at?")
     assert not review.abstained and "5" in review.answer and "2" not in review.answer, review.answer
+
+
+def test_what_I_asked_someone_to_do_is_my_request_to_them(agent):
+    asked = answer(agent, "what did I ask Nina to do?")
+    assert not asked.abstained and asked.answer == "book the meeting room", asked.answer
+
+
+def test_a_number_said_beside_a_name_is_not_their_phone_number(agent):
+    phone = answer(agent, "what's Nina's phone number?")  # "Nina from number 9"
+    assert phone.abstained, phone.answer

@@ -257,6 +257,8 @@ def speech_acts(ctx: ToolContext, act: str, speaker: str | None = None, topic: S
         # said while talking with them (within TALKING_WITH of a turn of theirs), else where they speak
         near = list(filter(_near_turns(theirs), turns))
         turns = near or [r for r in turns if r.video_id in heard] or turns
+        if speaker == WEARER:  # "what did I ask Nina to do?": said to her, so not by her
+            turns = [r for r in turns if not spoken_by(r, listener)]
     named = speaker and speaker != WEARER
     by_speaker = [r for r in turns if spoken_by(r, speaker)] if named else turns
     if not by_speaker and topic:  # the act was not recognised in the transcript ("let's meet at 5"): match the topic

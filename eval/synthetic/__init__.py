@@ -9,6 +9,7 @@ the model and renderer.
 from .errands import errands_day
 from .evening import evening_at_home
 from .morning import morning_at_home
+from .moving import moving_day
 from .office import office_day
 from .render import RenderedVideo, RenderOptions, render, synthesize
 from .script import (
@@ -48,6 +49,7 @@ __all__ = [
     "morning_at_home",
     "office_day",
     "errands_day",
+    "moving_day",
     "render",
     "synthesize",
     "weekend_afternoon",

@@ -36,18 +36,26 @@ _WEEKDAY_NAMES = {name[:3]: name for name in ("monday", "tuesday", "wednesday", 
 _WEEKDAY = r"(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)(?:day|nesday|sday|urday|rsday)?"
 _WEEKDAY_WORD = re.compile(rf"\b{_WEEKDAY}\b", re.IGNORECASE)
 SATURDAY = 5
+# "Friday this week", "Monday next week": a weekday of a week said by its side of this one
+_WEEKDAY_OF_WEEK = re.compile(r"(\w+day)\s+(last|this|next)\s+week", re.IGNORECASE)
+_DAY_NUMBER = {name: n for n, name in enumerate(_WEEKDAY_NAMES.values())}
 
 
 def parse_date(text: str, at: datetime, prefer: str = "past") -> datetime | None:
     """A date or time expression resolved against `at` (dateparser), a bare weekday or month
     toward `prefer` ("past" or "future"); None when it names none. A weekend said with
-    last / this / next is its Saturday (dateparser reads no weekend)."""
+    last / this / next is its Saturday, and "Friday this week" that week's Friday (dateparser
+    reads neither)."""
     text = _WEEKDAY_WORD.sub(lambda m: _WEEKDAY_NAMES[m.group(0).lower()[:3]], text)  # "last Sat": dateparser reads no "Sat"
     if weekend := _WEEKEND.fullmatch(text.strip()):
         day = datetime.combine(at.date(), datetime.min.time())
         this = day + timedelta(days=SATURDAY - day.weekday())  # Saturday of this week (yesterday, on a Sunday)
         side = weekend.group(1).lower()
         return this if side == "this" else this + timedelta(days=7) if side == "next" else this - timedelta(days=7)
+    if (of_week := _WEEKDAY_OF_WEEK.fullmatch(text.strip())) and of_week.group(1).lower() in _DAY_NUMBER:
+        day = datetime.combine(at.date(), datetime.min.time())
+        this = day + timedelta(days=_DAY_NUMBER[of_week.group(1).lower()] - day.weekday())  # Monday first
+        return this + timedelta(days={"last": -7, "this": 0, "next": 7}[of_week.group(2).lower()])
     return _date_data(text, at, prefer).date_obj
 
 
@@ -156,12 +164,12 @@ def date_phrase(expression: str, when: datetime, said_at: datetime | None = None
     if "month" in words or "months" in words:
         return f"{when:%B %Y}"
     week = next((w for w in ("weekend", "week") if w in words or f"{w}s" in words), None)
-    if week is not None:
+    named_day = any(re.fullmatch(_WEEKDAY, w.strip(",.")) for w in words)  # "on Thursday": "Thursday 12 March 2026"
+    if week is not None and not (named_day and week == "week"):  # "Friday this week" names the day
         side = "before" if "last" in words or "past" in words else "after" if "next" in words else None
         if said_at is not None and side is not None:
             return f"the {week} {side} {said_at.day} {said_at:%B %Y}"
         return f"the {week} of {when.day} {when:%B %Y}"
-    named_day = any(re.fullmatch(_WEEKDAY, w.strip(",.")) for w in words)  # "on Thursday": "Thursday 12 March 2026"
     side = "before" if "last" in words else "after" if "next" in words else None
     if named_day and side is not None and said_at is not None:
         # "last Friday", said on a Sunday, may be two days before or nine: told from the day it was said
