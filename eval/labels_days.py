@@ -1,8 +1,8 @@
 """`memlens bench labels-day`: the generated days whose things carry printed labels (the
-morning of the demo, and an evening, a weekend afternoon, an office day and Saturday errands
-written apart from it, eval/synthetic), each rendered, ingested into a memory of its own and
-asked its questions at its end. The instrument for "a labels-world day": its worlds are
-ours, so it is reported beside real footage, never instead of it."""
+morning of the demo, and an evening, a weekend afternoon, an office day, Saturday errands and
+a moving day written apart from it, eval/synthetic), each rendered, ingested into a memory of
+its own and asked its questions at its end. The instrument for "a labels-world day": its
+worlds are ours, so it is reported beside real footage, never instead of it."""
 from __future__ import annotations
 
 import tempfile
@@ -17,13 +17,14 @@ from eval.synthetic import (
     errands_day,
     evening_at_home,
     morning_at_home,
+    moving_day,
     office_day,
     render,
     weekend_afternoon,
 )
 
 DAYS = {"morning": morning_at_home, "evening": evening_at_home, "weekend": weekend_afternoon, "office": office_day,
-        "errands": errands_day}
+        "errands": errands_day, "moving": moving_day}
 ASKED_AFTER = timedelta(seconds=60)  # questions come a minute after the recording ends
 
 
