@@ -92,8 +92,8 @@ def _allowed(parse) -> tuple[str, ...]:
         return ("state",)  # "what was Tina wearing?": the clothes seen on that person
     if parse.what_was_at:  # "what was sitting on the desk?" asks for a thing there, not the desk's colour
         return tuple(i for i in _WH_INTENTS.get(parse.wh or "", INTENTS) if i != "state")
-    if parse.yes_no and parse.existential and parse.objects:  # "was there a van?", "is there any milk left?"
-        return ("verify",)
+    if parse.yes_no and parse.objects and (parse.existential or parse.places and parse.root_lemma == "be"):
+        return ("verify",)  # "was there a van?", "is there any milk left?", "is my bottle in the pharmacy?"
     if parse.yes_no:
         return ("verify", "requests", "commitments", "people", "state", "speech", "read")
     return _WH_INTENTS.get(parse.wh or "", INTENTS)

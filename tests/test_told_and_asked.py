@@ -38,7 +38,7 @@ def agent(tmp_path_factory, embedder):
         ("S6", "Hi, it's Nina from number 9. Could you send me the report by Wednesday?"),
         ("S1", "Sure. Nina, can you book the meeting room?"),
         ("S7", "The review is at 2. Actually, no, it moved to 5.")]), "me")
-    memory.ingest(episode("bakery", EVENING.replace(hour=17), "bakery", lines=[
+    memory.ingest(episode("bakery", EVENING.replace(hour=17), "bakery", labels=("BOTTLE",), lines=[
         ("S4", "We close at 6 today."), ("S4", "No, sorry, at 5 on Tuesdays.")]), "me")
     memory.ingest(episode("pharmacy", EVENING.replace(hour=17, minute=20), "pharmacy", labels=("BOTTLE",), lines=[
         ("S5", "Hello, I'm Omar, the pharmacist."), ("S5", "Please bring your insurance card."),
@@ -107,7 +107,7 @@ def test_a_voice_label_is_no_name(agent):
 
 def test_have_you_seen_it_is_asked_by_someone_looking_for_it(agent):
     seen = answer(agent, "have you seen my bottle?")
-    assert not seen.abstained and seen.answer.startswith("Yes") and "pharmacy" in seen.answer, seen.answer
+    assert not seen.abstained and seen.answer.startswith("Yes") and "bakery" in seen.answer, seen.answer
 
 
 def test_what_someone_wanted_is_what_their_request_asks_for(agent):
@@ -128,3 +128,10 @@ def test_what_I_asked_someone_to_do_is_my_request_to_them(agent):
 def test_a_number_said_beside_a_name_is_not_their_phone_number(agent):
     phone = answer(agent, "what's Nina's phone number?")  # "Nina from number 9"
     assert phone.abstained, phone.answer
+
+
+def test_is_it_there_is_where_it_was_last_seen_and_was_it_there_whether_it_was_seen_there(agent):
+    now = answer(agent, "is my bottle in the pharmacy?")  # seen in the pharmacy, then in the bakery
+    assert not now.abstained and now.answer.startswith("No") and "bakery" in now.answer, now.answer
+    assert answer(agent, "is my bottle in the bakery?").answer.startswith("Yes")
+    assert answer(agent, "was there a bottle in the pharmacy?").answer.startswith("Yes")

@@ -100,7 +100,8 @@ def present(ctx: ToolContext, thing: str | None = None, doing: str | None = None
             where = f"last seen in the {last_place}" if last_place else "seen"
             return ToolResult("present", f"No: {_named(last)} was {where} ({last.wall_start:%a %H:%M})",
                               evidence([last], "present"), True, False, f"not {'last ' if now else ''}seen there")
-        answer = f"Yes: {_named(there[-1])}, {'last ' if now else ''}seen in the {place} ({there[-1].wall_start:%a %H:%M})"
+        seen = there[-1]
+        answer = f"Yes: {_named(seen)}, {'last ' if now else ''}seen in the {place} ({seen.wall_start:%a %H:%M})"
         return ToolResult("present", answer, evidence(there[-3:], "present"), True, True, "sightings there")
     answer = f"Yes: {_named(first)}, seen {when}" + (f" ({len(trail)} sightings)" if len(trail) > 1 else "")
     if last_place:  # "have you seen my bottle?" is asked by someone looking for it
