@@ -72,6 +72,9 @@ def premises_for(intent: str, people: list[str], places: list[str], objects: lis
     return list(dict.fromkeys([*people, *places, *things]))
 
 
+_ASKING_SOMEONE = {"ask", "tell", "remind", "request"}  # "what did I ask / tell Jonas to do?"
+
+
 def _asked_now(doc) -> bool:
     """Whether the question asks in the present how things are ("is my mug in the kitchen?",
     "when's the review?"): its main verb "be", in the present tense."""
@@ -92,7 +95,8 @@ def _allowed(parse) -> tuple[str, ...]:
         return ("state",)  # "what was Tina wearing?": the clothes seen on that person
     if parse.what_was_at:  # "what was sitting on the desk?" asks for a thing there, not the desk's colour
         return tuple(i for i in _WH_INTENTS.get(parse.wh or "", INTENTS) if i != "state")
-    if parse.yes_no and parse.objects and (parse.existential or parse.places and parse.root_lemma == "be"):
+    if parse.yes_no and parse.objects and (parse.existential or parse.places and parse.root_lemma == "be"
+                                           and " or " not in parse.text):
         return ("verify",)  # "was there a van?", "is there any milk left?", "is my bottle in the pharmacy?"
     if parse.yes_no:
         return ("verify", "requests", "commitments", "people", "state", "speech", "read")
@@ -159,7 +163,7 @@ class DeterministicPlanner:
             time = replace(time, relation=None, anchor=None)
         people = [p for p in parse.people if p != WEARER]
         speaker, listener = parse.speaker, parse.listener
-        if intent == "requests" and speaker == WEARER and len(people) == 1:
+        if intent == "requests" and speaker == WEARER and len(people) == 1 and parse.root_lemma in _ASKING_SOMEONE:
             listener = people[0]  # "what did I ask Jonas to do?": the wearer's own request, to them
         elif intent == "requests":  # a request is made to the wearer by someone else
             speaker, listener = (speaker if speaker != WEARER else None), WEARER

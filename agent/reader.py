@@ -350,8 +350,11 @@ class EvidenceReader:
                 [t.i for t in region if t.lemma_.lower() in naming]
             own = len(want.met_in(held)) / len(want.words)
             if want.kind == "code" and want.words - want.people and not (borrowed or lent) \
-                    and not want.met_in(_held(region)) - want.people:
-                continue  # "what's Mei's phone number?": no number beside her name but one named a phone's
+                    and not want.met_in(_held(region)) - want.people \
+                    and not any(t.lemma_.lower() in naming - {want.hint} for t in region):
+                # "what's Mei's phone number?": no number beside her name but one named a phone's (a
+                # "password" names the "code" the question asks for)
+                continue
             sent_align = max(own, borrowed, lent)
             if not aligned and record_align == 0:
                 continue

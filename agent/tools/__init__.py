@@ -83,8 +83,9 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
         if subject or plan.answer_type not in ("time", "date"):
             return [ToolCall("locate", {"thing": subject})] if subject else [ToolCall("where_was_i")]
         intent = "when"  # "when am I bringing it back?": a place is no answer to when
-    # "is my bottle in the bakery?" asks whether it is there, not what state it is in
-    there = plan.answer_type == "yes_no" and intent == "state" and bool(plan.places)
+    # "is my bottle in the bakery?" asks whether it is there, not what state it is in ("was it full
+    # or empty in the laundry room?" offers states to choose from)
+    there = plan.answer_type == "yes_no" and intent == "state" and bool(plan.places) and " or " not in plan.text
     if intent in ("trajectory", "state") and (thing or plan.people) and not there:
         return [ToolCall(intent, {"thing": thing or plan.people[0]})]  # "what was Tina wearing?": her
     if plan.answer_type == "yes_no" and (intent in ("verify", "people") or there) and (thing or plan.people):
