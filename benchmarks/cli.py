@@ -27,7 +27,7 @@ SuiteArgument = typer.Argument(
     ..., help="supermemory | egomemreason | videocogqa | m3eval | refmem (generated), locomo (with --file), "
               "ingest (speed per stage on real footage, or on --file), real (questions about real footage), "
               "real-day (a real day of twelve recordings in one memory, questions at their own times), "
-              "labels-day (the generated morning and evening whose things carry printed labels; --seed), "
+              "labels-day (six generated days whose things carry printed labels; --seed), "
               "scale (latency, disk and memory from a day to a year of memory; --quick for CI), "
               "or a suite JSONL file.")
 
