@@ -10,6 +10,7 @@ from agent.plan import WEARER
 from agent.tools.talk import speaker_of
 from memory.builder import spelled_out
 from memory.conversation import opens_a_correction
+from memory.language import first_number, may_name_a_date
 from memory.records import TEXT_SIGHTING, UTTERANCE, MemoryRecord
 
 CONTINUED = 2.0  # seconds between one speaker's turns that may be one sentence cut at a pause
@@ -69,8 +70,9 @@ def sentence_of(record: MemoryRecord, around: Callable[[MemoryRecord], Sequence[
     same voice going on, or any voice going on in lower case), are read with it; so is the
     same voice's next turn when it corrects the line ("We close at 6." / "No, sorry, at 5")."""
     text = prepared(record, spell)
-    if record.kind != UTTERANCE or around is None:
-        return text
+    whole = not text[:1].islower() and text.rstrip().endswith(_ENDS)
+    if record.kind != UTTERANCE or around is None or whole and not (may_name_a_date(text) or first_number(text) is not None):
+        return text  # a whole sentence with no value a correction would change: no neighbour is asked for
     turns = sorted((r for r in around(record) if r.kind == UTTERANCE), key=lambda r: r.wall_start)
     before = [r for r in turns if r.wall_start < record.wall_start][::-1][:CONTINUED_TURNS]
     after = [r for r in turns if r.wall_start > record.wall_start][:CONTINUED_TURNS]

@@ -110,6 +110,18 @@ def present(ctx: ToolContext, thing: str | None = None, doing: str | None = None
                       f"sightings of {match.entity}")
 
 
+def _went_away(ctx: ToolContext, before: MemoryRecord, after: MemoryRecord, place: str) -> bool:
+    """Whether two stays at a place are two times there: far apart, or, in one recording, with
+    a stay elsewhere between them longer than a glance (read from that recording's stays)."""
+    if after.wall_start - before.wall_end > APART:
+        return True
+    if after.video_id != before.video_id:
+        return False  # the recording stopped and started again there
+    return any(o.attrs.get("place") != place and o.wall_end - o.wall_start >= GLANCE
+               and before.wall_end <= o.wall_start and o.wall_end <= after.wall_start
+               for o in ctx.visits_in_recording(before.video_id))
+
+
 def count(ctx: ToolContext, what: str) -> ToolResult:
     """How many: distinct visits when `what` names a place the wearer went to, else distinct
     remembered instances whose name contains the thing asked about."""
@@ -120,9 +132,7 @@ def count(ctx: ToolContext, what: str) -> ToolResult:
         visits = ctx.visits(after, before, place=place)
         distinct: list[MemoryRecord] = []
         for v in visits:  # a time there is one stay, or stays with no time spent elsewhere between
-            if not distinct or v.wall_start - distinct[-1].wall_end > APART or any(
-                    o.attrs.get("place") != place and o.wall_end - o.wall_start >= GLANCE
-                    for o in ctx.visits(distinct[-1].wall_end, v.wall_start)):
+            if not distinct or _went_away(ctx, distinct[-1], v, place):
                 distinct.append(v)
         n = len(distinct)
         return ToolResult("count", f"{n} time{'s' if n != 1 else ''} at the {place}", evidence(distinct, "count"),
