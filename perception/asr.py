@@ -63,10 +63,10 @@ def _confidence(avg_logprob: float | None, word_probs: list[float]) -> float:
 
 def speech_clips(audio: np.ndarray, gap: float) -> list[tuple[float, float]]:
     """The stretches of 16 kHz audio that hold speech, as (start, end) seconds: Silero VAD's
-    speech (faster-whisper bundles it), runs less than `gap` apart joined. Whisper reads each
-    stretch on its own; faster-whisper's own `vad_filter` packs all the speech together first,
-    and Whisper then drops phrases (a shop's whole exchange, before the next speaker's turn
-    after a pause), the failure faster-whisper issue #1270 reports for its batched mode."""
+    speech (faster-whisper bundles it), runs less than `gap` apart joined. faster-whisper's own
+    `vad_filter` packs all the speech together, and Whisper then may drop phrases (a shop's
+    whole exchange, before the next speaker's turn after a pause), the failure faster-whisper
+    issue #1270 reports for its batched mode: a stretch left without a word is read again alone."""
     from faster_whisper.vad import VadOptions, get_speech_timestamps
 
     clips: list[tuple[float, float]] = []
@@ -103,8 +103,8 @@ class FasterWhisperRecognizer:
 
     @property
     def model_id(self) -> str:
-        # how the audio is fed is part of what transcribes it: each stretch of speech on its own
-        return f"faster-whisper:{self.model_name or 'packaged-whisper-base'}+stretches"
+        # how the audio is fed is part of what transcribes it: stretches left unread are read again
+        return f"faster-whisper:{self.model_name or 'packaged-whisper-base'}+unread-stretches"
 
     def describe(self) -> str:
         """One line for `doctor`; checks the weights are there without loading them."""
@@ -138,17 +138,23 @@ class FasterWhisperRecognizer:
         audio = to_16k(audio, sr)
         if audio.size < SAMPLE_RATE // 10:
             return []
-        clips = speech_clips(audio, self.speech_gap)
-        return [seg for start, end in clips
-                for seg in self._transcribe_clip(audio[round(start * SAMPLE_RATE):round(end * SAMPLE_RATE)], start)]
+        # faster-whisper's VAD packing first (Whisper reads short turns best with speech around
+        # them); a stretch of speech it left without a word is then read on its own
+        out = self._transcribe(audio, 0.0, packed=True)
+        heard = [w.start for seg in out for w in seg.words] + [seg.start for seg in out if not seg.words]
+        for start, end in speech_clips(audio, self.speech_gap):
+            if not any(start - 0.5 <= t <= end + 0.5 for t in heard):
+                out += self._transcribe(audio[round(start * SAMPLE_RATE):round(end * SAMPLE_RATE)], start)
+        return sorted(out, key=lambda seg: seg.start)
 
-    def _transcribe_clip(self, audio: np.ndarray, offset: float) -> list[AsrSegment]:
-        """One stretch of speech, its times moved to the recording's (`offset` seconds in)."""
+    def _transcribe(self, audio: np.ndarray, offset: float, packed: bool = False) -> list[AsrSegment]:
+        """Segments of `audio`, times moved to the recording's (`offset` seconds in); `packed`:
+        with faster-whisper's own VAD, else the audio is one stretch of speech already."""
         segments, _info = self.load().transcribe(
             audio,
             language=self.language,
             beam_size=self.beam_size,
-            vad_filter=False,  # the stretch is speech already (speech_clips)
+            vad_filter=packed,
             word_timestamps=True,
             condition_on_previous_text=False,  # stops one misheard phrase echoing onwards
         )

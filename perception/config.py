@@ -83,8 +83,8 @@ class PerceptionConfig:
     asr_compute_type: str = "int8"
     asr_language: str | None = "en"  # None = detect per video
     asr_batch_size: int = 8  # whisperx only
-    # faster-whisper reads speech in the recording's own time, pauses shorter than this kept (the
-    # VAD skips longer silences): speech packed tightly together makes Whisper drop whole phrases
+    # a stretch of speech (pauses shorter than this kept inside it) that faster-whisper's packed
+    # reading left without a word is read again on its own: packing can make Whisper drop phrases
     asr_speech_gap: float = 5.0
     # The track is heard in pieces of at most this many seconds, each cut at the quietest
     # half second of its last 30 s (perception/audio_pieces.py): memory holds one piece

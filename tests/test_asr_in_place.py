@@ -1,7 +1,7 @@
 """Speech is read where it was said: a shop's quick exchange, then a pause, then another
 voice's turn. Packing every stretch of speech together (faster-whisper's own `vad_filter`)
-made Whisper drop the whole first exchange; memlens gives Whisper the VAD's stretches in the
-recording's own time, each on its own (perception.asr.speech_clips)."""
+made Whisper drop the whole first exchange; memlens reads a stretch of speech the packed
+reading left without a word again on its own (perception.asr.speech_clips)."""
 from __future__ import annotations
 
 import numpy as np
