@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from datetime import date
 
 from agent.attribution import sentence_speaker
-from agent.plan import SPEAKING_VERBS, WEARER, QueryPlan
+from agent.plan import WEARER, QueryPlan
 from agent.reader import ROLL_UPS
 from agent.reading import QUOTE_KINDS, Reading
 from agent.reasoning import Alike, Draft, coverage, evidence_text
@@ -17,6 +17,7 @@ from agent.state import Evidence
 from agent.tools import bare, option_steps
 from agent.tools.base import ToolResult
 from agent.tools.talk import speaker_of
+from agent.verbs import SPEAKING
 from agent.wanted import TALKER_NOUNS, asks, asks_for_a_question
 from memory.conversation import opens_a_correction
 from memory.language import first_number, normalise
@@ -133,11 +134,12 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | Non
         elif reading is not None and best.tool in QUOTING_TOOLS \
                 and ("corrected" not in answer or opens_a_correction(reading.sentence)) \
                 and (reading.kind not in QUOTE_KINDS or reading.beside or _asks_back(plan, best)
-                     or _reads_further(reading, best)):
+                     or _reads_further(reading, best) or best.tool == "reflect"):
             # the short answer inside the line the tool chose (graph.read reads only its lines,
             # unless they share no word with the question: then a line read elsewhere stands in),
             # or what is said beside a sentence restating the question; of a corrected line, what
-            # the correction says, never the value it corrects
+            # the correction says, never the value it corrects; of a reflective question's turns (each
+            # bears on it, the nearest in meaning first), what the reader reads as its answer
             return _read_draft(reading, best.support, f"(in {best.tool}'s line: {best.note})")
         # the reader quotes clearly what the tool answers with: two ways of looking agree on the line
         agreed = reading is not None and reading.kind in QUOTE_KINDS and reading.score >= CLEAR_LINE \
@@ -199,7 +201,7 @@ def who_answers(plan: QueryPlan, result: ToolResult) -> str:
     named_in_question = {p.lower() for p in plan.people}
     speakers = [e.record.attrs.get("speaker_name") for e in result.support if e.record.kind == UTTERANCE]
     spoke = list(dict.fromkeys(s for s in speakers if s and s.lower() not in named_in_question))
-    if plan.verb in SPEAKING_VERBS and spoke:
+    if plan.verb in SPEAKING and spoke:
         return ", ".join(spoke)
     named = [n for n in result.names if n not in spoke and n.lower() not in named_in_question]
     return ", ".join(named or spoke)

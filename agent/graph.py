@@ -39,6 +39,7 @@ from agent.config import AgentConfig
 from agent.llm import ChatModel
 from agent.llm_reasoning import model_draft
 from agent.plan import WEARER, Planner, QueryPlan, Vocabulary
+from agent.question_nlp import located_nouns
 from agent.reader import SPAN_KINDS, EvidenceReader, unmet
 from agent.reading import QUOTE_KINDS
 from agent.reasoning import Draft, EvidenceReasoner, evidence_text
@@ -49,6 +50,7 @@ from agent.sufficiency import SufficiencyModel, features, named_share, support_t
 from agent.tools import ToolCall, calls_for
 from agent.tools.base import ToolContext
 from memory.records import PLACE_VISIT, TEXT_SIGHTING, UTTERANCE
+from memory.scene import names_a_place
 from retrieval.operators import MemoryOperators
 from retrieval.search import HybridRetriever
 
@@ -117,11 +119,14 @@ def route_after_skills(state: AgentState) -> str:
 
 def understand(state: AgentState, runtime: Runtime[AgentContext]) -> dict:
     ops = runtime.context.operators
-    vocabulary = Vocabulary(
-        places=tuple(_tool_context(runtime.context, state.namespace, state.at, None).known_places()),
-        people=tuple(sorted(ops.speakers(state.namespace, state.at))))
     question = state.question
-    names = known_names(runtime.context.reader.nlp(question), vocabulary.people)
+    doc = runtime.context.reader.nlp(question)
+    visited = _tool_context(runtime.context, state.namespace, state.at, None).known_places()
+    # "was there a mug in the bathroom?": a room memory never saw the wearer in is still a place
+    unvisited = [noun for noun in located_nouns(doc) if noun not in visited and names_a_place(ops.kinds, noun)]
+    vocabulary = Vocabulary(places=tuple(visited + unvisited),
+                            people=tuple(sorted(ops.speakers(state.namespace, state.at))))
+    names = known_names(doc, vocabulary.people)
     for short, name in names.items():  # "what did Mel paint?": the lines are Melanie's
         question = re.sub(rf"\b{re.escape(short)}\b", name, question)
     plan = runtime.context.planner.plan(question, state.at, state.options, vocabulary)

@@ -45,19 +45,6 @@ AnswerType = Literal["place", "time", "date", "duration", "person", "number", "m
 SpeechAct = Literal["request", "commitment", "intention"]
 # Constraints that ask what was in a hand (the wearer's, or someone else's)
 IN_MY_HAND, IN_ANOTHER_HAND = "in my hand", "in someone else's hand"
-ASKING_VERBS = frozenset({"ask", "wonder", "inquire", "question", "query"})  # verbs whose answer is itself a question
-# Verbs of speaking: "what did she say?" asks for a line, not about the verb's own topic; "who
-# said / asked / told ...?" asks who did the talking, where any other verb ("who is leading the
-# meeting") asks for the person the evidence names.
-SPEAKING_VERBS = frozenset({"say", "tell", "ask", "mention", "talk", "speak", "request", "remind", "want", "suggest",
-                            "call"})
-# Verbs by which one binds oneself: "what did I promise / say I'd / agree to do?" asks what the
-# wearer undertook; any other ("what do I need to bring?", "what should I pick up?") asks what
-# they owe, which includes what others asked of them.
-COMMITTING_VERBS = frozenset({"say", "tell", "promise", "agree", "offer", "commit", "mention", "decide", "plan",
-                              "intend", "swear", "vow", "volunteer"})
-# "who did I ring?": a call is heard on a call, a voice message or a conversation, not in a talk or a film
-CALLING_VERBS = frozenset({"call", "ring", "phone", "telephone", "dial"})
 
 
 @dataclass
@@ -113,6 +100,7 @@ class QueryPlan:
     # "is my mug in the kitchen?", "when is the review?": asked in the present, of how things
     # stand now (a thing where it was last seen) or of an event set for later
     now: bool = False
+    choice: bool = False  # "was it full or empty in the laundry room?": it offers the answers to choose from
 
     def to_json(self) -> dict:
         return _ADAPTER.dump_python(self, mode="json")

@@ -17,8 +17,9 @@ from agent.plan import IN_ANOTHER_HAND, IN_MY_HAND, INTENTS, WEARER, QueryPlan, 
 from agent.question_nlp import SpacyPipeline, parse_question
 from agent.question_time import DAY_PARTS
 from agent.tools import bare, option_steps
+from agent.verbs import INSTRUCTING
 from agent.wanted import wanted
-from memory.language import content_words, looks_ahead, may_name_a_date, stated_dates
+from memory.language import content_words, may_name_a_date, stated_dates
 from perception.config import default_cache_root
 
 # Which intents a question word leaves possible (grammar, not wording): "how long" asks a
@@ -72,16 +73,6 @@ def premises_for(intent: str, people: list[str], places: list[str], objects: lis
     return list(dict.fromkeys([*people, *places, *things]))
 
 
-_ASKING_SOMEONE = {"ask", "tell", "remind", "request"}  # "what did I ask / tell Jonas to do?"
-
-
-def _asked_now(doc) -> bool:
-    """Whether the question asks in the present how things are ("is my mug in the kitchen?",
-    "when's the review?"): its main verb "be", in the present tense."""
-    root = next((t for t in doc if t.dep_ == "ROOT"), None)
-    return root is not None and root.lemma_ == "be" and root.tag_ in ("VBZ", "VBP")
-
-
 def _allowed(parse) -> tuple[str, ...]:
     if parse.wh in ("what order", "how long", "how many", "how often"):  # the strongest cue of all
         return _WH_INTENTS[parse.wh]
@@ -96,7 +87,7 @@ def _allowed(parse) -> tuple[str, ...]:
     if parse.what_was_at:  # "what was sitting on the desk?" asks for a thing there, not the desk's colour
         return tuple(i for i in _WH_INTENTS.get(parse.wh or "", INTENTS) if i != "state")
     if parse.yes_no and parse.objects and (parse.existential or parse.places and parse.root_lemma == "be"
-                                           and " or " not in parse.text):
+                                           and not parse.choice):
         return ("verify",)  # "was there a van?", "is there any milk left?", "is my bottle in the pharmacy?"
     if parse.yes_no:
         return ("verify", "requests", "commitments", "people", "state", "speech", "read")
@@ -163,7 +154,7 @@ class DeterministicPlanner:
             time = replace(time, relation=None, anchor=None)
         people = [p for p in parse.people if p != WEARER]
         speaker, listener = parse.speaker, parse.listener
-        if intent == "requests" and speaker == WEARER and len(people) == 1 and parse.root_lemma in _ASKING_SOMEONE:
+        if intent == "requests" and speaker == WEARER and len(people) == 1 and parse.root_lemma in INSTRUCTING:
             listener = people[0]  # "what did I ask Jonas to do?": the wearer's own request, to them
         elif intent == "requests":  # a request is made to the wearer by someone else
             speaker, listener = (speaker if speaker != WEARER else None), WEARER
@@ -182,7 +173,6 @@ class DeterministicPlanner:
         close = [i for i in sorted(allowed, key=lambda i: -scores.get(i, 0.0))
                  if scores[intent] - scores.get(i, 0.0) < self.unsure_margin]
         candidates = [intent] if shaped else list(dict.fromkeys([intent, *close]))
-        doc = self.nlp(parse.text)
         return QueryPlan(
             intent=intent, answer_type=answer_type, objects=parse.objects, people=people, places=places,
             speaker=speaker, listener=listener,
@@ -191,8 +181,7 @@ class DeterministicPlanner:
             constraints=constraints, text=parse.text, verb=parse.root_lemma or None, listed=parse.listed,
             planner=self.name, confidence=round(scores[intent], 3),
             # "when is the plumber call?" asks of an event still to come, as a memory of the past is not
-            to_come=parse.wh == "when" and (looks_ahead(doc) or _asked_now(doc)),
-            now=_asked_now(doc),
+            to_come=parse.wh == "when" and (parse.ahead or parse.now), now=parse.now, choice=parse.choice,
             alternatives=[i for i in sorted(scores, key=scores.get, reverse=True) if i != intent and i in allowed][:2],
         ), candidates
 

@@ -16,9 +16,10 @@ from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from agent.parse_repairs import repaired
 from agent.plan import WEARER, TimeSlot
 from agent.question_time import DAY_PARTS, phrase, time_slot
-from memory.language import ENGLISH_MODEL, english, quoted
+from memory.language import ENGLISH_MODEL, english, looks_ahead, quoted
 
 _DAY_PART_PREFIX = re.compile(rf"\b(pre|post)-(?=(?:{'|'.join(DAY_PARTS)})\b)", re.I)
 _FIRST_PERSON = {"i", "me", "my", "mine", "myself", "we", "us", "our", "ours"}
@@ -60,7 +61,7 @@ class SpacyPipeline:
             if doc is not None:
                 self._docs.move_to_end(text)
                 return doc
-        doc = _repaired(english(self.model)(text))
+        doc = repaired(english(self.model)(text))
         self._keep({text: doc})
         return doc
 
@@ -70,88 +71,13 @@ class SpacyPipeline:
         with self._lock:
             todo = [t for t in dict.fromkeys(texts) if t not in self._docs]
         if todo:
-            self._keep({t: _repaired(d) for t, d in zip(todo, english(self.model).pipe(todo))})
+            self._keep({t: repaired(d) for t, d in zip(todo, english(self.model).pipe(todo))})
 
     def _keep(self, docs: dict[str, object]) -> None:
         with self._lock:
             self._docs.update(docs)
             while len(self._docs) > self.cache_size:
                 self._docs.popitem(last=False)
-
-
-def _repaired(doc):
-    """The parse with the small model's known misreadings of questions put right."""
-    return _repair_be_noun(_repair_do_support(_repair_do_have(doc)))
-
-
-def _repair_be_noun(doc):
-    """"what is luck?": the small English model reads the noun as a passive participle ("what
-    is eaten?"). A participle is an inflected form ("eaten", "painted"); a word that is its own
-    lemma after "is" is the noun the question asks about."""
-    for word in doc:
-        be = next((c for c in word.children if c.dep_ == "auxpass" and c.lemma_ == "be"), None)
-        wh = next((c for c in word.children if c.dep_ == "nsubjpass" and c.tag_ in ("WP", "WDT")), None)
-        if word.dep_ != "ROOT" or word.tag_ != "VBN" or be is None or wh is None or \
-                word.lower_ != word.lemma_.lower() or any(c.dep_ == "agent" for c in word.children):
-            continue
-        for child in list(word.children):
-            if child.i != be.i:
-                child.head = be
-        be.head, be.dep_, be.pos_ = be, "ROOT", "AUX"
-        word.head, word.dep_, word.pos_, word.tag_ = be, "nsubj", "NOUN", "NN"
-        wh.dep_ = "attr"
-    return doc
-
-
-def _repair_do_have(doc):
-    """"did I have oatmeal for breakfast?": the small English model reads the food as the
-    verb with "did" and "have" as its auxiliaries, which no English sentence has. Make
-    "have" the verb and the word it governed its object, so the thing is not lost."""
-    for tok in doc:
-        auxes = {c.lemma_.lower(): c for c in tok.children if c.dep_ == "aux"}
-        if tok.pos_ != "VERB" or "do" not in auxes or "have" not in auxes:
-            continue
-        have = auxes["have"]
-        for child in list(tok.children):
-            if child.i != have.i and child.dep_ not in ("compound", "amod", "det"):
-                child.head = have
-        have.head, have.dep_, have.pos_, have.tag_ = (have, "ROOT", "VERB", "VB") if tok.dep_ == "ROOT" else (tok.head, tok.dep_, "VERB", "VB")
-        tok.head, tok.dep_, tok.pos_, tok.tag_ = have, "dobj", "NOUN", "NN"
-    return doc
-
-
-_NAMING = ("PROPN", "PRON")
-
-
-def _make_verb(verb, do, namer) -> None:
-    """`verb` becomes the clause's verb with `do` its auxiliary and `namer` its subject."""
-    for child in list(do.children):
-        if child.i != verb.i:
-            child.head = verb
-            if child.tag_ in ("WP", "WDT") and child.dep_ == "attr":
-                child.dep_ = "dobj"  # "what did Ann research?": what she researched
-    if do.dep_ == "ROOT":
-        verb.head, verb.dep_ = verb, "ROOT"
-    do.head, do.dep_, do.pos_, do.tag_ = verb, "aux", "AUX", "VBD" if do.lower_ == "did" else do.tag_
-    namer.dep_ = "nsubj"
-    verb.pos_, verb.tag_ = "VERB", "VB"
-
-
-def _repair_do_support(doc):
-    """"what did Ann research?": the small English model reads the last word as a noun ("Ann's
-    research", subject of "did", or the root with "did" its auxiliary). After a question's
-    "do" and a name or pronoun, a bare word that ends the question is its verb; English has no
-    "what did Ann research?" in which it is a noun."""
-    for do in doc:
-        if do.lemma_.lower() != "do" or not any(t.tag_ in ("WP", "WDT", "WRB") for t in doc[:do.i]):
-            continue
-        rest = [t for t in doc[do.i + 1:] if t.pos_ != "PUNCT"]
-        if len(rest) != 2 or rest[0].pos_ not in _NAMING or rest[1].pos_ != "NOUN" or rest[0].head.i != rest[1].i:
-            continue
-        namer, verb = rest
-        if do.dep_ == "aux" and verb.dep_ == "ROOT" or do.dep_ == "ROOT" and verb.head.i == do.i:
-            _make_verb(verb, do, namer)
-    return doc
 
 
 @dataclass
@@ -182,6 +108,9 @@ class QuestionParse:
     existential: bool = False  # "was there a table?": whether something was there at all
     in_hand: str | None = None  # whose hand: "what was I holding?" (WEARER), "what did she pick up?" ("someone")
     what_was_at: bool = False  # "what was sitting on the desk?": a thing at a place, not the place's state
+    ahead: bool = False  # "when is Tom coming?", "what will I need?": asked of what is still to come
+    now: bool = False  # "is my mug in the kitchen?", "when's the review?": a present "be", how things stand
+    choice: bool = False  # "was it full or empty?": the question offers the answers to choose from
 
 
 # Words that open an address to the assistant rather than the question ("OK glasses, ...",
@@ -211,6 +140,12 @@ def _asks_in_hand(doc, root) -> str | None:
         return None
     subject = next((c for v in (verb, root) for c in v.children if c.dep_ in ("nsubj", "nsubjpass")), None)
     return WEARER if subject is not None and subject.lower_ in _FIRST_PERSON else "someone"
+
+
+def _present_be(doc) -> bool:
+    """The question's main verb is "be" in the present: it asks how things stand now."""
+    root = next((t for t in doc if t.dep_ == "ROOT"), None)
+    return root is not None and root.lemma_ == "be" and root.tag_ in ("VBZ", "VBP")
 
 
 def _simple_past(verb) -> bool:
@@ -256,6 +191,18 @@ def _chunk_text(span) -> str:
     """A noun chunk without determiners and possessives: "my black scissors" -> "black scissors"."""
     words = [t.text for t in span if t.pos_ not in ("DET", "PRON") and t.dep_ != "poss" and t.tag_ != "POS"]
     return " ".join(words).strip().lower()
+
+
+# Prepositions that put something somewhere ("a mug in the bathroom", "back to the garage").
+_LOCATIVE = {"in", "at", "inside", "into", "to", "from", "near", "outside", "behind"}
+
+
+def located_nouns(doc) -> list[str]:
+    """The nouns a question puts something in, at or near ("was there a mug in the bathroom?"):
+    those that may name a place memory never saw the wearer in; the caller asks WordNet which do.
+    A kind of place ("which room") names the answer instead."""
+    return [_chunk_text(c) for c in doc.noun_chunks if c.root.dep_ == "pobj" and c.root.head.lower_ in _LOCATIVE
+            and c.root.pos_ == "NOUN" and _chunk_text(c) not in PLACE_KINDS and not any(t.tag_ == "WDT" for t in c)]
 
 
 _WH_WORDS = {"where", "when", "who", "whom", "whose", "what", "which", "how"}
@@ -440,7 +387,9 @@ def parse_question(nlp: SpacyPipeline, question: str, at: datetime | None,
                           time=time, asking="".join(t.text_with_ws for t in doc if t.i not in anchored).strip(),
                           one_past_event=_simple_past(root),
                           existential=any(t.dep_ == "expl" and t.head == root for t in doc),
-                          in_hand=_asks_in_hand(doc, root), what_was_at=_asks_what_was_at(doc, root))
+                          in_hand=_asks_in_hand(doc, root), what_was_at=_asks_what_was_at(doc, root),
+                          ahead=looks_ahead(doc), now=_present_be(doc),
+                          choice=any(t.dep_ == "cc" and t.lower_ == "or" for t in doc))
     people: list[str] = []
     titled = quoted(doc)  # "what is "Little Women" about?": a title names no one
     for ent in doc.ents:

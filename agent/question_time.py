@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from agent.plan import TimeSlot
+from agent.verbs import SAYING_OR_INTENDING
 from memory.language import TIME_UNITS, date_span, parse_date
 
 # Hours of the day that day parts and meals name (general English, not a world's vocabulary).
@@ -26,9 +27,6 @@ _MARKS = {"after": "after", "since": "after", "once": "after", "before": "before
 _UNITS = TIME_UNITS | {"night", "weekend"}
 # Verbs that end a stay or an activity: "when I leave the office" places the question after it.
 _ENDING = {"leave", "finish", "exit", "quit", "end", "wrap", "done", "complete"}
-# Verbs whose complement is something said or intended: a time inside it is its content.
-_REPORTING = {"say", "tell", "ask", "promise", "agree", "plan", "intend", "want", "need", "remind", "mention",
-              "offer", "suggest", "decide", "expect", "hope", "have", "commit"}
 
 
 def _reported(tok) -> bool:
@@ -37,7 +35,7 @@ def _reported(tok) -> bool:
     A verb addressed to the assistant frames the question instead ("could you tell me
     [where I go after lunch]", "remind me [what I did after work]")."""
     while tok.dep_ != "ROOT" and tok.head is not tok:
-        if tok.dep_ in ("xcomp", "ccomp") and tok.head.lemma_ in _REPORTING and not _addressed_to_assistant(tok.head):
+        if tok.dep_ in ("xcomp", "ccomp") and tok.head.lemma_ in SAYING_OR_INTENDING and not _addressed_to_assistant(tok.head):
             return True
         if tok.dep_ == "xcomp" and tok.head.lemma_ == "go" and tok.head.tag_ == "VBG":
             return True  # "what was I going to [pick up after work]": a plan

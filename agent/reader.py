@@ -26,7 +26,6 @@ from agent.span_kinds import by_number, clock_times, codes, colours, described, 
 from agent.state import Evidence
 from agent.told import as_said_by, as_written, prepared, sentence_of
 from agent.verb_spans import (
-    WANTING,
     asks_the_act,
     beside,
     complements,
@@ -41,6 +40,7 @@ from agent.verb_spans import (
     verbless_phrase,
     without_determiners,
 )
+from agent.verbs import WANTING
 from agent.wanted import (
     Wanted,
     asks,

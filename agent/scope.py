@@ -14,7 +14,7 @@ from datetime import datetime, timedelta
 from agent.plan import QueryPlan
 from agent.question_nlp import SpacyPipeline, without_address
 from agent.tools.base import ToolContext
-from memory.recordings import GENERIC_WORDS, RECORDING_WORDS, SORTS
+from memory.recordings import GENERIC_WORDS, RECORDING_WORDS, SORTS, recording_words
 from memory.records import RECORDING, MemoryRecord
 
 AROUND = timedelta(hours=6)  # "after the call": the hours after it, as an anchor's "after" is read
@@ -67,7 +67,8 @@ def resolve(ctx: ToolContext, word: str) -> Scope | None:
     """The latest recording in the window that `word` may name; a generic word ("the video")
     only when one recording in the window is of that medium (else the question is not scoped)."""
     after, before = ctx.window()
-    named = [r for r in ctx.records((RECORDING,), after=after, before=before) if word in r.attrs.get("words", ())]
+    named = [r for r in ctx.records((RECORDING,), after=after, before=before)
+             if word in recording_words(r.attrs.get("sort", ""), r.attrs.get("medium", ""))]
     if word in GENERIC_WORDS:
         return Scope(word, named[0]) if len(named) == 1 else None
     if not named:

@@ -6,6 +6,7 @@ and what a copula equates with the thing a question describes ("what was grandma
 -> "this necklace is ... a gift from my grandma"). English grammar read off spaCy's parse."""
 from __future__ import annotations
 
+from agent.verbs import WANTING
 from agent.wanted import LIGHT_VERBS, Wanted, asks, token_stem
 from memory.language import may_name_a_date, number_of
 
@@ -212,9 +213,6 @@ def undertaken(doc, sent) -> list:
         if end - tok.i <= COMPLEMENT_WORDS:
             out.append(doc[tok.i:end])
     return out
-
-
-WANTING = {"want", "need", "expect", "request", "wish"}  # "what did Bob want from me?": whatever he asked
 
 
 def asks_the_act(want: Wanted, doc, sent) -> bool:

@@ -7,9 +7,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from agent.plan import ASKING_VERBS
 from agent.question_nlp import SpacyPipeline, asked_degree, without_address
-from memory.language import STOP, number_of, quoted, s_stem, singular, stem, unclipped
+from agent.verbs import ASKING, ASKING_OF, REPORTING
+from memory.language import QUESTION_WORDS, STOP, number_of, quoted, s_stem, singular, stem, unclipped
 
 # Nouns that name the kind of answer a "what / which <noun>" question wants (general English).
 KIND_NOUNS = {
@@ -28,15 +28,8 @@ KIND_NOUNS = {
 }
 # Verbs that ask for words said or shown ("what did the screen say?"): the answer is a quote.
 _QUOTING = {"say", "tell", "read", "write", "show", "mean", "announce", "ask", "reply", "answer", "mention"}
-# Verbs that report an act in their clause ("what did I say I'd bring?", "what did she promise to send?").
-# Verbs whose clause names the act asked about: said, promised, decided or wanted ("what did I
-# say I'd bring?", "what did he want to borrow?"), or, with someone to do it, asked of them
-# ("what did Bob ask me to buy?"; "what did she ask to do?" is not asked of anyone).
-_REPORTING = {"say", "tell", "mention", "promise", "agree", "offer", "decide", "plan", "want", "need", "hope", "intend"}
-_ASKING_OF = {"ask", "remind"}
 # Verbs too light to locate an answer by ("what did she do", "what is it").
 LIGHT_VERBS = {"be", "do", "have", "get", "go", "make", "happen"}
-_WH = {"what", "which", "who", "whom", "whose", "where", "when", "why", "how"}
 # Verbs whose "how" asks what something was like ("how did she feel?", "how was the trip?",
 # "how does he describe the view?"), answered by a description ("nervous", "amazing"), not a means.
 _APPRAISING = {"feel", "describe", "be", "seem", "look", "sound", "find", "go", "do", "react", "like", "enjoy"}
@@ -132,7 +125,7 @@ def token_stem(token) -> str:
 
 def content_stems(tokens) -> set[str]:
     """The `token_stem`s of a parsed span's content words (no stop word, no question word)."""
-    return {token_stem(t) for t in tokens if not t.is_punct and t.lower_ not in STOP and t.lower_ not in _WH}
+    return {token_stem(t) for t in tokens if not t.is_punct and t.lower_ not in STOP and t.lower_ not in QUESTION_WORDS}
 
 
 def wanted(nlp: SpacyPipeline, question: str) -> Wanted:
@@ -172,10 +165,10 @@ def _opens_a_setting(word) -> bool:
 def _reported_act(verb_token):
     """The act a reporting verb's clause names ("what did I say I'd bring?": bring; "what did
     she promise to send?": send), or None."""
-    if verb_token is None or verb_token.lemma_.lower() not in _REPORTING | _ASKING_OF:
+    if verb_token is None or verb_token.lemma_.lower() not in REPORTING | ASKING_OF:
         return None
     act = next((c for c in verb_token.children if c.dep_ in ("ccomp", "xcomp") and c.pos_ in ("VERB", "AUX")), None)
-    if act is not None and verb_token.lemma_.lower() in _ASKING_OF and not (
+    if act is not None and verb_token.lemma_.lower() in ASKING_OF and not (
             any(c.dep_ == "dobj" for c in verb_token.children) or any(c.dep_ == "nsubj" for c in act.children)):
         return None  # no one asked: what they want
     return act
@@ -200,7 +193,7 @@ def _wanted(doc) -> Wanted:
     # place clause ("which locker did I use, what number was it?"; "what was on the screen when
     # ..."), of the main clause when there is one there ("how long has she been studying what
     # makes plants grow?" asks how long)
-    asking = [i for i, t in enumerate(toks) if t.lower_ in _WH and not _opens_a_setting(t)]
+    asking = [i for i, t in enumerate(toks) if t.lower_ in QUESTION_WORDS and not _opens_a_setting(t)]
     main = [i for i in asking if _clause_verb(toks[i]).dep_ == "ROOT"]
     wh_at = (main or asking)[-1] if asking else None
     if wh_at is None:
@@ -307,7 +300,7 @@ def _clause_verb(tok):
 
 def asks_for_a_question(verb: str | None) -> bool:
     """"What did Bob ask me?": the answer is a line that asks."""
-    return verb in ASKING_VERBS
+    return verb in ASKING
 
 
 def asks(line: str) -> bool:

@@ -9,7 +9,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable, Sequence
 
-from memory.language import english
+from memory.language import QUESTION_WORDS, english
 from perception.types import AsrSegment
 
 # What people say right before their own name when they introduce themselves ("Hi, it's
@@ -60,7 +60,7 @@ def turn_acts(segments: Sequence[AsrSegment], max_gap_s: float = 10.0) -> list[l
     return acts
 
 
-_WH_QUESTION = re.compile(r"^\W*(?:who|whom|whose|what|when|where|why|how|which)\b", re.IGNORECASE)
+_WH_QUESTION = re.compile(rf"^\W*(?:{'|'.join(sorted(QUESTION_WORDS))})\b", re.IGNORECASE)
 
 
 def _asks_what(text: str) -> bool:

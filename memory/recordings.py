@@ -47,6 +47,12 @@ MEDIUM_WORDS = {"audio": ("audio", "recording", "audio recording"), "video": ("v
 RECORDING_WORDS = frozenset(w for words in (*SORTS.values(), *MEDIUM_WORDS.values()) for w in words)
 GENERIC_WORDS = frozenset(w for words in MEDIUM_WORDS.values() for w in words)
 
+
+def recording_words(sort: str, medium: str) -> tuple[str, ...]:
+    """What a recording of this sort and medium may be called, its sort's words first. Read
+    when a question is asked, so a memory ingested before a word was added answers to it."""
+    return tuple(dict.fromkeys((*SORTS.get(sort, ()), *MEDIUM_WORDS.get(medium, ()))))
+
 TALK_SHARE = 0.4  # of a video's time with speech, for one voice to be giving a talk
 FLOOR = 0.75  # of the speech, in the main voice's mouth, for it to be a talk and not a conversation
 TITLED = 0.2  # speech share under which a video with titles is a film or show
@@ -83,7 +89,7 @@ class RecordingFacts:
 
     @property
     def words(self) -> tuple[str, ...]:
-        return tuple(dict.fromkeys((*SORTS[self.sort], *MEDIUM_WORDS[self.medium])))
+        return recording_words(self.sort, self.medium)
 
 
 def recording_facts(records: Sequence[MemoryRecord], seconds: float, has_pictures: bool,

@@ -64,6 +64,14 @@ PLACE_KINDS = ("room", "geographical_area")
 SPOT_KINDS = ("area", "topographic_point")
 
 
+def names_a_place(kinds: Kinds | None, words: str) -> bool:
+    """Whether WordNet calls the words a room or a piece of land ("bathroom", "garden", "car
+    park"), or, said in several words, a spot ("bus stop"): a place, visited or not."""
+    if kinds is None or not kinds.available or not words.replace(" ", "").isalpha():
+        return False
+    return any(kinds.is_a(words, kind) for kind in PLACE_KINDS + (SPOT_KINDS if " " in words else ()))
+
+
 class SceneReader:
     def __init__(self, config: MemoryConfig, kinds: Kinds | None = None):
         """`kinds`: WordNet (memory.kinds); with it a short printed line is a thing's label only
@@ -78,9 +86,7 @@ class SceneReader:
         words = normalise(text)
         if not words or len(words.split()) > self.config.max_label_words:
             return None
-        kinds = PLACE_KINDS + (SPOT_KINDS if " " in words else ())
-        wordnet = self.kinds is not None and self.kinds.available and words.replace(" ", "").isalpha() \
-            and any(self.kinds.is_a(words, kind) for kind in kinds)
+        wordnet = names_a_place(self.kinds, words)
         if words in self._places or wordnet and self.kinds.compound(words):  # "car park" is no park
             return words
         for place in self._places:

@@ -341,6 +341,22 @@ def test_a_quoting_tools_line_that_asks_back_gives_way_even_when_its_lines_are_i
     assert "Luck is defined" in answered.answer and "So what is luck" not in answered.answer
 
 
+def test_a_reflective_question_is_answered_by_what_is_read_not_the_turn_nearest_in_meaning(reader):
+    """reflect answers with the turn nearest the question in meaning ("... what makes people
+    luckier ..."); what the reader reads out of its turns as the answer is the answer."""
+    from agent.compose import draft
+    from agent.plan import QueryPlan
+    from agent.tools.base import ToolResult
+
+    lines = [turn(0, "Tina", "I've spent two decades observing what makes people luckier than others."),
+             turn(5, "Tina", "So what is luck? Luck is defined as success or failure apparently caused by chance.")]
+    found = ToolResult("reflect", lines[0].record.text, lines, True)
+    reading = reader.read("what is luck, according to the talk?", lines)
+    assert reading is not None and reading.answer.startswith("Luck is defined")
+    answered = draft(QueryPlan("reflect", verb="be"), [found], reading)
+    assert "Luck is defined" in answered.answer and "two decades" not in answered.answer
+
+
 def test_a_line_naming_all_the_question_is_about_counts_as_read_when_no_tool_found_it(reader):
     from agent.compose import draft
     from agent.plan import QueryPlan

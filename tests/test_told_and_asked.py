@@ -3,7 +3,8 @@ of one evening: the act asked for rather than the line that asks it, a date corr
 next turn, a day written on a whiteboard, an hour said bare, a time told of what is to come, a
 promise made to whom it was said, and a sign that names someone is not what they said; a
 time corrected in the speaker's next turn, what someone asked to be brought, and no name read
-from memlens's own label for a voice; "have you seen my bottle?" asked by someone looking for it."""
+from memlens's own label for a voice; "have you seen my bottle?" asked by someone looking for it;
+a room never visited is still a place ("was there a bottle in the bathroom?")."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -135,3 +136,9 @@ def test_is_it_there_is_where_it_was_last_seen_and_was_it_there_whether_it_was_s
     assert not now.abstained and now.answer.startswith("No") and "bakery" in now.answer, now.answer
     assert answer(agent, "is my bottle in the bakery?").answer.startswith("Yes")
     assert answer(agent, "was there a bottle in the pharmacy?").answer.startswith("Yes")
+
+
+def test_a_room_never_visited_is_still_a_place(agent):
+    # "bathroom" was never a stay: WordNet calls it a room, so the bottle is looked for there, not anywhere
+    asked = answer(agent, "was there a bottle in the bathroom?")
+    assert asked.abstained or asked.answer.startswith("No"), asked.answer

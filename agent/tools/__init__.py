@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from agent.plan import CALLING_VERBS, COMMITTING_VERBS, IN_ANOTHER_HAND, IN_MY_HAND, WEARER, QueryPlan
+from agent.plan import IN_ANOTHER_HAND, IN_MY_HAND, WEARER, QueryPlan
 from agent.question_nlp import HOLDING_VERBS
 from agent.state import Evidence
 from agent.tools.base import ToolContext, ToolResult
@@ -19,11 +19,10 @@ from agent.tools.reflect import reflect
 from agent.tools.talk import people, read, said, speech_acts
 from agent.tools.things import count, in_hand, locate, present, seen, state, trajectory
 from agent.tools.timeline import activity, duration, habit, order, when, where_was_i
+from agent.verbs import CALLING, COMMITTING, SEEING
 from agent.wanted import LIGHT_VERBS
 from memory.language import normalise, s_stem
 
-# Verbs of seeing: "did I see / notice anyone cycling?" asks whether the activity was in view.
-SEEING_VERBS = frozenset({"see", "notice", "spot", "watch", "observe"})
 # Steps of an ordering option: "the cafe, then the park -> the office".
 STEP_SPLIT = re.compile(r"\s*(?:;\s*then|,\s*then|->|→|;)\s*", re.I)
 
@@ -85,13 +84,13 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
         intent = "when"  # "when am I bringing it back?": a place is no answer to when
     # "is my bottle in the bakery?" asks whether it is there, not what state it is in ("was it full
     # or empty in the laundry room?" offers states to choose from)
-    there = plan.answer_type == "yes_no" and intent == "state" and bool(plan.places) and " or " not in plan.text
+    there = plan.answer_type == "yes_no" and intent == "state" and bool(plan.places) and not plan.choice
     if intent in ("trajectory", "state") and (thing or plan.people) and not there:
         return [ToolCall(intent, {"thing": thing or plan.people[0]})]  # "what was Tina wearing?": her
     if plan.answer_type == "yes_no" and (intent in ("verify", "people") or there) and (thing or plan.people):
         return [ToolCall("present", {"thing": thing or plan.people[0],  # "was there a van", "did I see Ben"
                                      "place": plan.places[0] if plan.places else None, "now": plan.now})]
-    if plan.answer_type == "yes_no" and intent == "verify" and plan.verb in SEEING_VERBS and plan.topic:
+    if plan.answer_type == "yes_no" and intent == "verify" and plan.verb in SEEING and plan.topic:
         return [ToolCall("present", {"doing": plan.topic[0]})]  # "did I see anyone cycling?": a bicycle
     if intent == "count" and (thing or plan.places):
         # "how many library visits / times at the gym": a named place counts visits
@@ -131,10 +130,10 @@ def _intent_calls(plan: QueryPlan, intent: str, options: list[str]) -> list[Tool
         return [ToolCall("said", {"topic": terms, "speaker": plan.speaker, "query": query, "verb": plan.verb,
                                   "about": plan.people[0] if len(plan.people) == 1 else None})]
     if intent == "people":
-        return [ToolCall("people", {"by_phone": plan.verb in CALLING_VERBS})]
+        return [ToolCall("people", {"by_phone": plan.verb in CALLING})]
     if intent in ("requests", "commitments"):
         act = plan.act or ("request" if intent == "requests" else "commitment")
-        if act == "commitment" and plan.verb not in COMMITTING_VERBS:
+        if act == "commitment" and plan.verb not in COMMITTING:
             act = "obligation"  # "what do I need to bring?": what I said I'd do, and what I was asked to
         return [ToolCall("speech_acts", {"act": act,
                                          "speaker": plan.speaker, "topic": terms,

@@ -10,10 +10,11 @@ from datetime import datetime, timedelta
 
 from agent.attribution import about as by_or_about
 from agent.attribution import spoken_of
-from agent.plan import ASKING_VERBS, SPEAKING_VERBS, WEARER
+from agent.plan import WEARER
 from agent.reasoning import evidence_text
 from agent.state import Evidence
 from agent.tools.base import ToolContext, ToolResult, in_hours, moment_phrase
+from agent.verbs import ASKING, SPEAKING
 from memory.conversation import CORRECTION_CUE
 from memory.language import normalise, ordinal_of, s_forms, s_stem
 from memory.records import ENTITY_SIGHTING, RECORDING, TEXT_SIGHTING, UTTERANCE, MemoryRecord, order_by_time
@@ -73,7 +74,7 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
     own words or a line that names them answer, not another's line on the topic."""
     mentioned = about if about and about != WEARER and not speaker else None
     speaker = speaker or mentioned
-    if not topic and verb and verb not in SPEAKING_VERBS:
+    if not topic and verb and verb not in SPEAKING:
         topic = list(ctx.operators.kinds.verb_forms(verb))
     attrs = (("speaker_name", speaker),) if speaker and speaker != WEARER else ()
     text = query or " ".join(topic)
@@ -95,7 +96,7 @@ def said(ctx: ToolContext, topic: Sequence[str], speaker: str | None = None, act
     replies = {} if act in ("question", "request") else {
         e.record.id: Evidence(reply, e.score, "said") for e in everyone if (reply := _answer_to(ctx, e.record, speaker))}
     candidates = [e for e in hits if e.record.id not in replies] + [e for e in everyone if e.record.id in replies]
-    asking = set() if act in ("question", "request") or verb in ASKING_VERBS else \
+    asking = set() if act in ("question", "request") or verb in ASKING else \
         {e.record.id for e in candidates if e.record.id not in replies and only_asks(e.record, topic, query)}
     top = max(candidates, key=lambda e: (any(a in e.record.attrs.get("acts", []) for a in acts),
                                          e.record.id not in asking, _overlap(topic, e.record.text),

@@ -34,6 +34,9 @@ from spacy.lang.en.stop_words import STOP_WORDS  # noqa: E402  (after spaCy, imp
 STOP = frozenset(STOP_WORDS) - set(NUMBER_WORDS) - {"hundred", "first", "last"} - {
     "call", "move", "give", "show", "empty", "full"}
 
+# The words an English question asks with ("who", "what time", "how long").
+QUESTION_WORDS = frozenset({"what", "which", "who", "whom", "whose", "where", "when", "why", "how"})
+
 # Words as chat and speech clip them ("my fave", "the fam", "her bday"): a question asks
 # with the whole word, the line says the clipped one (general informal English). "Favourite"
 # too: WordNet files it under another first sense than "favorite", so no noun sense joins them.
