@@ -134,12 +134,12 @@ def draft(plan: QueryPlan, results: Sequence[ToolResult], reading: Reading | Non
         elif reading is not None and best.tool in QUOTING_TOOLS \
                 and ("corrected" not in answer or opens_a_correction(reading.sentence)) \
                 and (reading.kind not in QUOTE_KINDS or reading.beside or _asks_back(plan, best)
-                     or _reads_further(reading, best) or best.tool == "reflect"):
+                     or _reads_further(reading, best) or best.tool == "reflect" and reading.score >= CLEAR_LINE):
             # the short answer inside the line the tool chose (graph.read reads only its lines,
             # unless they share no word with the question: then a line read elsewhere stands in),
             # or what is said beside a sentence restating the question; of a corrected line, what
             # the correction says, never the value it corrects; of a reflective question's turns (each
-            # bears on it, the nearest in meaning first), what the reader reads as its answer
+            # bears on it, the nearest in meaning first), one the reader reads clearly as its answer
             return _read_draft(reading, best.support, f"(in {best.tool}'s line: {best.note})")
         # the reader quotes clearly what the tool answers with: two ways of looking agree on the line
         agreed = reading is not None and reading.kind in QUOTE_KINDS and reading.score >= CLEAR_LINE \

@@ -242,15 +242,17 @@ class EvidenceReader:
                           for r in same if r.evidence.record.kind not in DERIVED
                           and r.score >= AGREEING_SHARE * top.score}) - 1
             others = max(others, 0)
-            best.append(replace(top, score=min(1.0, top.score + 0.1 * min(others, 2)), agreeing=others + 1,
+            best.append(replace(top, score=top.score + 0.1 * min(others, 2), agreeing=others + 1,
                                 also=agreeing(top, same)))
+        # ranked by their whole scores ("password 4242" above "extension 1234", both past 1), then capped
         chosen = max(best, key=lambda r: r.score)
         if chosen.score < MIN_READING:
             return None
         if not want.many or chosen.kind in QUOTE_KINDS:
-            return chosen
-        return listed(chosen, best, (lambda answer: want.hint in {singular(w) for w in answer.lower().split()})
+            return replace(chosen, score=min(1.0, chosen.score))
+        many = listed(chosen, best, (lambda answer: want.hint in {singular(w) for w in answer.lower().split()})
                       if want.hint else None)
+        return replace(many, score=min(1.0, many.score))
 
     def _read_replies(self, want: Wanted, top: Sequence[Evidence], ranks: Sequence[int],
                       reply_to: Callable[[MemoryRecord], MemoryRecord | None],
@@ -275,7 +277,7 @@ class EvidenceReader:
             # "what is his position on the team he signed with?") is the question put again
             asked = [s for s in line_doc.sents if asks(s.text)]
             again = bool(asked) and _same_ask(self.wanted(asked[-1].text), want)
-            out += [replace(r, also=(e,), asked=line, score=round(min(1.0, r.score + (SAME_ASK if again else 0.0)), 4))
+            out += [replace(r, also=(e,), asked=line, score=round(r.score + (SAME_ASK if again else 0.0), 4))
                     for r in self._read_record(want, Evidence(reply, e.score, "reply"), rank, pair, text=said, reply=again)]
         return out
 
@@ -393,14 +395,14 @@ class EvidenceReader:
                 if want.kind == "code":
                     text = as_written(text, e.record)
                 if text:
-                    out.append(Reading(text, want.kind, e, said.text.strip(), round(min(score, 1.0), 4),
+                    out.append(Reading(text, want.kind, e, said.text.strip(), round(score, 4),
                                        beside=said is not sent))
         speaker = e.record.attrs.get("speaker_name") if e.record.kind == UTTERANCE else None
         if want.kind == "person" and speaker and e.record.video_id == want.source and not want.people \
                 and not {w.lower() for w in speaker.split()} & want.words:
             # "who gave the lecture?": whoever speaks in the recording the question names
             score = weight * (0.65 * record_align + 0.35 * 0.3) + (SPEAKER_BONUS if want.subject else 0.0) * weight
-            out.append(Reading(speaker, want.kind, e, doc.text.strip(), round(min(score, 1.0), 4)))
+            out.append(Reading(speaker, want.kind, e, doc.text.strip(), round(score, 4)))
         return out
 
     def _candidates(self, want: Wanted, doc, sent, said_at: datetime, reply: bool = False, spoken: bool = False,
@@ -499,7 +501,10 @@ class EvidenceReader:
         before = [t for t in doc[max(0, span.start - 3):span.start] if not t.is_punct and t.lower_ not in STOP]
         if not before or before[-1].lemma_.lower() not in kind_words(want):
             return 0.0
-        return HINT_BONUS if before[-1].lemma_.lower() == want.hint else HINT_BONUS / 2  # the question's own noun first
+        if before[-1].lemma_.lower() == want.hint:
+            return HINT_BONUS  # the question's own noun first
+        # "extension 1234 and password 4242" for "the password": another kind's value where the question's names one
+        return 0.0 if any(t.lemma_.lower() == want.hint for t in span.sent) else HINT_BONUS / 2
 
     @staticmethod
     def _object_bonus(want: Wanted, span) -> float:

@@ -325,36 +325,29 @@ def test_a_line_that_does_not_hold_the_kind_asked_leaves_it_unmet(reader):
     assert unmet(None, read=False) == 0.0
 
 
-def test_a_quoting_tools_line_that_asks_back_gives_way_even_when_its_lines_are_in_time_order(reader):
-    """reflect returns its turns in time order and answers with the best of them: whether
-    that answer asks the question back is read from it, not from the first turn."""
+@pytest.mark.parametrize("question, verb, said, chosen, not_said", [
+    # reflect returns its turns in time order and answers with the best of them: whether that
+    # answer asks the question back is read from it, not from the first turn
+    ("how does she define luck?", "define", ["I teach entrepreneurship.", "So what is luck?",
+                                             "Luck is defined as success or failure apparently caused by chance."],
+     1, "So what is luck"),
+    # its best is the turn nearest the question in meaning; a turn the reader reads clearly as the answer answers
+    ("what is luck, according to Tina?", "be",
+     ["I've spent two decades observing what makes people luckier than others.",
+      "Luck is defined as success or failure apparently caused by chance."], 0, "two decades"),
+])
+def test_a_reflective_question_is_answered_by_what_is_read_out_of_its_turns(reader, question, verb, said, chosen,
+                                                                             not_said):
     from agent.compose import draft
     from agent.plan import QueryPlan
     from agent.tools.base import ToolResult
 
-    lines = [turn(0, "Tina", "I teach entrepreneurship."), turn(3, "Tina", "So what is luck?"),
-             turn(5, "Tina", "Luck is defined as success or failure apparently caused by chance.")]
-    found = ToolResult("reflect", lines[1].record.text, lines, True)
-    reading = reader.read("how does she define luck?", lines)
+    lines = [turn(3 * n, "Tina", text) for n, text in enumerate(said)]
+    found = ToolResult("reflect", lines[chosen].record.text, lines, True)
+    reading = reader.read(question, lines)
     assert reading is not None and reading.answer.startswith("Luck is defined")
-    answered = draft(QueryPlan("reflect", verb="define"), [found], reading)
-    assert "Luck is defined" in answered.answer and "So what is luck" not in answered.answer
-
-
-def test_a_reflective_question_is_answered_by_what_is_read_not_the_turn_nearest_in_meaning(reader):
-    """reflect answers with the turn nearest the question in meaning ("... what makes people
-    luckier ..."); what the reader reads out of its turns as the answer is the answer."""
-    from agent.compose import draft
-    from agent.plan import QueryPlan
-    from agent.tools.base import ToolResult
-
-    lines = [turn(0, "Tina", "I've spent two decades observing what makes people luckier than others."),
-             turn(5, "Tina", "So what is luck? Luck is defined as success or failure apparently caused by chance.")]
-    found = ToolResult("reflect", lines[0].record.text, lines, True)
-    reading = reader.read("what is luck, according to the talk?", lines)
-    assert reading is not None and reading.answer.startswith("Luck is defined")
-    answered = draft(QueryPlan("reflect", verb="be"), [found], reading)
-    assert "Luck is defined" in answered.answer and "two decades" not in answered.answer
+    answered = draft(QueryPlan("reflect", verb=verb), [found], reading)
+    assert "Luck is defined" in answered.answer and not_said not in answered.answer
 
 
 def test_a_line_naming_all_the_question_is_about_counts_as_read_when_no_tool_found_it(reader):
@@ -881,3 +874,13 @@ def test_a_value_corrected_in_the_next_sentence_is_read_as_it_became(reader):
 def test_no_code_is_read_from_a_clock_time_or_a_share(reader):
     board = [sign(1, "BUDGET REVIEW / FRIDAY 3 PM")]
     assert reader.read("what's the code for the review?", board) is None
+
+
+def test_a_code_labelled_by_another_kind_is_not_the_one_asked_even_said_twice(reader):
+    """"extension 1234 and password 4242": the password is the value "password" labels, though
+    the extension is said again in the next line (two lines agreeing on it, both read past 1)."""
+    lines = [turn(0, "S1", "The sample configuration has a single user with extension 1234 and password 4242."),
+             turn(5, "S1", "If you dial 1234, you can try to ring the console.")]
+    around = _neighbours(lines)  # the next line is read as the first one's context
+    assert reader.read("what's the sample user's password?", lines[:1], around=around).answer == "4242"
+    assert reader.read("which extension does the sample user have?", lines[:1], around=around).answer == "1234"
