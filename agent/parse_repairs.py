@@ -1,13 +1,51 @@
-"""Known misreadings of questions by spaCy's small English model, put right on the parse.
+"""Known misreadings by spaCy's small English model, put right on the parse (of questions and
+of the lines they are read against alike).
 
 Each repair is a grammatical fact ("did" and "have" are never both auxiliaries of one verb;
-a word that is its own lemma after "is" is no participle), not a question's wording."""
+a word that is its own lemma after "is" is no participle; a sentence's main verb is never an
+infinitive opened by "to"), not a question's wording."""
 from __future__ import annotations
 
 
 def repaired(doc):
-    """The parse with the small model's known misreadings of questions put right."""
-    return _repair_be_noun(_repair_do_support(_repair_do_have(doc)))
+    """The parse with the small model's known misreadings put right."""
+    return _repair_order_after_purpose(_repair_be_noun(_repair_do_support(_repair_do_have(doc))))
+
+
+_OBJECT_LIKE = ("npadvmod", "appos", "nummod", "attr")  # how the model hangs an order's object off a "noun"
+
+
+def _repair_order_after_purpose(doc):
+    """"To check voicemail, dial extension 8500.": an order after a purpose clause, whose verb
+    the small model reads as a noun: either as the root ("dial 6.00", "press two"), or, finding
+    no main verb, as a noun modifier ("dial extension") under the purpose clause made root. A
+    sentence's main verb is never an infinitive opened by "to", and a bare noun is no root with
+    a purpose clause of its own: the word that opens the clause after the comma is the verb."""
+    for sent in list(doc.sents):
+        opener = sent[0]
+        if opener.lower_ != "to" or len(sent) < 4:
+            continue
+        root = sent.root
+        comma = next((t for t in sent if t.text == "," and t.i > opener.i), None)
+        order = doc[comma.i + 1] if comma is not None and comma.i + 1 < sent.end else None
+        if order is None or order.pos_ != "NOUN" or order.tag_ != "NN":
+            continue
+        if root.i == order.i and any(c.dep_ == "advcl" and c.i < comma.i for c in order.children):
+            pass  # "To execute an echo test, dial 6.00": the verb is the root, tagged a noun
+        elif root.tag_ == "VB" and opener.head.i == root.i and root.i < comma.i and order.dep_ == "compound":
+            thing = order.head  # "dial extension 8500": what the verb was read as modifying is its object
+            order.head, order.dep_ = order, "ROOT"
+            for child in [c for c in root.children if c.i > comma.i]:
+                child.head = order
+            thing.head, thing.dep_ = order, "dobj"
+            root.head, root.dep_ = order, "advcl"
+        else:
+            continue
+        order.pos_, order.tag_ = "VERB", "VB"
+        for child in order.children:
+            if child.dep_ in _OBJECT_LIKE and child.i > order.i:
+                child.dep_ = "dobj"
+    return doc
 
 
 def _repair_be_noun(doc):

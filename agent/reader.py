@@ -22,7 +22,17 @@ from datetime import datetime
 from agent.attribution import about, called_out, heading, line_about, untold
 from agent.question_nlp import SpacyPipeline
 from agent.reading import DERIVED, QUOTE_KINDS, Reading, agreeing, listed
-from agent.span_kinds import by_number, clock_times, codes, colours, described, frequencies, qualities, titles
+from agent.span_kinds import (
+    by_number,
+    clock_times,
+    codes,
+    colours,
+    described,
+    frequencies,
+    qualities,
+    titles,
+    with_its_number,
+)
 from agent.state import Evidence
 from agent.told import as_said_by, as_written, prepared, sentence_of
 from agent.verb_spans import (
@@ -466,7 +476,8 @@ class EvidenceReader:
         if kind == "code":  # "press one", "extension 204", "AB12CD"
             return [(w, self._named_by_hint(want, w)) for w in codes(sent)]
         # a thing: the object of the question's verb, or a chunk naming the hinted kind ("sourdough bread")
-        chunks = [c for c in sent.noun_chunks if c.root.pos_ in ("NOUN", "PROPN") and c.root.lower_ not in STOP
+        chunks = [with_its_number(c) for c in sent.noun_chunks if c.root.pos_ in ("NOUN", "PROPN")
+                  and c.root.lower_ not in STOP
                   and c.root.ent_type_ not in _NOT_THINGS]  # "on Sunday", "29 of them": a time or a count is no thing
         out = [(fragment, OBJECT_BONUS)] if fragment is not None else []
         # "what book did she recommend?": "Becoming Nicole", as a turn quotes it (a caption quotes what was read)

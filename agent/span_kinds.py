@@ -162,6 +162,17 @@ def clock_times(sent, parts: bool = False) -> list:
     return times + said_times(sent)
 
 
+def with_its_number(chunk):
+    """A noun chunk with the number it names its thing by right after it ("extension 8500",
+    "bus 12", "room 4B"), which the parser hangs off the noun outside the chunk."""
+    doc = chunk.doc
+    after = doc[chunk.end] if chunk.end < len(doc) else None
+    if after is not None and after.head.i == chunk.root.i and after.dep_ in ("appos", "nummod", "npadvmod") \
+            and (after.like_num or any(c.isdigit() for c in after.text)):
+        return doc[chunk.start:chunk.end + 1]
+    return chunk
+
+
 def by_number(sent, noun: str | None) -> list:
     """The number or code a noun names a thing by ("BAY 47", "gate 12", "room 4B"): what
     "which bay is my car in?" asks, not "parking bay"."""

@@ -884,3 +884,16 @@ def test_a_code_labelled_by_another_kind_is_not_the_one_asked_even_said_twice(re
     around = _neighbours(lines)  # the next line is read as the first one's context
     assert reader.read("what's the sample user's password?", lines[:1], around=around).answer == "4242"
     assert reader.read("which extension does the sample user have?", lines[:1], around=around).answer == "1234"
+
+
+def test_an_order_after_a_purpose_clause_is_read_with_its_verb(reader):
+    """"To check voicemail, dial extension 8500": the small English model reads "dial" as a noun
+    (a modifier of "extension", or a root of its own); the order's verb is put right, and the
+    thing dialled keeps the number it goes by."""
+    for line, verb in (("To check voicemail for the user, dial extension 8500 to enter the voicemail system.", "dial"),
+                       ("To execute an echo test, dial 600.", "dial"), ("To be honest, phone calls are tiring.", "be")):
+        root = next(s.root for s in reader.nlp(line).sents)
+        assert root.lemma_ == verb and root.pos_ in ("VERB", "AUX"), (line, root.text, root.pos_)
+    lines = [turn(0, "S1", "To check voicemail for the user, dial extension 8500 to enter the voicemail system."),
+             turn(5, "S1", "That user is configured to ring the console when their extension is dialed.")]
+    assert reader.read("what do I dial for voicemail?", lines).answer == "extension 8500"
