@@ -49,6 +49,7 @@ from agent.structured import StructuredAnswerer
 from agent.sufficiency import SufficiencyModel, features, named_share, support_texts
 from agent.tools import ToolCall, calls_for
 from agent.tools.base import ToolContext
+from memory.language import load_inflections
 from memory.records import PLACE_VISIT, TEXT_SIGHTING, UTTERANCE
 from memory.scene import names_a_place
 from retrieval.operators import MemoryOperators
@@ -474,6 +475,7 @@ class MemoryAgent:
     def __init__(self, context: AgentContext):
         self.context = context
         self.graph = build_graph()
+        load_inflections()  # before the tools run side by side (memory.language.words)
 
     def ask(self, question: str, namespace: str, at: datetime | None = None,
             options: list[str] | None = None) -> AgentAnswer:

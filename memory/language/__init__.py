@@ -25,6 +25,7 @@ from memory.language.words import (
     QUESTION_WORDS,
     STOP,
     content_words,
+    load_inflections,
     normalise,
     plural,
     s_forms,
@@ -42,7 +43,7 @@ from memory.language.words import (
 
 __all__ = [
     "CLOCK_DIGITS", "CLOCK_WORDS", "DIGITAL", "ENGLISH_MODEL", "NUMBER_WORDS", "ORDINAL_WORDS", "QUESTION_WORDS", "STOP", "TIME_UNITS", "content_words", "date_mentions", "date_phrase", "date_span",
-    "digital_times", "english", "first_number", "looks_ahead", "may_name_a_date", "mm_ss", "normalise", "number_of", "ordinal_of", "parse_date",
+    "digital_times", "english", "first_number", "load_inflections", "looks_ahead", "may_name_a_date", "mm_ss", "normalise", "number_of", "ordinal_of", "parse_date",
     "person_names", "plural", "quotations", "quoted", "s_forms", "s_stem", "seconds_of", "singular", "singular_words", "split_glued",
     "states_a_time",
     "stated_dates", "stem", "verb_forms", "term", "terms", "unclipped", "words",

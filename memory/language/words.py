@@ -81,6 +81,14 @@ def _inflect():
     return inflect.engine()
 
 
+def load_inflections() -> None:
+    """Load the inflection engine now, from one thread. Importing inflect parses source (typeguard
+    instruments its methods), and Python 3.11's parser is not safe to enter from two threads at
+    once ("SystemError: AST constructor recursion depth mismatch", CPython gh-106905): loaded
+    first inside the agent's concurrent tools, it can meet another parse and fail a question."""
+    _inflect()
+
+
 @lru_cache(maxsize=4096)
 def singular(word: str) -> str:
     """A noun's singular ("people" -> "person", "knives" -> "knife", "glass" stays), so a
